@@ -55,6 +55,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
     region_def,
     traits_def,
     var_operand_def,
@@ -123,14 +124,14 @@ def _verify_window_attrs(op: IRDLOperation, rank: int) -> None:
         if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(
             attr.get_element_type(), IntegerType
         ):
-            raise VerifyException(f"'{op.name}' expects '{name}' to be a dense i64 array")
+            raise VerifyException(f"expects '{name}' to be a dense i64 array")
         shape = attr.get_shape()
         if shape != (rank,):
             raise VerifyException(
-                f"'{op.name}' expects '{name}' of shape [{rank}], got {list(shape)}"
+                f"expects '{name}' of shape [{rank}], got {list(shape)}"
             )
         if any(v < 1 for v in attr.get_values()):
-            raise VerifyException(f"'{op.name}' expects positive '{name}'")
+            raise VerifyException(f"expects positive '{name}'")
 
 
 def _dims(count: int) -> tuple[AffineDimExpr, ...]:
@@ -471,7 +472,7 @@ class _Contraction(NamedOperation):
 
     def verify_(self) -> None:
         if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(f"'{self.name}' expects 2 inputs and 1 output")
+            raise VerifyException(f"expects 2 inputs and 1 output")
         super().verify_()
 
 
@@ -539,15 +540,16 @@ class DivOp(ElementwiseOperation):
 
 
 @irdl_op_definition
-class MapOp(LinalgStructuredOperation):
+class MapOp(IRDLOperation):
     """`linalg.map`: applies its body elementwise to the inputs; every map is identity.
 
     MLIR's body takes one argument per input (older MLIR) or per input plus the init
-    (newer MLIR); both are accepted. Printed in MLIR's long form:
+    (current MLIR); both parse, and the init argument is added when missing, so the
+    op always prints in current MLIR's long form:
 
         %r = linalg.map ins(%a, %b : tensor<4xf32>, tensor<4xf32>)
                         outs(%init : tensor<4xf32>)
-          (%x: f32, %y: f32) {
+          (%x: f32, %y: f32, %unused: f32) {
             %s = arith.addf %x, %y : f32
             linalg.yield %s : f32
           }
@@ -557,12 +559,10 @@ class MapOp(LinalgStructuredOperation):
 
     name = "linalg.map"
     inputs = var_operand_def()
-    outputs = var_operand_def(ShapedType)
+    init = operand_def(ShapedType)
     res = var_result_def()
     body = region_def("single_block")
     traits = _PURE_ON_TENSORS
-
-    irdl_options = xops.GenericOp.irdl_options
 
     def get_indexing_maps(self) -> ArrayAttr:
         from xdsl.dialects.builtin import AffineMapAttr
@@ -575,27 +575,30 @@ class MapOp(LinalgStructuredOperation):
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return _iterators(self._rank(), 0)
 
+    @property
+    def outputs(self) -> tuple[SSAValue, ...]:
+        """The init, under the name other structured ops use for their outs."""
+        return (self.init,)
+
     def _rank(self) -> int:
-        out_type = self.outputs[0].type
+        out_type = self.init.type
         assert isinstance(out_type, ShapedType)
         return len(out_type.get_shape())
 
     def verify_(self) -> None:
-        if len(self.outputs) != 1:
-            raise VerifyException("'linalg.map' expects exactly one init operand")
-        out_type = self.outputs[0].type
+        out_type = self.init.type
         assert isinstance(out_type, ShapedType)
         for index, operand in enumerate(self.inputs):
             in_type = operand.type
             if not isinstance(in_type, ShapedType) or in_type.get_shape() != out_type.get_shape():
                 raise VerifyException(
-                    f"'linalg.map' expects input #{index} to have the init's shape "
+                    f"expects input #{index} to have the init's shape "
                     f"{list(out_type.get_shape())}, got {in_type}"
                 )
         args = self.body.block.args
         if len(args) not in (len(self.inputs), len(self.inputs) + 1):
             raise VerifyException(
-                f"'linalg.map' body expects {len(self.inputs)} argument(s) (one per "
+                f"body expects {len(self.inputs)} argument(s) (one per "
                 f"input, optionally one more for the init), got {len(args)}"
             )
 
@@ -607,9 +610,9 @@ class MapOp(LinalgStructuredOperation):
             printer.print_list(self.inputs.types, printer.print_attribute)
             printer.print_string(")")
         printer.print_string(" outs(")
-        printer.print_list(self.outputs, printer.print_ssa_value)
+        printer.print_ssa_value(self.init)
         printer.print_string(" : ")
-        printer.print_list(self.outputs.types, printer.print_attribute)
+        printer.print_attribute(self.init.type)
         printer.print_string(")")
         if self.attributes:
             printer.print_op_attributes(self.attributes)
@@ -625,8 +628,6 @@ class MapOp(LinalgStructuredOperation):
         short_form_op: str | None = None
         if parser.parse_optional_punctuation("{"):
             short_form_op = parser.parse_identifier()
-            if parser.parse_optional_punctuation("."):
-                short_form_op += "." + parser.parse_identifier()
             parser.parse_punctuation("}")
         pos = parser.pos
         ins: Sequence[SSAValue] = ()
@@ -644,9 +645,17 @@ class MapOp(LinalgStructuredOperation):
             region = parser.parse_region(args)
         else:
             region = _short_form_body(parser, short_form_op, ins, outs)
+        # Current MLIR gives the body one argument per input AND one for the init;
+        # older MLIR omitted the init's. Normalise to the current form, which both
+        # the evaluator and today's mlir-opt/heir-opt accept.
+        out_type = outs[0].type
+        if len(region.block.args) == len(ins) and isinstance(out_type, ShapedType):
+            region.block.insert_arg(out_type.get_element_type(), len(ins))
         result_types = [outs[0].type] if isinstance(outs[0].type, ShapedType) and not isinstance(outs[0].type, MemRefType) else []
+        if len(outs) != 1:
+            parser.raise_error("'linalg.map' expects exactly one init in outs(...)", pos)
         return cls.build(
-            operands=(ins, outs),
+            operands=(ins, outs[0]),
             result_types=(result_types,),
             attributes=attrs,
             regions=(region,),
@@ -669,7 +678,7 @@ def _short_form_body(
 ) -> Region:
     """Body for `linalg.map { arith.addf }`: one op applied to the input elements."""
     element_types = NamedOperation.body_arg_types(ins)
-    op_def = parser.context.get_optional_op(op_name)
+    op_def = parser.ctx.get_optional_op(op_name)
     if op_def is None:
         parser.raise_error(f"unknown operation '{op_name}' in linalg.map short form")
     block = Block(arg_types=element_types)

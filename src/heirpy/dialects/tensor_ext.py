@@ -142,7 +142,7 @@ class FusedConvPoolOp(IRDLOperation):
             values = self.int_values(name)
             if len(values) != 2 or any(v < 1 for v in values):
                 raise VerifyException(
-                    f"'{self.name}' expects '{name}' to be two positive integers, got {list(values)}"
+                    f"expects '{name}' to be two positive integers, got {list(values)}"
                 )
         types = {
             "input": self.input.type,
@@ -157,20 +157,20 @@ class FusedConvPoolOp(IRDLOperation):
             shape = operand_type.get_shape()
             if len(shape) != 4:
                 raise VerifyException(
-                    f"'{self.name}' expects operand '{operand_name}' to be a 4-D tensor, "
+                    f"expects operand '{operand_name}' to be a 4-D tensor, "
                     f"got {operand_type}"
                 )
             shapes[operand_name] = shape
             element_types.add(operand_type.get_element_type())
         if len(element_types) != 1:
-            raise VerifyException(f"'{self.name}' expects one element type for all operands")
+            raise VerifyException(f"expects one element type for all operands")
         if self.result.type != self.pool_init.type:
             raise VerifyException(
-                f"'{self.name}' expects the result type {self.result.type} to equal "
+                f"expects the result type {self.result.type} to equal "
                 f"'pool_init' type {self.pool_init.type}"
             )
         if self.divisor is not None and not isinstance(next(iter(element_types)), AnyFloat):
-            raise VerifyException(f"'{self.name}' only takes a 'divisor' on float tensors")
+            raise VerifyException(f"only takes a 'divisor' on float tensors")
         if any(d < 0 for shape in shapes.values() for d in shape):
             return  # dynamic sizes are only checked at run time
         self._verify_shapes(shapes)
@@ -180,14 +180,14 @@ class FusedConvPoolOp(IRDLOperation):
         f, fc, kh, kw = shapes["filter"]
         if fc != c:
             raise VerifyException(
-                f"'{self.name}' expects operand 'filter' to have {c} input channels "
+                f"expects operand 'filter' to have {c} input channels "
                 f"(shape {f}x{c}x{kh}x{kw}), got {_shape_str(shapes['filter'])}"
             )
         (sh, sw), (dh, dw) = self.int_values("conv_strides"), self.int_values("conv_dilations")
         conv_shape = (n, f, window_out_size(h, kh, sh, dh), window_out_size(w, kw, sw, dw))
         if shapes["conv_init"] != conv_shape:
             raise VerifyException(
-                f"'{self.name}' expects operand 'conv_init' of shape {_shape_str(conv_shape)}, "
+                f"expects operand 'conv_init' of shape {_shape_str(conv_shape)}, "
                 f"got {_shape_str(shapes['conv_init'])}"
             )
         (ph, pw), (th, tw) = self.int_values("pool_window"), self.int_values("pool_strides")
@@ -200,7 +200,7 @@ class FusedConvPoolOp(IRDLOperation):
         )
         if shapes["pool_init"] != pool_shape:
             raise VerifyException(
-                f"'{self.name}' expects operand 'pool_init' of shape {_shape_str(pool_shape)}, "
+                f"expects operand 'pool_init' of shape {_shape_str(pool_shape)}, "
                 f"got {_shape_str(shapes['pool_init'])}"
             )
 

@@ -1,0 +1,31 @@
+"""heirpy's passes, one module each. `HEIRPY_PASSES` is the single registry that the
+CLI, the library API and the `xdsl.universe` entry point all read.
+
+To add a pass: write `transforms/<name>.py` with a frozen-dataclass `ModulePass`
+whose `name` is the CLI name, then add one line below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+PassFactory = Callable[[], type[ModulePass]]
+
+HEIRPY_PASSES: dict[str, PassFactory] = {}
+
+
+def available_passes() -> dict[str, PassFactory]:
+    """heirpy's passes plus xDSL's own (canonicalize, dce, cse, ...)."""
+    from xdsl.transforms import get_all_passes
+
+    passes = dict(get_all_passes())
+    passes.update(HEIRPY_PASSES)
+    return passes
+
+
+def pass_summary(factory: PassFactory) -> str:
+    """The first line of a pass's docstring: what `--list-passes` prints."""
+    doc = (factory().__doc__ or "").strip()
+    return doc.splitlines()[0] if doc else ""

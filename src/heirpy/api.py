@@ -1,0 +1,92 @@
+"""The library entry points: parse, run a pipeline, print. The CLI is a thin layer on these.
+
+    import heirpy
+    module = heirpy.parse(open("model.mlir").read(), "model.mlir")
+    heirpy.run_pipeline(module, "canonicalize,dce")
+    print(heirpy.print_module(module))
+
+Every function raises `heirpy.HeirpyError` with a one-line diagnostic for bad input.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_spec  # noqa: F401  (re-exported for pass authors)
+from xdsl.utils.exceptions import ParseError
+
+from heirpy.context import make_context
+from heirpy.diagnostics import HeirpyError, LocatingParser, parse_error_line, verify_module
+from heirpy.transforms import available_passes
+
+
+def parse(
+    text: str | bytes,
+    filename: str = "<string>",
+    *,
+    ctx: Context | None = None,
+    verify: bool = True,
+) -> ModuleOp:
+    """Parse MLIR text (custom or generic form) into a verified module."""
+    ctx = make_context() if ctx is None else ctx
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise HeirpyError(
+                f"{filename}: error: input is not valid UTF-8 (byte {err.start})"
+            ) from err
+    try:
+        module = LocatingParser(ctx, text, filename).parse_module()
+    except ParseError as err:
+        raise HeirpyError(parse_error_line(err)) from err
+    if verify:
+        verify_module(module)
+    return module
+
+
+def build_pipeline(spec: str) -> PassPipeline:
+    """A pass pipeline from `pass-a,pass-b{opt=1}` using heirpy's and xDSL's passes."""
+    try:
+        return PassPipeline.parse_spec(available_passes(), spec)
+    except Exception as err:  # xDSL raises several types for bad specs
+        raise HeirpyError(f"error: invalid pass pipeline '{spec}': {_first(err)}") from err
+
+
+def run_pipeline(
+    module: ModuleOp, spec: str, *, ctx: Context | None = None, verify: bool = True
+) -> ModuleOp:
+    """Apply `spec` to `module` in place (and return it), verifying after each pass."""
+    ctx = make_context() if ctx is None else ctx
+    pipeline = build_pipeline(spec)
+    for module_pass in pipeline.passes:
+        apply_pass(module_pass, module, ctx)
+        if verify:
+            verify_module(module)
+    return module
+
+
+def apply_pass(module_pass: ModulePass, module: ModuleOp, ctx: Context) -> None:
+    try:
+        module_pass.apply(ctx, module)
+    except HeirpyError:
+        raise
+    except Exception as err:
+        raise HeirpyError(f"error: pass '{module_pass.name}' failed: {_first(err)}") from err
+
+
+def print_module(module: ModuleOp, *, generic: bool = False) -> str:
+    """MLIR text of `module`; `generic=True` prints the generic op form."""
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(module)
+    out.write("\n")
+    return out.getvalue()
+
+
+def _first(err: Exception) -> str:
+    text = str(err).strip()
+    return text.splitlines()[-1] if text else type(err).__name__

@@ -1,0 +1,210 @@
+"""`heirpy-opt`: xdsl-opt with heirpy's dialects and passes, and one-line errors.
+
+It takes every flag of xdsl-opt (`-p`, `--split-input-file`, `--print-op-generic`,
+`--verify-diagnostics`, `-o`, `pass{opt=val}`, ...) and adds:
+
+  --list-passes   print heirpy's passes with a one-line description (`--list-passes=all`
+                  also lists xDSL's)
+  --debug         show the Python traceback of an error
+
+Bad input (parse or verify error, unknown pass, bad option, missing file) prints one
+`file:line:col: error: ...` line to stderr and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from heirpy.api import apply_pass, build_pipeline
+from heirpy.context import make_context
+from heirpy.diagnostics import HeirpyError, LocatingParser, parse_error_line, verify_module
+from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
+
+
+class UsageError(HeirpyError):
+    """A bad command line; argparse would otherwise exit 2 with a usage dump."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"error: {message}")
+
+
+class HeirpyOptMain(xDSLOptMain):
+    """xdsl-opt's driver with heirpy's context, passes and diagnostics."""
+
+    def __init__(self, args: Sequence[str] | None = None):
+        self.available_frontends = {}
+        self.available_passes = {}
+        self.available_targets = {}
+        self.ctx = make_context()
+        self.register_all_dialects()
+        self.register_all_frontends()
+        self.register_all_passes()
+        self.register_all_targets()
+        arg_parser = _Parser(
+            prog="heirpy-opt", description="heirpy: MLIR linalg fusion passes on xDSL"
+        )
+        self.register_all_arguments(arg_parser)
+        self.args = arg_parser.parse_args(args=args)
+        self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
+        self.pipeline_passes: tuple[ModulePass, ...] = ()
+        if not self.args.list_passes:
+            self.pipeline_passes = build_pipeline(self.args.passes).passes
+
+    def register_all_dialects(self) -> None:
+        # heirpy's context already holds xDSL's dialects with heirpy's linalg; add any
+        # other plugin's dialects that it does not name.
+        registered = set(self.ctx.registered_dialect_names)
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            if name not in registered:
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        for name, factory in available_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--list-passes",
+            nargs="?",
+            const="heirpy",
+            choices=["heirpy", "all"],
+            help="list heirpy's passes (or all passes) with a one-line description",
+        )
+        arg_parser.add_argument(
+            "--debug", action="store_true", help="show Python tracebacks of errors"
+        )
+
+    def list_passes(self, stream: IO[str]) -> None:
+        names = HEIRPY_PASSES if self.args.list_passes == "heirpy" else available_passes()
+        width = max((len(n) for n in names), default=0)
+        for name in sorted(names):
+            stream.write(f"{name.ljust(width)}  {pass_summary(names[name])}\n")
+
+    def parse_text(self, chunk: bytes, line_offset: int) -> ModuleOp:
+        name = self.get_input_name()
+        try:
+            text = chunk.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise HeirpyError(f"{name}: error: input is not valid UTF-8 (byte {err.start})") from err
+        parser = LocatingParser(self.ctx, text, name, line_offset)
+        try:
+            return parser.parse_module(not self.args.no_implicit_module)
+        except ParseError as err:
+            raise HeirpyError(parse_error_line(err, line_offset)) from err
+
+    def process(self, module: ModuleOp, output: IO[str]) -> None:
+        if not self.args.disable_verify:
+            verify_module(module)
+        for index, module_pass in enumerate(self.pipeline_passes):
+            start = time.perf_counter()
+            apply_pass(module_pass, module, self.ctx)
+            if self.args.time_passes:
+                print(f"Pass {module_pass.name} took {time.perf_counter() - start} seconds")
+            if not self.args.disable_verify:
+                verify_module(module)
+            if self.args.print_between_passes and index + 1 < len(self.pipeline_passes):
+                print(f"IR after {module_pass.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+        output.write(self.output_resulting_program(module))
+
+    def run(self) -> None:
+        if self.args.list_passes:
+            self.list_passes(sys.stdout)
+            return
+        chunks = self.read_chunks()
+        output = self.open_output()
+        try:
+            for index, (chunk, line_offset) in enumerate(chunks):
+                if index > 0:
+                    output.write("// -----\n")
+                try:
+                    self.process(self.parse_text(chunk, line_offset), output)
+                except HeirpyError as err:
+                    # Like mlir-opt: with --verify-diagnostics the diagnostic is the
+                    # expected output, so it goes to stdout and is not a failure.
+                    if not (self.args.verify_diagnostics or self.args.parsing_diagnostics):
+                        raise
+                    output.write(f"{err}\n")
+                output.flush()
+        finally:
+            if output is not sys.stdout:
+                output.close()
+
+    def read_chunks(self) -> list[tuple[bytes, int]]:
+        path = self.args.input_file
+        try:
+            if path is None:
+                data = sys.stdin.buffer.read()
+            else:
+                with open(path, "rb") as stream:
+                    data = stream.read()
+        except OSError as err:
+            raise HeirpyError(f"error: cannot read '{path}': {err.strerror}") from err
+        if not self.args.split_input_file:
+            return [(data, 0)]
+        chunks: list[tuple[bytes, int]] = []
+        line_offset = 0
+        for chunk in data.split(b"// -----"):
+            chunks.append((chunk, line_offset))
+            line_offset += chunk.count(b"\n")
+        return chunks
+
+    def open_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
+        try:
+            return open(self.args.output_file, "w")
+        except OSError as err:
+            raise HeirpyError(
+                f"error: cannot write '{self.args.output_file}': {err.strerror}"
+            ) from err
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        HeirpyOptMain(argv).run()
+    except HeirpyError as err:
+        if debug:
+            traceback.print_exc()
+        print(str(err), file=sys.stderr)
+        return 1
+    except RecursionError:
+        if debug:
+            traceback.print_exc()
+        print("error: input is nested too deeply", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug in heirpy or xDSL: still one line for the user
+        if debug:
+            traceback.print_exc()
+        detail = str(err).strip().splitlines()
+        print(
+            f"error: internal error ({type(err).__name__}: {detail[0] if detail else ''}); "
+            "rerun with --debug for a traceback",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
