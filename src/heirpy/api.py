@@ -20,7 +20,13 @@ from xdsl.utils.arg_spec import parse_spec  # noqa: F401  (re-exported for pass 
 from xdsl.utils.exceptions import ParseError
 
 from heirpy.context import make_context
-from heirpy.diagnostics import HeirpyError, LocatingParser, parse_error_line, verify_module
+from heirpy.diagnostics import (
+    HeirpyError,
+    LocatingParser,
+    is_blank,
+    parse_error_line,
+    verify_module,
+)
 from heirpy.transforms import available_passes
 
 
@@ -40,6 +46,8 @@ def parse(
             raise HeirpyError(
                 f"{filename}: error: input is not valid UTF-8 (byte {err.start})"
             ) from err
+    if is_blank(text):
+        return ModuleOp([])
     try:
         module = LocatingParser(ctx, text, filename).parse_module()
     except ParseError as err:

@@ -51,6 +51,15 @@ class LocatingParser(Parser):
         return op
 
 
+def is_blank(text: str) -> bool:
+    """True for input with nothing but whitespace and `//` comments.
+
+    mlir-opt reads such input as an empty module; xDSL's parser reports that it
+    "could not parse entire input", which would confuse a user.
+    """
+    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
+
+
 def _has_explicit_location(op: Operation) -> bool:
     return type(op.location).__name__ != "UnknownLoc"
 

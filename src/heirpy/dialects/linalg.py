@@ -85,6 +85,8 @@ class TensorSemanticsMemoryEffect(MemoryEffect):
         for region in op.regions:
             for block in region.blocks:
                 for child in block.ops:
+                    if isinstance(child, xops.YieldOp):
+                        continue  # only forwards values
                     child_effects = get_effects(child)
                     if child_effects is None or child_effects:
                         return None

@@ -29,12 +29,22 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
 from heirpy.context import make_context
-from heirpy.diagnostics import HeirpyError, LocatingParser, parse_error_line, verify_module
+from heirpy.diagnostics import (
+    HeirpyError,
+    LocatingParser,
+    is_blank,
+    parse_error_line,
+    verify_module,
+)
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
 
 
 class UsageError(HeirpyError):
     """A bad command line; argparse would otherwise exit 2 with a usage dump."""
+
+
+class AlreadyReported(HeirpyError):
+    """Diagnostics were printed as they arose; only the exit code is left to set."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -101,6 +111,8 @@ class HeirpyOptMain(xDSLOptMain):
             text = chunk.decode("utf-8")
         except UnicodeDecodeError as err:
             raise HeirpyError(f"{name}: error: input is not valid UTF-8 (byte {err.start})") from err
+        if is_blank(text):
+            return ModuleOp([])
         parser = LocatingParser(self.ctx, text, name, line_offset)
         try:
             return parser.parse_module(not self.args.no_implicit_module)
@@ -129,6 +141,7 @@ class HeirpyOptMain(xDSLOptMain):
             return
         chunks = self.read_chunks()
         output = self.open_output()
+        failed = False
         try:
             for index, (chunk, line_offset) in enumerate(chunks):
                 if index > 0:
@@ -138,13 +151,18 @@ class HeirpyOptMain(xDSLOptMain):
                 except HeirpyError as err:
                     # Like mlir-opt: with --verify-diagnostics the diagnostic is the
                     # expected output, so it goes to stdout and is not a failure.
-                    if not (self.args.verify_diagnostics or self.args.parsing_diagnostics):
-                        raise
-                    output.write(f"{err}\n")
+                    # Otherwise report it and go on with the next chunk.
+                    if self.args.verify_diagnostics or self.args.parsing_diagnostics:
+                        output.write(f"{err}\n")
+                    else:
+                        print(str(err), file=sys.stderr)
+                        failed = True
                 output.flush()
         finally:
             if output is not sys.stdout:
                 output.close()
+        if failed:
+            raise AlreadyReported()
 
     def read_chunks(self) -> list[tuple[bytes, int]]:
         path = self.args.input_file
@@ -181,6 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in argv
     try:
         HeirpyOptMain(argv).run()
+    except AlreadyReported:
+        return 1
     except HeirpyError as err:
         if debug:
             traceback.print_exc()

@@ -1,0 +1,137 @@
+"""`heirpy-report`: the main job. Runs heirpy's pipeline on model files and reports.
+
+    heirpy-report examples/*.mlir [--pipeline P] [--out-dir DIR] [--seeds N]
+
+For each file it parses and verifies the model, runs the pipeline, writes the result
+to DIR, and prints one table row: op counts before and after, whether heir-opt
+accepts the output, and the numeric check of output against input (evaluator, several
+random seeds). Each report column is a small function, so analyses added later
+(depth, kernels) are one more column.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from heirpy.api import parse, print_module, run_pipeline
+from heirpy.diagnostics import HeirpyError
+
+DEFAULT_PIPELINE = "canonicalize,dce"
+
+
+@dataclass
+class ModelReport:
+    name: str
+    ops_before: int = 0
+    ops_after: int = 0
+    heir_opt: str = "n/a"
+    numerics: str = "n/a"
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def count_compute_ops(module: ModuleOp) -> int:
+    """Ops that compute on tensors: linalg, tensor_ext and arith/math on tensors."""
+    counts: Counter[str] = Counter(
+        op.name for op in module.walk() if op.name.split(".")[0] in ("linalg", "tensor_ext")
+    )
+    counts.pop("linalg.yield", None)
+    counts.pop("linalg.index", None)
+    return sum(counts.values())
+
+
+def heir_opt_accepts(text: str) -> str:
+    """'yes'/'NO' for heir-opt re-parsing `text`, or 'n/a' when it is not installed."""
+    tool = shutil.which("heir-opt")
+    if tool is None:
+        return "n/a"
+    result = subprocess.run(
+        [tool, "-"], input=text, capture_output=True, text=True, timeout=600
+    )
+    return "yes" if result.returncode == 0 else "NO"
+
+
+def numeric_check(before: ModuleOp, after: ModuleOp, seeds: int) -> str:
+    """Max abs error of the pipeline's output against its input on random inputs."""
+    try:
+        from heirpy.interp.equivalence import check_equivalence
+    except ImportError:
+        return "n/a"
+    report = check_equivalence(before, after, function=first_function(before), seeds=tuple(range(seeds)))
+    return f"{'ok' if report.ok else 'MISMATCH'} ({report.max_abs_error:.1e})"
+
+
+def first_function(module: ModuleOp) -> str:
+    """The model's entry: torch-mlir names it `main`, the ONNX route `main_graph`."""
+    for op in module.ops:
+        if op.name == "func.func":
+            return op.sym_name.data  # type: ignore[attr-defined]
+    raise HeirpyError("error: the module has no func.func to run")
+
+
+def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) -> ModelReport:
+    text = path.read_text()
+    before = parse(text, str(path))
+    after = parse(text, str(path))
+    run_pipeline(after, pipeline)
+    output = print_module(after)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / path.name).write_text(output)
+    return ModelReport(
+        name=path.stem,
+        ops_before=count_compute_ops(before),
+        ops_after=count_compute_ops(after),
+        heir_opt=heir_opt_accepts(output),
+        numerics=numeric_check(before, after, seeds),
+    )
+
+
+def format_table(rows: Sequence[ModelReport]) -> str:
+    header = ["model", "ops before", "ops after", "heir-opt parses", "numerics"]
+    extra_keys = sorted({key for row in rows for key in row.extra})
+    header += extra_keys
+    body = [
+        [r.name, str(r.ops_before), str(r.ops_after), r.heir_opt, r.numerics]
+        + [r.extra.get(k, "") for k in extra_keys]
+        for r in rows
+    ]
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)) for line in [header, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="heirpy-report", description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--pipeline", default=DEFAULT_PIPELINE)
+    parser.add_argument("--out-dir", type=Path, default=None)
+    parser.add_argument("--seeds", type=int, default=3)
+    args = parser.parse_args(argv)
+    rows: list[ModelReport] = []
+    failed = False
+    for path in args.files:
+        try:
+            rows.append(report_model(path, args.pipeline, args.out_dir, args.seeds))
+        except (HeirpyError, OSError) as err:
+            print(f"{path}: {err}", file=sys.stderr)
+            failed = True
+    print(f"pipeline: {args.pipeline}")
+    print(format_table(rows))
+    bad = [r.name for r in rows if r.heir_opt == "NO" or r.numerics.startswith("MISMATCH")]
+    if bad:
+        print(f"error: check failed for {', '.join(bad)}", file=sys.stderr)
+    return 1 if failed or bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

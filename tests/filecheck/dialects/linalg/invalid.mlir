@@ -1,0 +1,48 @@
+// Verifier diagnostics name the op, the location and the offending operand/attribute.
+// RUN: heirpy-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+func.func @conv_input_too_small(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32> {
+  %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>) outs(%b : tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32>
+  return %r : tensor<1x4x16x16xf32>
+}
+// CHECK: invalid.mlir:5:3: error: 'linalg.conv_2d_nchw_fchw' op inferred input/output operand #0 has shape's dimension #2 to be greater than or equal to 18, but found 16
+
+// -----
+
+func.func @strides_wrong_rank(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %o: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = linalg.pooling_nchw_sum {strides = dense<2> : vector<3xi64>} ins(%in, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+// CHECK: invalid.mlir:13:3: error: 'linalg.pooling_nchw_sum' op expects 'strides' of shape [2], got [3]
+
+// -----
+
+func.func @zero_dilation(%in: tensor<1x2x8xf32>, %f: tensor<4x2x3xf32>, %o: tensor<1x4x6xf32>) -> tensor<1x4x6xf32> {
+  %0 = linalg.conv_1d_ncw_fcw {dilations = dense<0> : vector<1xi64>} ins(%in, %f : tensor<1x2x8xf32>, tensor<4x2x3xf32>) outs(%o : tensor<1x4x6xf32>) -> tensor<1x4x6xf32>
+  return %0 : tensor<1x4x6xf32>
+}
+// CHECK: invalid.mlir:21:3: error: 'linalg.conv_1d_ncw_fcw' op expects positive 'dilations'
+
+// -----
+
+func.func @matvec_wrong_vector(%a: tensor<4x3xf32>, %x: tensor<5xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.matvec ins(%a, %x : tensor<4x3xf32>, tensor<5xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK: invalid.mlir:29:3: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
+
+// -----
+
+func.func @map_shape(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xf32> {
+  %0 = linalg.map { arith.addf } ins(%a, %b : tensor<4xf32>, tensor<5xf32>) outs(%a : tensor<4xf32>)
+  return %0 : tensor<4xf32>
+}
+// CHECK: invalid.mlir:37:3: error: 'linalg.map' op expects input #1 to have the init's shape [4], got tensor<5xf32>
+
+// -----
+
+func.func @parse_error(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.matvec ins(%a : tensor<4xf32>) outs(%a tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK: invalid.mlir:45:{{[0-9]+}}: error: {{.+}}

@@ -1,0 +1,110 @@
+"""The library API shares the CLI's context and diagnostics."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.universe import Universe
+
+import heirpy
+from heirpy.dialects.linalg import Conv2DNchwFchwOp, PoolingNchwMaxOp, PoolingNchwSumOp
+from heirpy.dialects.tensor_ext import FusedConvPoolOp, window_out_size
+
+POOL = """func.func @f(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %o: tensor<1x2x4x4xf32>, %o2: tensor<1x2x2x2xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>} ins(%in, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %1 = linalg.pooling_nchw_sum {strides = dense<2> : tensor<2xi64>} ins(%0, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%o2 : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+"""
+
+
+def test_parse_run_print_round_trip() -> None:
+    module = heirpy.parse(POOL, "pool.mlir")
+    heirpy.run_pipeline(module, "dce")
+    text = heirpy.print_module(module)
+    assert "pooling_nchw_max" in text and "pooling_nchw_sum" not in text  # dead sum removed
+    again = heirpy.parse(heirpy.print_module(module, generic=True))
+    assert heirpy.print_module(again) == text
+
+
+def test_omitted_dilations_default_to_one_and_keep_tensor_form() -> None:
+    module = heirpy.parse(POOL)
+    op = next(op for op in module.walk() if isinstance(op, PoolingNchwMaxOp))
+    assert op.window_strides() == (2, 2)
+    assert op.window_dilations() == (1, 1)
+    assert "strides = dense<2> : tensor<2xi64>" in heirpy.print_module(module)
+
+
+def test_pooling_max_body_is_max_of_out_and_in() -> None:
+    """MLIR's pooling_nchw_max yields max(out, in); xDSL's read the window operand."""
+    module = heirpy.parse(POOL)
+    op = next(op for op in module.walk() if isinstance(op, PoolingNchwMaxOp))
+    block = op.body.block
+    max_op = block.first_op
+    assert max_op is not None and max_op.name == "arith.maximumf"
+    assert set(max_op.operands) == {block.args[0], block.args[2]}
+
+
+def test_conv_maps_follow_strides_and_dilations() -> None:
+    module = heirpy.parse(
+        """func.func @f(%x: tensor<1x1x9x9xf32>, %w: tensor<1x1x3x3xf32>, %o: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<[1, 2]> : vector<2xi64>} ins(%x, %w : tensor<1x1x9x9xf32>, tensor<1x1x3x3xf32>) outs(%o : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}"""
+    )
+    conv = next(op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp))
+    input_map = conv.get_default_indexing_maps()[0]
+    # (n, f, oh, ow, c, kh, kw) -> (n, c, oh*2 + kh, ow*2 + kw*2)
+    assert input_map.eval([0, 0, 1, 1, 0, 2, 2], []) == (0, 0, 4, 6)
+
+
+def test_parse_error_is_one_line_heirpy_error() -> None:
+    with pytest.raises(heirpy.HeirpyError) as info:
+        heirpy.parse("func.func @f( {", "bad.mlir")
+    assert str(info.value).startswith("bad.mlir:1:")
+    assert "\n" not in str(info.value)
+
+
+def test_bad_pipeline_is_heirpy_error() -> None:
+    module = heirpy.parse(POOL)
+    with pytest.raises(heirpy.HeirpyError, match="Unrecognized passes"):
+        heirpy.run_pipeline(module, "not-a-pass")
+
+
+def test_fused_conv_pool_builder_and_verifier() -> None:
+    module = heirpy.parse(
+        """func.func @f(%x: tensor<2x3x12x12xf32>, %w: tensor<4x3x3x3xf32>, %c: tensor<2x4x10x10xf32>, %p: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
+  return %p : tensor<2x4x4x4xf32>
+}"""
+    )
+    func = next(op for op in module.walk() if op.name == "func.func")
+    x, w, c, p = func.regions[0].block.args
+    op = FusedConvPoolOp(x, w, c, p, pool_window=(3, 3), pool_strides=(2, 2), divisor=9.0)
+    op.verify()
+    assert op.divisor_value() == 9.0
+    assert op.int_values("pool_window") == (3, 3)
+    bad = FusedConvPoolOp(x, w, c, p, pool_window=(2, 2), pool_strides=(2, 2))
+    with pytest.raises(Exception, match="expects operand 'pool_init' of shape 2x4x5x5"):
+        bad.verify()
+
+
+@pytest.mark.parametrize(
+    ("size", "window", "stride", "dilation", "expected"),
+    [(16, 3, 1, 1, 14), (17, 3, 2, 2, 7), (8, 2, 2, 1, 4), (2, 3, 1, 1, 0), (10, 3, 3, 1, 3)],
+)
+def test_window_out_size(size: int, window: int, stride: int, dilation: int, expected: int) -> None:
+    assert window_out_size(size, window, stride, dilation) == expected
+
+
+def test_universe_exposes_tensor_ext_and_heirpy_passes() -> None:
+    from heirpy.transforms import HEIRPY_PASSES
+
+    multiverse = Universe.get_multiverse()
+    assert multiverse.all_dialects["tensor_ext"]().name == "tensor_ext"
+    for name in HEIRPY_PASSES:
+        assert name in multiverse.all_passes
+
+
+def test_sum_and_max_pool_are_distinct_ops() -> None:
+    module = heirpy.parse(POOL)
+    kinds = [type(op) for op in module.walk() if op.name.startswith("linalg.pooling")]
+    assert kinds == [PoolingNchwMaxOp, PoolingNchwSumOp]

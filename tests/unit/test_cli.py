@@ -1,0 +1,141 @@
+"""heirpy-opt's error paths: one diagnostic line, exit code 1, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from heirpy.tools.heirpy_opt import main
+
+GOOD = """func.func @f(%a: tensor<4x3xf32>, %x: tensor<3xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.matvec ins(%a, %x : tensor<4x3xf32>, tensor<3xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def run_cli(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """Run heirpy-opt as a user would, in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "heirpy.tools.heirpy_opt", *args],
+        input=stdin.decode("utf-8", "replace") if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], expected: str) -> None:
+    assert result.returncode == 1, result
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert expected in lines[0], lines[0]
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "in.mlir") -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def test_good_input_round_trips(tmp_path: Path) -> None:
+    result = run_cli([str(write(tmp_path, GOOD))])
+    assert result.returncode == 0, result.stderr
+    assert "linalg.matvec ins(" in result.stdout
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert_one_line_error(run_cli([str(tmp_path / "nope.mlir")]), "error: cannot read")
+
+
+def test_directory_as_input(tmp_path: Path) -> None:
+    assert_one_line_error(run_cli([str(tmp_path)]), "error: cannot read")
+
+
+def test_parse_error_has_location(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("outs(%y : tensor<4xf32>)", "outs(%y tensor<4xf32>)"))
+    assert_one_line_error(run_cli([str(path)]), f"{path}:2:")
+
+
+def test_verify_error_names_op_and_line(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("tensor<3xf32>, %y", "tensor<5xf32>, %y").replace(
+        "tensor<4x3xf32>, tensor<3xf32>)", "tensor<4x3xf32>, tensor<5xf32>)"))
+    assert_one_line_error(run_cli([str(path)]), f"{path}:2:3: error: 'linalg.matvec' op")
+
+
+def test_unknown_pass(tmp_path: Path) -> None:
+    assert_one_line_error(
+        run_cli([str(write(tmp_path, GOOD)), "-p", "frobnicate"]), "Unrecognized passes"
+    )
+
+
+def test_bad_pass_option(tmp_path: Path) -> None:
+    assert_one_line_error(
+        run_cli([str(write(tmp_path, GOOD)), "-p", "canonicalize{nope=3}"]), "nope"
+    )
+
+
+def test_bad_flag() -> None:
+    assert_one_line_error(run_cli(["--frobnicate"]), "unrecognized arguments")
+
+
+def test_non_utf8_input(tmp_path: Path) -> None:
+    path = write(tmp_path, b"func.func @f() {\xff\xfe}\n")
+    assert_one_line_error(run_cli([str(path)]), "not valid UTF-8")
+
+
+def test_empty_file_is_an_empty_module(tmp_path: Path) -> None:
+    result = run_cli([str(write(tmp_path, ""))])
+    assert result.returncode == 0, result.stderr
+    assert "builtin.module" in result.stdout
+
+
+def test_unwritable_output(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD)
+    assert_one_line_error(
+        run_cli([str(path), "-o", str(tmp_path / "no" / "such" / "dir.mlir")]), "cannot write"
+    )
+
+
+def test_debug_flag_shows_traceback(tmp_path: Path) -> None:
+    result = run_cli([str(tmp_path / "nope.mlir"), "--debug"])
+    assert result.returncode == 1
+    assert "Traceback" in result.stderr
+
+
+def test_split_input_reports_every_failing_chunk(tmp_path: Path) -> None:
+    bad = GOOD.replace("outs(%y : tensor<4xf32>)", "outs(%y tensor<4xf32>)")
+    path = write(tmp_path, bad + "// -----\n" + GOOD + "// -----\n" + bad)
+    result = run_cli([str(path), "--split-input-file"])
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() if "error:" in line]
+    # Chunks 1 and 3 fail; line numbers count from the start of the whole file.
+    assert [e.split(":")[1] for e in errors] == ["2", "12"], errors
+    assert result.stdout.count("linalg.matvec ins(") == 1
+
+
+def test_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.mlir"
+    assert main([str(write(tmp_path, GOOD)), "-o", str(out), "--print-op-generic"]) == 0
+    assert '"linalg.matvec"' in out.read_text()
+
+
+def test_list_passes_lists_every_heirpy_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    from heirpy.transforms import HEIRPY_PASSES
+
+    assert main(["--list-passes"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line]
+    assert listed == sorted(HEIRPY_PASSES)
+
+
+def test_list_all_passes_includes_xdsl(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--list-passes=all"]) == 0
+    out = capsys.readouterr().out
+    assert any(line.startswith("canonicalize ") for line in out.splitlines())
