@@ -1,0 +1,179 @@
+"""Are two modules the same function? Run both on the same random inputs and compare.
+
+    report = check_equivalence(before, after, function="main", seeds=(0, 1, 2))
+    if not report.ok:
+        print(report.summary())
+
+Inputs are drawn from the function signature: floats from a standard normal, signed
+integers from [-4, 4], unsigned and index from [0, 8], i1 uniformly. Float results pass
+when `|b - a| <= atol + rtol * |a|` elementwise (`a` from the first module, NaN equal to
+NaN); integer results must be equal. The report keeps the max absolute and relative
+error of each result over all seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import IndexType, ModuleOp, ShapedType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
+
+from heirpy.interp.dtypes import element_dtype
+from heirpy.interp.errors import EvaluationError
+from heirpy.interp.evaluator import Evaluator
+
+
+@dataclass(frozen=True)
+class ResultComparison:
+    """One result of the function, compared over every seed."""
+
+    index: int
+    shape: tuple[int, ...]
+    dtype: str
+    max_abs_error: float
+    max_rel_error: float
+    ok: bool
+    problem: str = ""  # a shape or dtype mismatch, when there is one
+
+    def line(self) -> str:
+        verdict = "ok" if self.ok else "MISMATCH"
+        shape = "x".join(map(str, self.shape)) or "scalar"
+        text = (
+            f"result #{self.index} {shape} {self.dtype}: max abs err {self.max_abs_error:.3g}, "
+            f"max rel err {self.max_rel_error:.3g}  {verdict}"
+        )
+        return f"{text} ({self.problem})" if self.problem else text
+
+
+@dataclass(frozen=True)
+class EquivalenceReport:
+    function: str
+    seeds: tuple[int, ...]
+    rtol: float
+    atol: float
+    results: tuple[ResultComparison, ...]
+    problems: tuple[str, ...] = ()  # signature mismatches: nothing was run
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(r.ok for r in self.results)
+
+    def summary(self) -> str:
+        head = (
+            f"@{self.function} on seeds {list(self.seeds)} (rtol {self.rtol:g}, atol {self.atol:g}): "
+            f"{'equivalent' if self.ok else 'NOT equivalent'}"
+        )
+        return "\n".join([head, *(f"  error: {p}" for p in self.problems), *(f"  {r.line()}" for r in self.results)])
+
+
+def compare_arrays(
+    index: int, expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float
+) -> ResultComparison:
+    """Compare one pair of results (`expected` is the reference)."""
+    expected, actual = np.asarray(expected), np.asarray(actual)
+    if expected.shape != actual.shape or expected.dtype != actual.dtype:
+        return ResultComparison(
+            index, expected.shape, str(expected.dtype), float("inf"), float("inf"), False,
+            f"{actual.shape} {actual.dtype} vs {expected.shape} {expected.dtype}",
+        )
+    if expected.dtype.kind != "f":
+        diff = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
+        max_abs = float(diff.max(initial=0.0))
+        return ResultComparison(index, expected.shape, str(expected.dtype), max_abs,
+                                _max_rel(diff, expected), bool(np.array_equal(expected, actual)))
+    a, b = expected.astype(np.float64), actual.astype(np.float64)
+    same_nan = np.isnan(a) & np.isnan(b)
+    same_inf = np.isinf(a) & (a == b)
+    with np.errstate(invalid="ignore"):
+        diff = np.where(same_nan | same_inf, 0.0, np.abs(a - b))
+    diff = np.where(np.isnan(diff), np.inf, diff)  # NaN on one side only
+    ok = bool(np.all(diff <= atol + rtol * np.abs(np.where(same_inf, 0.0, a))))
+    return ResultComparison(index, expected.shape, str(expected.dtype),
+                            float(diff.max(initial=0.0)), _max_rel(diff, a), ok)
+
+
+def _max_rel(diff: np.ndarray, reference: np.ndarray) -> float:
+    scale = np.abs(reference.astype(np.float64))
+    nonzero = scale > 0
+    if not np.any(nonzero):
+        return 0.0 if not np.any(diff) else float("inf")
+    return float(np.max(diff[nonzero] / scale[nonzero]))
+
+
+def _merge(a: ResultComparison, b: ResultComparison) -> ResultComparison:
+    return ResultComparison(
+        a.index, a.shape, a.dtype, max(a.max_abs_error, b.max_abs_error),
+        max(a.max_rel_error, b.max_rel_error), a.ok and b.ok, a.problem or b.problem,
+    )
+
+
+def random_input(type_: Attribute, rng: np.random.Generator) -> np.ndarray:
+    """A random value of an argument type; a dynamic dim is an error (no size to draw)."""
+    shape: tuple[int, ...] = ()
+    if isinstance(type_, ShapedType):
+        shape = type_.get_shape()
+        if any(d < 0 for d in shape):
+            raise EvaluationError(f"error: cannot draw a random input of dynamic type {type_}")
+    dtype = element_dtype(type_)
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    low = -4 if dtype.kind == "i" and not _is_index(type_) else 0
+    return rng.integers(low, low + 9, shape).astype(dtype)
+
+
+def _is_index(type_: Attribute) -> bool:
+    element = type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    return isinstance(element, IndexType)
+
+
+def random_inputs(func: FuncOp, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [random_input(t, rng) for t in func.function_type.inputs.data]
+
+
+def _signature_problems(a: FuncOp, b: FuncOp) -> list[str]:
+    problems = []
+    ins_a, ins_b = a.function_type.inputs.data, b.function_type.inputs.data
+    outs_a, outs_b = a.function_type.outputs.data, b.function_type.outputs.data
+    if ins_a != ins_b:
+        problems.append(f"argument types differ: ({', '.join(map(str, ins_a))}) vs ({', '.join(map(str, ins_b))})")
+    if len(outs_a) != len(outs_b):
+        problems.append(f"result counts differ: {len(outs_a)} vs {len(outs_b)}")
+    return problems
+
+
+def check_equivalence(
+    module_a: ModuleOp,
+    module_b: ModuleOp,
+    function: str = "main",
+    seeds: Sequence[int] = (0, 1, 2),
+    rtol: float = 1e-4,
+    atol: float = 1e-5,
+    *,
+    resources_a: Mapping[str, bytes] | None = None,
+    resources_b: Mapping[str, bytes] | None = None,
+) -> EquivalenceReport:
+    """Run `@function` of both modules on the same random inputs for each seed.
+
+    `resources_*` are each module's dense_resource blobs (from `load_module`); give them
+    when both modules were parsed in this process with the same resource names.
+    """
+    eval_a, eval_b = Evaluator(module_a, resources_a), Evaluator(module_b, resources_b)
+    func_a, func_b = eval_a.function(function), eval_b.function(function)
+    seeds = tuple(seeds)
+    problems = _signature_problems(func_a, func_b)
+    if problems:
+        return EquivalenceReport(function, seeds, rtol, atol, (), tuple(problems))
+    merged: list[ResultComparison] = []
+    for seed in seeds:
+        inputs = random_inputs(func_a, seed)
+        results_a = eval_a.call(function, inputs)
+        results_b = eval_b.call(function, inputs)
+        comparisons = [compare_arrays(i, a, b, rtol, atol) for i, (a, b) in enumerate(zip(results_a, results_b))]
+        merged = comparisons if not merged else [_merge(m, c) for m, c in zip(merged, comparisons)]
+    return EquivalenceReport(function, seeds, rtol, atol, tuple(merged))

@@ -1,0 +1,239 @@
+"""Run a `func.func` of a module on numpy arrays.
+
+The evaluator walks a function's block in order and keeps an environment from each SSA
+value to a numpy array (0-d for a scalar). Each op is evaluated by the function its
+family registered in `heirpy.interp.registry.OP_HANDLERS`; a structured linalg op with
+no function of its own (e.g. `linalg.add`, or xDSL's `conv_2d_ngchw_fchw`) falls back to
+the `linalg.generic` evaluator, which reads its indexing maps and body.
+
+Ops inside regions (a `linalg.generic` body, a `tensor.pad` body) are evaluated by the
+same functions on whole arrays: a body runs once on every element at the same time,
+not once per element.
+
+Numerics: every value has the numpy dtype of its MLIR element type (f32 stays f32,
+integers wrap at their width). Float contractions (conv, matmul) are computed in the
+element type with numpy/BLAS, so only their summation order differs from MLIR's loops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from heirpy.diagnostics import HeirpyError
+from heirpy.interp.dtypes import element_dtype
+from heirpy.interp.errors import EvaluationError, op_error
+from heirpy.interp.registry import OP_HANDLERS, OpHandler
+from heirpy.interp.resources import Resources, module_resources
+
+# Importing the op-family modules registers their handlers.
+from heirpy.interp import (  # noqa: F401, E402  isort: skip
+    arith_math,
+    func_ops,
+    linalg_generic,
+    linalg_named,
+    tensor_ext_ops,
+    tensor_ops,
+)
+
+
+def _with_frame(err: EvaluationError, frame: str) -> EvaluationError:
+    """Add where the failing op sits, for ops parsed without a source location."""
+    text = str(err)
+    if text.startswith("error: "):
+        return EvaluationError(f"{text} ({frame})")
+    return err
+
+
+class Evaluator:
+    """Evaluates the functions of one module. Not reentrant across threads."""
+
+    def __init__(self, module: ModuleOp, resources: Resources | None = None):
+        self.module = module
+        self.resources: Resources = (
+            module_resources(module) if resources is None else resources
+        )
+        self._functions: dict[str, FuncOp] = {
+            op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)
+        }
+        self._frames: list[dict[SSAValue, np.ndarray]] = []
+        self._iteration_spaces: list[tuple[np.ndarray, ...]] = []
+
+    # ------------------------------------------------------------------ functions
+    def function(self, name: str) -> FuncOp:
+        func = self._functions.get(name)
+        if func is None:
+            known = ", ".join(f"@{n}" for n in self._functions) or "none"
+            raise EvaluationError(f"error: no function @{name} in the module (functions: {known})")
+        return func
+
+    def call(self, name: str, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Run function `name` on `inputs` (converted to the argument element types)."""
+        func = self.function(name)
+        if not func.body.blocks:
+            raise op_error(func, f"@{name} is a declaration without a body")
+        arg_types = func.function_type.inputs.data
+        if len(inputs) != len(arg_types):
+            raise EvaluationError(
+                f"error: @{name} takes {len(arg_types)} argument(s), got {len(inputs)}"
+            )
+        args = [_coerce_input(name, i, value, t) for i, (value, t) in enumerate(zip(inputs, arg_types))]
+        if len(self._frames) > 200:
+            raise op_error(func, f"@{name}: call depth over 200 (unbounded recursion?)")
+        self._frames.append({})
+        try:
+            return self.run_block(func.body.blocks[0], args, where=f"@{name}")
+        finally:
+            self._frames.pop()
+
+    # ------------------------------------------------------------------ blocks
+    def run_block(
+        self, block: Block, args: Sequence[np.ndarray], *, where: str = "region"
+    ) -> list[np.ndarray]:
+        """Evaluate `block` with `args` bound to its arguments, in the current frame;
+        return the values its terminator passes on (yield / return operands)."""
+        env = self._frames[-1]
+        if len(args) != len(block.args):
+            raise EvaluationError(
+                f"error: block of {where} takes {len(block.args)} argument(s), got {len(args)}"
+            )
+        for arg, value in zip(block.args, args):
+            env[arg] = value
+        for index, op in enumerate(block.ops):
+            if op.has_trait(IsTerminator):
+                return [self.value(operand, op) for operand in op.operands]
+            try:
+                self.eval_op(op)
+            except EvaluationError as err:
+                raise _with_frame(err, f"op #{index} of {where}") from err
+        raise EvaluationError(f"error: block of {where} has no terminator")
+
+    def eval_op(self, op: Operation) -> None:
+        """Evaluate one (non-terminator) op in the current frame and record its results."""
+        operands = [self.value(operand, op) for operand in op.operands]
+        results = self._dispatch(op, operands)
+        env = self._frames[-1]
+        for result, value in zip(op.results, results):
+            env[result] = value
+
+    def bind(self, ssa: SSAValue, value: np.ndarray) -> None:
+        """Set an SSA value (a block argument) in the current frame."""
+        self._frames[-1][ssa] = value
+
+    def value(self, ssa: SSAValue, user: Operation) -> np.ndarray:
+        try:
+            return self._frames[-1][ssa]
+        except KeyError:
+            raise op_error(user, "uses a value that was not computed before it") from None
+
+    def _dispatch(self, op: Operation, operands: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        handler = lookup_handler(op)
+        if handler is None:
+            raise op_error(op, "has no evaluator (unsupported op)")
+        try:
+            with np.errstate(all="ignore"):  # MLIR wraps / yields inf and NaN silently
+                results = handler(self, op, operands)
+        except HeirpyError as err:
+            if isinstance(err, EvaluationError):
+                raise
+            raise op_error(op, str(err).removeprefix("error: ")) from err
+        except Exception as err:  # a numpy error means shapes or values MLIR rejects
+            raise op_error(op, f"failed: {type(err).__name__}: {err}") from err
+        _check_results(op, results)
+        return results
+
+    # ------------------------------------------------------------------ linalg.index
+    @contextmanager
+    def iteration_space(self, grids: Sequence[np.ndarray]) -> Iterator[None]:
+        """While a structured op's body runs, `linalg.index d` reads `grids[d]`: the
+        index of loop d, shaped to broadcast over the part of the loop space the body
+        sees at once."""
+        self._iteration_spaces.append(tuple(grids))
+        try:
+            yield
+        finally:
+            self._iteration_spaces.pop()
+
+    def loop_index(self, op: Operation, dim: int) -> np.ndarray:
+        if not self._iteration_spaces:
+            raise op_error(op, "is used outside a structured op's body")
+        grids = self._iteration_spaces[-1]
+        if not 0 <= dim < len(grids):
+            raise op_error(op, f"dim {dim} is out of range for {len(grids)} loops")
+        return grids[dim]
+
+    # ------------------------------------------------------------------ resources
+    def resource(self, op: Operation, handle: str) -> bytes:
+        blob = self.resources.get(handle)
+        if blob is None:
+            raise op_error(op, f"reads dense_resource<{handle}>, which has no blob")
+        return blob
+
+
+def lookup_handler(op: Operation) -> OpHandler | None:
+    handler = OP_HANDLERS.get(op.name)
+    if handler is None and isinstance(op, LinalgStructuredOperation):
+        return OP_HANDLERS["linalg.generic"]
+    return handler
+
+
+def _coerce_input(func: str, index: int, value: object, type_: object) -> np.ndarray:
+    array = np.asarray(value)
+    dtype = element_dtype(type_)  # type: ignore[arg-type]
+    if isinstance(type_, ShapedType):
+        expected = type_.get_shape()
+        if len(expected) != array.ndim or any(
+            e >= 0 and e != a for e, a in zip(expected, array.shape)
+        ):
+            raise EvaluationError(
+                f"error: @{func} argument #{index} expects {type_}, got shape {array.shape}"
+            )
+    elif array.ndim != 0:
+        raise EvaluationError(f"error: @{func} argument #{index} expects a scalar {type_}")
+    if array.dtype != dtype and not np.can_cast(array.dtype, dtype, casting="same_kind"):
+        raise EvaluationError(
+            f"error: @{func} argument #{index} expects {type_}, got dtype {array.dtype}"
+        )
+    return array.astype(dtype, copy=False)
+
+
+def _check_results(op: Operation, results: Sequence[np.ndarray]) -> None:
+    """Catch evaluator bugs early: each result has its declared dtype and static shape."""
+    if len(results) != len(op.results):
+        raise op_error(op, f"evaluator returned {len(results)} values for {len(op.results)} results")
+    for index, (result, value) in enumerate(zip(op.results, results)):
+        if value.dtype != element_dtype(result.type):
+            raise op_error(
+                op, f"evaluator produced dtype {value.dtype} for result #{index} of type {result.type}"
+            )
+        if isinstance(result.type, ShapedType):
+            expected = result.type.get_shape()
+            if len(expected) != value.ndim or any(
+                e >= 0 and e != a for e, a in zip(expected, value.shape)
+            ):
+                raise op_error(
+                    op, f"result #{index} has shape {value.shape}, but its type is {result.type}"
+                )
+
+
+def run_function(
+    module: ModuleOp,
+    name: str,
+    inputs: Sequence[np.ndarray],
+    *,
+    resources: Mapping[str, bytes] | None = None,
+) -> list[np.ndarray]:
+    """Evaluate `@name` of `module` on `inputs`; one array per result.
+
+    `resources` are the module's `dense_resource` blobs (see `heirpy.interp.resources`);
+    by default they are read from xDSL's shared storage, which is right unless another
+    module with the same resource names was parsed after this one.
+    """
+    return Evaluator(module, resources).call(name, inputs)

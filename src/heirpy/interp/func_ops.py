@@ -1,0 +1,21 @@
+"""`func.call` (`func.return` is a terminator: the evaluator passes its operands on)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.func import CallOp
+from xdsl.ir import Operation
+
+from heirpy.interp.registry import register
+
+if TYPE_CHECKING:
+    from heirpy.interp.evaluator import Evaluator
+
+
+@register("func.call")
+def call(ev: Evaluator, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+    assert isinstance(op, CallOp)
+    return ev.call(op.callee.string_value(), args)

@@ -1,0 +1,244 @@
+"""`tensor` ops as front ends emit them: empty, reshapes, pad, slices, concat, elements.
+
+Reshapes are row-major, as in MLIR. Static sizes held in `static_*` properties use
+`DYNAMIC_INDEX` where the value comes from the op's index operands, in order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ShapedType
+from xdsl.ir import Operation, SSAValue
+
+from heirpy.interp.dtypes import element_dtype
+from heirpy.interp.errors import op_error
+from heirpy.interp.linalg_generic import index_grids
+from heirpy.interp.registry import register
+
+if TYPE_CHECKING:
+    from heirpy.interp.evaluator import Evaluator
+
+Arrays = Sequence[np.ndarray]
+
+
+def _result_type(op: Operation) -> ShapedType:
+    type_ = op.results[0].type
+    assert isinstance(type_, ShapedType)
+    return type_
+
+
+def _resolve(static: Sequence[int], dynamic: Iterator[int]) -> list[int]:
+    """Static sizes with each `DYNAMIC_INDEX` (or `?`) replaced by the next dynamic value."""
+    return [int(next(dynamic)) if s < 0 else int(s) for s in static]
+
+
+def _static(op: Operation, name: str) -> tuple[int, ...]:
+    attr = op.properties[name]
+    assert isinstance(attr, DenseArrayBase)
+    return tuple(int(v) for v in attr.get_values())
+
+
+def _operand_values(ev_args: Arrays, op: Operation, operands: Sequence[SSAValue]) -> Iterator[int]:
+    """The runtime values of a variadic group of index operands."""
+    positions = {id(o): i for i, o in enumerate(op.operands)}
+    return (int(ev_args[positions[id(o)]]) for o in operands)
+
+
+# ----------------------------------------------------------------------------- creation
+# `tensor.empty` is undefined; NaN makes a read of it visible instead of silently zero.
+EMPTY_FLOAT_VALUE = np.nan
+
+
+@register("tensor.empty")
+def empty(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    type_ = _result_type(op)
+    shape = _resolve(type_.get_shape(), iter(args))
+    dtype = element_dtype(type_)
+    fill = EMPTY_FLOAT_VALUE if dtype.kind == "f" else 0
+    return [np.full(shape, fill, dtype=dtype)]
+
+
+@register("tensor.splat")
+def splat(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    value, *sizes = args
+    type_ = _result_type(op)
+    shape = _resolve(type_.get_shape(), iter(sizes))
+    return [np.full(shape, value, dtype=element_dtype(type_))]
+
+
+@register("tensor.from_elements")
+def from_elements(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    type_ = _result_type(op)
+    values = np.array([np.asarray(a) for a in args], dtype=element_dtype(type_))
+    return [values.reshape(type_.get_shape())]
+
+
+# ----------------------------------------------------------------------------- reshapes
+def _reassociation(op: Operation) -> list[list[int]]:
+    attr = op.properties["reassociation"]
+    assert isinstance(attr, ArrayAttr)
+    groups = []
+    for group in attr.data:
+        assert isinstance(group, ArrayAttr)
+        groups.append([g.value.data for g in group.data if isinstance(g, IntegerAttr)])
+    return groups
+
+
+@register("tensor.collapse_shape")
+def collapse_shape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    (source,) = args
+    groups = _reassociation(op)
+    shape = [math.prod(source.shape[d] for d in group) for group in groups]
+    return [source.reshape(shape)]
+
+
+@register("tensor.expand_shape")
+def expand_shape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    source, *sizes = args
+    shape = _resolve(_static(op, "static_output_shape"), iter(sizes))
+    for group, size in zip(_reassociation(op), source.shape):
+        if math.prod(shape[d] for d in group) != size:
+            raise op_error(op, f"cannot expand size {size} into {[shape[d] for d in group]}")
+    return [source.reshape(shape)]
+
+
+@register("tensor.reshape")
+def reshape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    source, shape = args
+    new_shape = [int(s) for s in shape]
+    if math.prod(new_shape) != source.size:
+        raise op_error(op, f"cannot reshape {list(source.shape)} to {new_shape}")
+    return [source.reshape(new_shape)]
+
+
+@register("tensor.cast")
+def cast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    # The shape check is the evaluator's result check: a static result dim that does not
+    # match at run time is reported there.
+    return [args[0]]
+
+
+@register("tensor.dim")
+def dim(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    source, index = args
+    axis = int(index)
+    if not 0 <= axis < source.ndim:
+        raise op_error(op, f"index {axis} is out of range for rank {source.ndim}")
+    return [np.asarray(source.shape[axis], dtype=np.int64)]
+
+
+# ----------------------------------------------------------------------------- elements
+def _check_indices(op: Operation, indices: Sequence[int], shape: tuple[int, ...]) -> tuple[int, ...]:
+    if len(indices) != len(shape) or any(not 0 <= i < s for i, s in zip(indices, shape)):
+        raise op_error(op, f"index {list(indices)} is out of bounds for shape {list(shape)}")
+    return tuple(indices)
+
+
+@register("tensor.extract")
+def extract(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    source, *indices = args
+    at = _check_indices(op, [int(i) for i in indices], source.shape)
+    return [np.asarray(source[at])]
+
+
+@register("tensor.insert")
+def insert(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    value, dest, *indices = args
+    at = _check_indices(op, [int(i) for i in indices], dest.shape)
+    result = dest.copy()
+    result[at] = value
+    return [result]
+
+
+# ----------------------------------------------------------------------------- slices
+def _slice_params(op: Operation, args: Arrays) -> tuple[list[int], list[int], list[int]]:
+    assert isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp)
+    offsets = _resolve(_static(op, "static_offsets"), _operand_values(args, op, op.offsets))
+    sizes = _resolve(_static(op, "static_sizes"), _operand_values(args, op, op.sizes))
+    strides = _resolve(_static(op, "static_strides"), _operand_values(args, op, op.strides))
+    return offsets, sizes, strides
+
+
+def _slices(op: Operation, shape: tuple[int, ...], offsets: list[int], sizes: list[int], strides: list[int]) -> tuple[slice, ...]:
+    if not len(offsets) == len(sizes) == len(strides) == len(shape):
+        raise op_error(op, f"has {len(offsets)} offsets for a rank-{len(shape)} tensor")
+    result = []
+    for axis, (o, n, s, dim_size) in enumerate(zip(offsets, sizes, strides, shape)):
+        last = o + (n - 1) * s
+        if n > 0 and (o < 0 or s < 1 or last >= dim_size):
+            raise op_error(
+                op, f"slice of axis {axis} (offset {o}, size {n}, stride {s}) is out of bounds for size {dim_size}"
+            )
+        result.append(slice(o, o + n * s, s) if n > 0 else slice(0, 0))
+    return tuple(result)
+
+
+def _rank_reduced(sizes: Sequence[int], target: Sequence[int]) -> list[int] | None:
+    """`sizes` with unit dims dropped so that they match the target type's dims
+    (`?` matches any size), or None if no choice of unit dims does."""
+
+    def match(i: int, t: int) -> list[int] | None:
+        if t == len(target):
+            return [] if all(s == 1 for s in sizes[i:]) else None
+        if i == len(sizes):
+            return None
+        if target[t] < 0 or target[t] == sizes[i]:
+            rest = match(i + 1, t + 1)
+            if rest is not None:
+                return [sizes[i], *rest]
+        return match(i + 1, t) if sizes[i] == 1 else None
+
+    return match(0, 0)
+
+
+@register("tensor.extract_slice")
+def extract_slice(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    source = args[0]
+    offsets, sizes, strides = _slice_params(op, args)
+    part = source[_slices(op, source.shape, offsets, sizes, strides)]
+    shape = _rank_reduced(sizes, _result_type(op).get_shape())
+    if shape is None:
+        raise op_error(op, f"slice sizes {sizes} do not fit {_result_type(op)}")
+    return [part.reshape(shape)]
+
+
+@register("tensor.insert_slice")
+def insert_slice(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    source, dest = args[0], args[1]
+    offsets, sizes, strides = _slice_params(op, args)
+    result = dest.copy()
+    result[_slices(op, dest.shape, offsets, sizes, strides)] = source.reshape(sizes)
+    return [result]
+
+
+@register("tensor.concat")
+def concat(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    axis = op.properties["dim"]
+    assert isinstance(axis, IntegerAttr)
+    return [np.concatenate(list(args), axis=axis.value.data)]
+
+
+# ----------------------------------------------------------------------------- pad
+@register("tensor.pad")
+def pad(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """The source placed at `low` inside the body's value. The body runs once on index
+    grids over the result, so a padding value that depends on the position works too."""
+    assert isinstance(op, tensor.PadOp)
+    source = args[0]
+    low = _resolve(_static(op, "static_low"), _operand_values(args, op, op.low))
+    high = _resolve(_static(op, "static_high"), _operand_values(args, op, op.high))
+    if any(p < 0 for p in (*low, *high)):
+        raise op_error(op, f"has negative padding low={low} high={high}")
+    shape = tuple(s + lo + hi for s, lo, hi in zip(source.shape, low, high))
+    grids = index_grids(shape)
+    with ev.iteration_space(grids):
+        (value,) = ev.run_block(op.region.block, grids, where="tensor.pad body")
+    result = np.array(np.broadcast_to(value, shape), dtype=element_dtype(_result_type(op)))
+    result[tuple(slice(lo, lo + s) for lo, s in zip(low, source.shape))] = source
+    return [result]
+
