@@ -9,12 +9,17 @@ parsing and turns xDSL's exceptions into that line.
 from __future__ import annotations
 
 from bisect import bisect_right
+from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+
+
+MAX_CONSTANT_ELEMENTS = 1 << 26
+"""Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
 
 
 class HeirpyError(Exception):
@@ -42,13 +47,36 @@ class LocatingParser(Parser):
         return line + self._line_offset, position - self._line_starts[line - 1] + 1
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
-        op = super().parse_operation()
-        if isinstance(op.location, FileLineColLoc) or _has_explicit_location(op):
-            return op
+        span = self._current_token.span
+        start = span.start
+        try:
+            op = super().parse_operation()
+        except (IndexError, KeyError, TypeError, ValueError, AssertionError) as err:
+            # Some ops' custom parsers (xDSL's named linalg ops among them) index
+            # operand lists without checking their length; report the op instead.
+            self.raise_error(f"malformed operation ({type(err).__name__}: {err})", span)
+        if not isinstance(op.location, UnknownLoc):
+            return op  # an explicit loc(...) in the text wins
         line, col = self.line_col(start)
         op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(col))
         return op
+
+    def _parse_dense_literal_type(self):  # type: ignore[no-untyped-def]
+        """Refuse dense literals too large to materialise before xDSL expands them.
+
+        xDSL stores every dense constant, splats included, as its full byte string,
+        so `dense<0.0> : tensor<100000000x100000000xf32>` would exhaust memory.
+        """
+        type_span = self._current_token.span
+        literal_type = super()._parse_dense_literal_type()
+        count = prod(literal_type.get_shape())
+        if count > MAX_CONSTANT_ELEMENTS:
+            self.raise_error(
+                f"dense constant of {count} elements is larger than heirpy materialises "
+                f"(limit {MAX_CONSTANT_ELEMENTS})",
+                type_span,
+            )
+        return literal_type
 
 
 def is_blank(text: str) -> bool:
@@ -58,10 +86,6 @@ def is_blank(text: str) -> bool:
     "could not parse entire input", which would confuse a user.
     """
     return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
-
-
-def _has_explicit_location(op: Operation) -> bool:
-    return type(op.location).__name__ != "UnknownLoc"
 
 
 def location_prefix(op: Operation) -> str:

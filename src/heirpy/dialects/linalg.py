@@ -628,6 +628,7 @@ class MapOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:
         short_form_op: str | None = None
+        short_form_pos = parser.pos
         if parser.parse_optional_punctuation("{"):
             short_form_op = parser.parse_identifier()
             parser.parse_punctuation("}")
@@ -646,7 +647,7 @@ class MapOp(IRDLOperation):
             )
             region = parser.parse_region(args)
         else:
-            region = _short_form_body(parser, short_form_op, ins, outs)
+            region = _short_form_body(parser, short_form_op, ins, outs, short_form_pos)
         # Current MLIR gives the body one argument per input AND one for the init;
         # older MLIR omitted the init's. Normalise to the current form, which both
         # the evaluator and today's mlir-opt/heir-opt accept.
@@ -676,13 +677,17 @@ def _parse_operand_group(parser: Parser, pos: int) -> Sequence[SSAValue]:
 
 
 def _short_form_body(
-    parser: Parser, op_name: str, ins: Sequence[SSAValue], outs: Sequence[SSAValue]
+    parser: Parser,
+    op_name: str,
+    ins: Sequence[SSAValue],
+    outs: Sequence[SSAValue],
+    start: int,
 ) -> Region:
     """Body for `linalg.map { arith.addf }`: one op applied to the input elements."""
     element_types = NamedOperation.body_arg_types(ins)
     op_def = parser.ctx.get_optional_op(op_name)
     if op_def is None:
-        parser.raise_error(f"unknown operation '{op_name}' in linalg.map short form")
+        parser.raise_error(f"unknown operation '{op_name}' in linalg.map short form", start)
     block = Block(arg_types=element_types)
     out_type = outs[0].type
     assert isinstance(out_type, ShapedType)

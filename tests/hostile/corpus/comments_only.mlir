@@ -1,0 +1,1 @@
+// EXPECT: ok

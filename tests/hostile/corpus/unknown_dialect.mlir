@@ -1,0 +1,5 @@
+// EXPECT: error
+func.func @f() {
+  %0 = foo.bar() : () -> i32
+  return
+}

@@ -1,0 +1,4 @@
+// EXPECT: error
+func.func @f(%a: !foo.bar) -> !foo.bar {
+  return %a : !foo.bar
+}
