@@ -11,6 +11,7 @@ Every function raises `heirpy.HeirpyError` with a one-line diagnostic for bad in
 from __future__ import annotations
 
 from io import StringIO
+from weakref import WeakKeyDictionary
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -30,6 +31,10 @@ from heirpy.diagnostics import (
 from heirpy.transforms import available_passes
 
 
+_MODULE_CONTEXTS: WeakKeyDictionary[ModuleOp, Context] = WeakKeyDictionary()
+"""The context each parsed module came from, so printing finds its resource blobs."""
+
+
 def parse(
     text: str | bytes,
     filename: str = "<string>",
@@ -39,6 +44,23 @@ def parse(
 ) -> ModuleOp:
     """Parse MLIR text (custom or generic form) into a verified module."""
     ctx = make_context() if ctx is None else ctx
+    module = _parse(text, filename, ctx, verify)
+    _MODULE_CONTEXTS[module] = ctx
+    return module
+
+
+def context_of(module: ModuleOp) -> Context:
+    """The context `module` was parsed with (its dense_resource blobs live there).
+
+    A module built in Python rather than parsed gets a fresh context on first use.
+    """
+    ctx = _MODULE_CONTEXTS.get(module)
+    if ctx is None:
+        ctx = _MODULE_CONTEXTS[module] = make_context()
+    return ctx
+
+
+def _parse(text: str | bytes, filename: str, ctx: Context, verify: bool) -> ModuleOp:
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -69,7 +91,7 @@ def run_pipeline(
     module: ModuleOp, spec: str, *, ctx: Context | None = None, verify: bool = True
 ) -> ModuleOp:
     """Apply `spec` to `module` in place (and return it), verifying after each pass."""
-    ctx = make_context() if ctx is None else ctx
+    ctx = context_of(module) if ctx is None else ctx
     pipeline = build_pipeline(spec)
     for module_pass in pipeline.passes:
         apply_pass(module_pass, module, ctx)
@@ -88,10 +110,15 @@ def apply_pass(module_pass: ModulePass, module: ModuleOp, ctx: Context) -> None:
 
 
 def print_module(module: ModuleOp, *, generic: bool = False) -> str:
-    """MLIR text of `module`; `generic=True` prints the generic op form."""
+    """MLIR text of `module`, with the blobs of its dense_resource constants.
+
+    `generic=True` prints the generic op form.
+    """
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic).print_op(module)
+    printer = Printer(stream=out, print_generic_format=generic)
+    printer.print_op(module)
     out.write("\n")
+    printer.print_metadata(context_of(module).loaded_dialects)
     return out.getvalue()
 
 

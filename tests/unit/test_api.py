@@ -108,3 +108,17 @@ def test_sum_and_max_pool_are_distinct_ops() -> None:
     module = heirpy.parse(POOL)
     kinds = [type(op) for op in module.walk() if op.name.startswith("linalg.pooling")]
     assert kinds == [PoolingNchwMaxOp, PoolingNchwSumOp]
+
+
+def test_two_parses_of_one_model_keep_their_own_resource_blobs() -> None:
+    """xDSL shares one blob store between contexts; heirpy gives each parse its own."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent.parent / "examples" / "tiny_cnn.mlir").read_text()
+    first = heirpy.parse(text, "a.mlir")
+    second = heirpy.parse(text, "b.mlir")
+    printed = heirpy.print_module(second)
+    assert printed == heirpy.print_module(first)
+    assert "dense_resource<torch_tensor_10_torch.float32>" in printed  # not renamed _0
+    blob = next(line for line in printed.splitlines() if "torch_tensor_10_torch.float32:" in line)
+    assert '"0x04000000' in blob and len(blob) > 60  # the blob is there, not empty
