@@ -17,7 +17,9 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.dialects.linalg import IteratorType
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -26,9 +28,14 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    region_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
-from xdsl.traits import Pure
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -205,4 +212,227 @@ class FusedConvPoolOp(IRDLOperation):
             )
 
 
-TensorExt = Dialect("tensor_ext", [FusedConvPoolOp], [])
+@irdl_op_definition
+class KernelYieldOp(IRDLOperation):
+    """`tensor_ext.yield`: the values a `tensor_ext.kernel` returns."""
+
+    name = "tensor_ext.yield"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[values])
+
+
+# The ops a kernel may run before its root: they compute the root's operands (a zero or
+# broadcast-bias accumulator, a zero-padded input, a view). A code generator fuses them
+# into the root's reads, so they never materialise on their own.
+KERNEL_PROLOGUE_OPS: frozenset[str] = frozenset(
+    {
+        "arith.constant",
+        "tensor.empty",
+        "tensor.pad",
+        "tensor.expand_shape",
+        "tensor.collapse_shape",
+        "linalg.fill",
+        "linalg.broadcast",
+    }
+)
+
+
+def is_kernel_root(op: Operation) -> bool:
+    """A root is an op with a reduction: a linalg conv/matmul/... or `fused_conv_pool`."""
+    if isinstance(op, FusedConvPoolOp):
+        return True
+    if not isinstance(op, LinalgStructuredOperation):
+        return False
+    return any(
+        it.data == IteratorType.REDUCTION for it in op.get_iterator_types()  # type: ignore[attr-defined]
+    )
+
+
+def is_kernel_epilogue(op: Operation) -> bool:
+    """An epilogue is a `linalg.generic` whose loops are all parallel."""
+    return op.name == "linalg.generic" and all(
+        it.data == IteratorType.PARALLEL for it in op.get_iterator_types()  # type: ignore[attr-defined]
+    )
+
+
+@irdl_op_definition
+class KernelOp(IRDLOperation):
+    """One kernel: a reduction root followed by a pointwise epilogue, like a dispatch region.
+
+    Operands `ins` are the tensors (and scalars) the kernel reads; the single block takes
+    one argument per operand, of the same type, and is isolated from above (so what a
+    kernel reads is exactly its operands). The block holds, in order:
+
+    * a prologue of operand-building ops (`arith.constant`, `tensor.empty`, `tensor.pad`,
+      `tensor.expand_shape`, `tensor.collapse_shape`, `linalg.fill`, `linalg.broadcast`):
+      the root's accumulator (zeros or a broadcast bias) and padded input;
+    * exactly one *root*: an op with reduction loops (`linalg.conv_2d_nchw_fchw`,
+      `linalg.matmul`, `linalg.batch_matmul`, ..., `tensor_ext.fused_conv_pool`);
+    * exactly one *epilogue*: an all-parallel `linalg.generic` that reads the root's
+      result (its only use), through any affine map -- this is where a reshape/transpose
+      of the root's output is folded, e.g. `(d0, d1, d2, d3, d4) -> (d0, d1*85 + d4, d2, d3)`;
+    * `tensor_ext.yield` of the epilogue's result, which is the kernel's result.
+
+    Semantics: exactly those of the block's ops run in order with the block arguments bound
+    to the operands, i.e. of its inlined body (that is what `lower-tensor-ext` produces: the
+    root op plus one generic). The op only records that the root's result is consumed
+    element by element by the epilogue and never materialised:
+
+        %r = tensor_ext.kernel ins(%x, %w, %b : tensor<1x8x4x4xf32>, tensor<6x8x1x1xf32>,
+                                   tensor<6xf32>) -> tensor<1x2x4x4x3xf32> {
+        ^bb0(%xi: tensor<1x8x4x4xf32>, %wi: tensor<6x8x1x1xf32>, %bi: tensor<6xf32>):
+          %e = tensor.empty() : tensor<1x6x4x4xf32>
+          %acc = linalg.broadcast ins(%bi : tensor<6xf32>) outs(%e : tensor<1x6x4x4xf32>) dimensions = [0, 2, 3]
+          %c = linalg.conv_2d_nchw_fchw ins(%xi, %wi : ...) outs(%acc : ...) -> tensor<1x6x4x4xf32>
+          %o = tensor.empty() : tensor<1x2x4x4x3xf32>
+          %s = linalg.generic {indexing_maps = [(d0,d1,d2,d3,d4) -> (d0, d1*3 + d4, d2, d3), id],
+                               iterator_types = [5 x parallel]} ins(%c) outs(%o) { sigmoid }
+          tensor_ext.yield %s : tensor<1x2x4x4x3xf32>
+        }
+    """
+
+    name = "tensor_ext.kernel"
+
+    inputs = var_operand_def()
+    res = var_result_def()
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove(), RecursiveMemoryEffect())
+
+    def __init__(self, inputs: Sequence[SSAValue], result_types: Sequence[Attribute], body: Region):
+        super().__init__(operands=[inputs], result_types=[result_types], regions=[body])
+
+    # -------------------------------------------------------------- structure
+    def root(self) -> Operation | None:
+        return next((op for op in self.body.block.ops if is_kernel_root(op)), None)
+
+    def epilogue(self) -> Operation | None:
+        return next((op for op in self.body.block.ops if is_kernel_epilogue(op)), None)
+
+    def verify_(self) -> None:
+        block = self.body.block
+        if len(block.args) != len(self.inputs):
+            raise VerifyException(
+                f"expects one block argument per operand ({len(self.inputs)}), "
+                f"got {len(block.args)}"
+            )
+        for index, (arg, operand) in enumerate(zip(block.args, self.inputs)):
+            if arg.type != operand.type:
+                raise VerifyException(
+                    f"expects block argument #{index} to have the type of operand #{index} "
+                    f"({operand.type}), got {arg.type}"
+                )
+        terminator = block.last_op
+        if not isinstance(terminator, KernelYieldOp):
+            raise VerifyException("expects its body to end with 'tensor_ext.yield'")
+        yielded = tuple(v.type for v in terminator.values)
+        if yielded != tuple(r.type for r in self.res):
+            raise VerifyException(
+                f"expects 'tensor_ext.yield' to yield the result types "
+                f"({', '.join(str(r.type) for r in self.res)}), got ({', '.join(map(str, yielded))})"
+            )
+        roots: list[Operation] = []
+        epilogues: list[Operation] = []
+        for op in block.ops:
+            if op is terminator:
+                continue
+            if is_kernel_root(op):
+                roots.append(op)
+            elif is_kernel_epilogue(op):
+                if not roots:
+                    raise VerifyException(
+                        f"expects the epilogue 'linalg.generic' after the root"
+                    )
+                epilogues.append(op)
+            elif op.name in ("arith.constant", "tensor.empty"):
+                continue  # no data movement: allowed anywhere, e.g. the epilogue's init
+            elif op.name not in KERNEL_PROLOGUE_OPS or roots:
+                where = "after the root" if roots else "in its prologue"
+                raise VerifyException(
+                    f"does not allow '{op.name}' {where} (a kernel is prologue ops, "
+                    f"one root with reduction loops, one all-parallel linalg.generic)"
+                )
+        if len(roots) != 1:
+            raise VerifyException(
+                f"expects exactly one root op with reduction loops (conv, matmul, "
+                f"fused_conv_pool, ...), found {len(roots)}"
+            )
+        if len(epilogues) != 1:
+            raise VerifyException(
+                f"expects exactly one epilogue 'linalg.generic' with parallel loops, "
+                f"found {len(epilogues)}"
+            )
+        root, epilogue = roots[0], epilogues[0]
+        if len(root.results) != 1:
+            raise VerifyException(f"expects the root '{root.name}' to have one result")
+        root_value = root.results[0]
+        if not any(operand is root_value for operand in epilogue.operands):
+            raise VerifyException(
+                f"expects the epilogue to read the root's result ({root_value.type})"
+            )
+        if any(use.operation is not epilogue for use in root_value.uses):
+            raise VerifyException(
+                f"expects the root's result ({root_value.type}) to be used only by the epilogue"
+            )
+        if tuple(terminator.values) != tuple(epilogue.results):
+            raise VerifyException("expects 'tensor_ext.yield' to yield the epilogue's results")
+
+    # -------------------------------------------------------------- assembly
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ins(")
+        printer.print_list(self.inputs, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list(self.inputs.types, printer.print_attribute)
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" attributes")
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" -> ")
+        if len(self.res) == 1:
+            printer.print_attribute(self.res[0].type)
+        else:
+            printer.print_string("(")
+            printer.print_list(self.res.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KernelOp:
+        pos = parser.pos
+        parser.parse_characters("ins")
+        parser.parse_punctuation("(")
+        unresolved = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        ) or []
+        types: list[Attribute] = []
+        if unresolved:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        if len(types) != len(unresolved):
+            parser.raise_error(
+                f"expected {len(unresolved)} operand type(s), got {len(types)}", pos, parser.pos
+            )
+        inputs = parser.resolve_operands(unresolved, types, pos)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_punctuation("->")
+        if parser.parse_optional_punctuation("("):
+            result_types = parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_type, parser.parse_type
+            ) or []
+            parser.parse_punctuation(")")
+        else:
+            result_types = [parser.parse_type()]
+        body = parser.parse_region()
+        op = cls(inputs, result_types, body)
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+
+TensorExt = Dialect("tensor_ext", [FusedConvPoolOp, KernelOp, KernelYieldOp], [])

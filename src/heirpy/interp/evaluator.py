@@ -40,6 +40,7 @@ from heirpy.interp import (  # noqa: F401, E402  isort: skip
     linalg_generic,
     linalg_named,
     tensor_ext_ops,
+    tensor_ext_kernel,
     tensor_ops,
 )
 

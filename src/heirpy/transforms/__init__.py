@@ -13,7 +13,24 @@ from xdsl.passes import ModulePass
 
 PassFactory = Callable[[], type[ModulePass]]
 
-HEIRPY_PASSES: dict[str, PassFactory] = {}
+
+
+def _lazy(module: str, cls: str) -> PassFactory:
+    """A factory importing `heirpy.transforms.<module>.<cls>` on first use, so that
+    listing passes does not import every pass module."""
+
+    def factory() -> type[ModulePass]:
+        from importlib import import_module
+
+        return getattr(import_module(f"heirpy.transforms.{module}"), cls)
+
+    return factory
+
+
+HEIRPY_PASSES: dict[str, PassFactory] = {
+    "linalg-fuse-conv-pool": _lazy("conv_pool_fusion", "LinalgFuseConvPoolPass"),
+    "lower-tensor-ext": _lazy("lower_tensor_ext", "LowerTensorExtPass"),
+}
 
 
 def available_passes() -> dict[str, PassFactory]:

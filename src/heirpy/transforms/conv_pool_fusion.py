@@ -1,0 +1,337 @@
+"""Fuse a conv followed by a sum / average pool into one `tensor_ext.fused_conv_pool`.
+
+    %c = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>}
+           ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%bias : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+    %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>}
+           ins(%c, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%zero : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+    %a = linalg.generic {... parallel ...} ins(%p : tensor<1x2x2x2xf32>) outs(%e : tensor<1x2x2x2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %q = arith.divf %in, %cst_4 : f32          // %cst_4 = arith.constant 4.0 : f32
+      linalg.yield %q : f32
+    } -> tensor<1x2x2x2xf32>
+
+becomes
+
+    %a = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>,
+           pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>,
+           divisor = 4.0 : f64} ins(%x, %w, %bias : ...) outs(%zero : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+
+Two patterns, applied to a fixpoint: `FuseConvIntoSumPool` makes the op (no divisor),
+`FoldScaleIntoFusedConvPool` then absorbs a following divide / multiply by a uniform
+constant into `divisor`. The filter stays an operand, so function-argument weights fuse
+as well as constants; composing the filter is `lower-tensor-ext`'s job.
+
+`conv_pool_patterns()` is the pattern group; `linalg-fuse-ops` and
+`linalg-canonicalizations` import it, `linalg-fuse-conv-pool` runs it alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp, ShapedType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from heirpy.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp, YieldOp
+from heirpy.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.transforms.constants import scalar_constant
+from heirpy.transforms.filter_compose import ConvPoolGeometry
+
+Shape = tuple[int, ...]
+
+
+# ------------------------------------------------------------------------ legality
+def static_shape(type_: Attribute) -> Shape | None:
+    """The shape of a ranked tensor type with only static dims, else None."""
+    if not isinstance(type_, ShapedType):
+        return None
+    shape = tuple(type_.get_shape())
+    return None if any(d < 0 for d in shape) else shape
+
+
+def conv_pool_fusable(
+    input_shape: Shape,
+    filter_shape: Shape,
+    conv_shape: Shape,
+    pool_shape: Shape,
+    geometry: ConvPoolGeometry,
+) -> str | None:
+    """Why a conv of these shapes followed by a sum pool can NOT become a
+    `fused_conv_pool`, or None when it can.
+
+    The op's shape rules demand VALID windows: the conv's output is exactly
+    `window_out_size` of its input, and the pool's of the conv's. MLIR also allows an
+    output smaller than that (trailing input rows unread); those are left alone.
+    """
+    if len(input_shape) != 4 or len(filter_shape) != 4:
+        return "not a 4-D NCHW conv"
+    n, c, h, w = input_shape
+    f, fc, kh, kw = filter_shape
+    if fc != c or (kh, kw) != geometry.filter_size:
+        return "filter does not match the input channels / window"
+    expected_conv = (n, f, *geometry.conv_out_shape((h, w)))
+    if conv_shape != expected_conv:
+        return f"conv output {conv_shape} is not the VALID size {expected_conv}"
+    expected_pool = (n, f, *geometry.pool_out_shape((h, w)))
+    if pool_shape != expected_pool:
+        return f"pool output {pool_shape} is not the VALID size {expected_pool}"
+    if 0 in expected_pool:
+        return "empty output"
+    return None
+
+
+def _pair(values: Sequence[int]) -> tuple[int, int]:
+    a, b = values
+    return (int(a), int(b))
+
+
+# ------------------------------------------------------------------------ divide / scale
+def _uniform_constant(value: SSAValue) -> float | None:
+    """A float scalar constant or splat float tensor constant, else None."""
+    got = scalar_constant(value)
+    return float(got) if isinstance(got, float) else None
+
+
+def _is_identity(map_attr: Attribute) -> bool:
+    if not isinstance(map_attr, AffineMapAttr):
+        return False
+    amap = map_attr.data
+    return amap == AffineMap.identity(amap.num_dims)
+
+
+def _scale_of_body(generic: GenericOp, data_index: int) -> tuple[str, float] | None:
+    """For a generic whose body is `yield data (/ or *) c` with a uniform constant c,
+    return ('div' | 'mul', c). `c` may be an outer constant, a constant in the body, or
+    a splat-constant input of the generic."""
+    block = generic.body.block
+    ops = list(block.ops)
+    if not ops or not isinstance(ops[-1], YieldOp) or len(ops[-1].operands) != 1:
+        return None
+    if block.args[len(generic.inputs)].uses:  # the init's value must be unused
+        return None
+    data_arg = block.args[data_index]
+    computed = ops[-1].operands[0]
+    if not isinstance(computed, SSAValue) or not hasattr(computed, "op"):
+        return None
+    arith_op = computed.op  # type: ignore[attr-defined]
+    body_rest = [op for op in ops[:-1] if op is not arith_op]
+    if any(not isinstance(op, arith.ConstantOp) for op in body_rest):
+        return None
+    if not isinstance(arith_op, arith.DivfOp | arith.MulfOp) or arith_op.parent is not block:
+        return None
+    lhs, rhs = arith_op.lhs, arith_op.rhs
+    if isinstance(arith_op, arith.DivfOp):
+        if lhs is not data_arg:
+            return None
+        other = rhs
+    elif lhs is data_arg:
+        other = rhs
+    elif rhs is data_arg:
+        other = lhs
+    else:
+        return None
+    if isinstance(other, BlockArgument) and other.block is block:
+        index = other.index
+        if index >= len(generic.inputs) or index == data_index:
+            return None
+        constant = _uniform_constant(generic.inputs[index])
+    else:
+        constant = _uniform_constant(other)
+    if constant is None:
+        return None
+    return ("div" if isinstance(arith_op, arith.DivfOp) else "mul", constant)
+
+
+def elementwise_scale(user: Operation, data: SSAValue) -> float | None:
+    """If `user` computes `data / c` or `data * c` elementwise for ONE constant c, the
+    divisor it amounts to (c, or 1/c for a multiply); else None.
+
+    Understood forms: a `linalg.generic` with identity maps on `data` and its result,
+    all loops parallel, body `divf %in, c` / `mulf %in, c` (what torch-mlir emits for
+    an average pool), and `arith.divf` / `arith.mulf` on tensors with a splat constant.
+    A non-uniform divisor (count_include_pad=False) is not a scale: it returns None.
+    """
+    result_type = data.type
+    if isinstance(user, GenericOp):
+        if len(user.outputs) != 1 or len(user.res) != 1 or user.res[0].type != result_type:
+            return None
+        if any(str(it.data) != "parallel" for it in user.iterator_types):
+            return None
+        positions = [i for i, operand in enumerate(user.inputs) if operand is data]
+        if len(positions) != 1 or len(user.inputs) > 2:
+            return None
+        maps = user.indexing_maps.data
+        if not _is_identity(maps[positions[0]]) or not _is_identity(maps[-1]):
+            return None
+        scale = _scale_of_body(user, positions[0])
+    elif isinstance(user, arith.DivfOp | arith.MulfOp):
+        if user.result.type != result_type:
+            return None
+        if user.lhs is data and user.rhs is not data:
+            constant = _uniform_constant(user.rhs)
+        elif isinstance(user, arith.MulfOp) and user.rhs is data and user.lhs is not data:
+            constant = _uniform_constant(user.lhs)
+        else:
+            return None
+        if constant is None:
+            return None
+        scale = ("div" if isinstance(user, arith.DivfOp) else "mul", constant)
+    else:
+        return None
+    if scale is None or scale[1] == 0.0:
+        return None
+    kind, constant = scale
+    return constant if kind == "div" else 1.0 / constant
+
+
+# ------------------------------------------------------------------------ patterns
+class FuseConvIntoSumPool(RewritePattern):
+    """conv_2d_nchw_fchw -> pooling_nchw_sum  ==>  tensor_ext.fused_conv_pool.
+
+        %c = linalg.conv_2d_nchw_fchw {strides = S, dilations = D} ins(%x, %w) outs(%ci)
+        %p = linalg.pooling_nchw_sum {strides = T, dilations = E} ins(%c, %win) outs(%pi)
+      ==>
+        %p = tensor_ext.fused_conv_pool {conv_strides = S, conv_dilations = D,
+               pool_window = shape(%win), pool_strides = T, pool_dilations = E}
+               ins(%x, %w, %ci) outs(%pi)
+
+    Legal when: the pool reads the conv's result and nothing else uses it; all shapes
+    are static; conv and pool outputs have their VALID sizes (`conv_pool_fusable`);
+    one element type throughout. Any strides, dilations, window, batch, channels,
+    conv init (bias) and pool init; the filter may be any value.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, pool: PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
+        if len(pool.inputs) != 2 or len(pool.outputs) != 1 or len(pool.res) != 1:
+            return
+        conv_value = pool.inputs[0]
+        conv = getattr(conv_value, "op", None)
+        if not isinstance(conv, Conv2DNchwFchwOp) or len(conv.res) != 1:
+            return
+        if conv_value.uses.get_length() != 1 or pool.inputs[1] is conv_value:
+            return
+        x, w = conv.inputs
+        conv_init, pool_init = conv.outputs[0], pool.outputs[0]
+        shapes = [static_shape(v.type) for v in (x, w, conv_value, pool.res[0], pool.inputs[1])]
+        if any(s is None for s in shapes) or pool_init.type != pool.res[0].type:
+            return
+        x_shape, w_shape, conv_shape, pool_shape, window = shapes
+        assert x_shape and w_shape and conv_shape and pool_shape and window is not None
+        if len(window) != 2 or conv_init.type != conv_value.type:
+            return
+        element_types = {
+            v.type.get_element_type()  # type: ignore[union-attr]
+            for v in (x, w, conv_init, pool_init)
+        }
+        if len(element_types) != 1:
+            return
+        geometry = ConvPoolGeometry(
+            filter_size=_pair(w_shape[2:]),
+            conv_strides=_pair(conv.window_strides()),
+            conv_dilations=_pair(conv.window_dilations()),
+            pool_window=_pair(window),
+            pool_strides=_pair(pool.window_strides()),
+            pool_dilations=_pair(pool.window_dilations()),
+        )
+        if conv_pool_fusable(x_shape, w_shape, conv_shape, pool_shape, geometry) is not None:
+            return
+        fused = FusedConvPoolOp(
+            x,
+            w,
+            conv_init,
+            pool_init,
+            conv_strides=geometry.conv_strides,
+            conv_dilations=geometry.conv_dilations,
+            pool_window=geometry.pool_window,
+            pool_strides=geometry.pool_strides,
+            pool_dilations=geometry.pool_dilations,
+        )
+        rewriter.replace(pool, fused)
+        rewriter.erase(conv)
+
+
+class FoldScaleIntoFusedConvPool(RewritePattern):
+    """fused_conv_pool -> divide/multiply by a uniform constant  ==>  its `divisor`.
+
+        %f = tensor_ext.fused_conv_pool {...} ins(...) outs(%pi)
+        %a = linalg.generic ins(%f) outs(%e) { %q = arith.divf %in, %c4 ; yield %q }
+      ==>
+        %a = tensor_ext.fused_conv_pool {..., divisor = 4.0} ins(...) outs(%pi)
+
+    A multiply by c becomes divisor 1/c; an existing divisor D becomes D*c (or D/c).
+    Legal when: the fused op's only user is the scale (`elementwise_scale`): one float
+    constant for every element, float element type. A per-element divisor (average
+    pool with count_include_pad=False) stays a separate op.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, fused: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
+        if fused.result.uses.get_length() != 1:
+            return
+        user = next(iter(fused.result.uses)).operation
+        if not isinstance(fused.result.type.get_element_type(), AnyFloat):  # type: ignore[union-attr]
+            return
+        divisor = elementwise_scale(user, fused.result)
+        if divisor is None:
+            return
+        previous = fused.divisor_value()
+        combined = divisor if previous is None else previous * divisor
+        if combined == 0.0 or combined != combined:  # no inf/NaN divisors
+            return
+        replacement = FusedConvPoolOp(
+            fused.input,
+            fused.filter,
+            fused.conv_init,
+            fused.pool_init,
+            conv_strides=fused.int_values("conv_strides"),
+            conv_dilations=fused.int_values("conv_dilations"),
+            pool_window=fused.int_values("pool_window"),
+            pool_strides=fused.int_values("pool_strides"),
+            pool_dilations=fused.int_values("pool_dilations"),
+            divisor=combined,
+        )
+        rewriter.replace(user, replacement)
+        rewriter.erase(fused)
+
+
+def conv_pool_patterns() -> list[RewritePattern]:
+    """The conv + pool group, in the order they apply."""
+    return [FuseConvIntoSumPool(), FoldScaleIntoFusedConvPool()]
+
+
+@dataclass(frozen=True)
+class LinalgFuseConvPoolPass(ModulePass):
+    """Fuse conv_2d_nchw_fchw + sum/avg pool (+ a uniform divide) into tensor_ext.fused_conv_pool.
+
+        %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
+               outs(%ci : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+        %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>}
+               ins(%c, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>)
+               outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+      ==>
+        %p = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, ...,
+               pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, ...}
+               ins(%x, %w, %ci : ...) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+
+    (tests/filecheck/transforms/linalg-fuse-conv-pool/docstring.mlir runs this example.)
+    """
+
+    name = "linalg-fuse-conv-pool"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(conv_pool_patterns()), apply_recursively=True
+        ).rewrite_module(op)

@@ -1,0 +1,294 @@
+"""Lower heirpy's `tensor_ext` ops to standard linalg, for heir-opt and iree-opt.
+
+One rewrite pattern per op kind; `tensor_ext_lowering_patterns()` lists them. An op kind
+with no pattern here is left untouched (the pass never drops what it does not know): a
+new tensor_ext op brings its own pattern class and one line in that list. heir-opt
+rejects heirpy's `tensor_ext` ops (HEIR has its own dialect of that name), so any IR for
+heir-opt or iree-opt goes through this pass first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from xdsl.dialects.linalg import BroadcastOp, FillOp
+
+from heirpy.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    GenericOp,
+    IteratorTypeAttr,
+    PoolingNchwSumOp,
+    YieldOp,
+)
+from heirpy.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.transforms.constants import constant_array, dense_constant
+from heirpy.transforms.conv_pool_fusion import static_shape
+from heirpy.transforms.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
+
+
+def _i64_vector(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
+    """`dense<[a, b]> : vector<2xi64>`, the form MLIR's conv/pool attributes take."""
+    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), list(values))
+
+
+def _scalar_attr(value: float | int, element: Attribute) -> Attribute:
+    if isinstance(element, AnyFloat):
+        return FloatAttr(float(value), element)
+    return IntegerAttr(int(value), element)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------ IR builders
+def splat_tensor(value: float | int, type_: TensorType) -> list[Operation]:
+    """`linalg.fill` of a scalar constant: how front ends write a uniform tensor."""
+    scalar = arith.ConstantOp(_scalar_attr(value, type_.get_element_type()))
+    empty = tensor.EmptyOp([], type_)
+    fill = FillOp([scalar.result], [empty.tensor], [type_])
+    return [scalar, empty, fill]
+
+
+def constant_tensor(array: np.ndarray, type_: TensorType) -> list[Operation]:
+    """The cheapest standard form of a folded NCHW constant: a fill when uniform, a
+    per-channel vector broadcast over N, H, W (torch-mlir's bias form), else a dense
+    constant. The last op's result is the value."""
+    if array.size and np.all(array == array.flat[0]):
+        return splat_tensor(array.flat[0].item(), type_)
+    if array.ndim == 4:
+        per_channel = array[0, :, 0, 0]
+        if np.all(array == per_channel[None, :, None, None]):
+            vector_type = TensorType(type_.get_element_type(), [array.shape[1]])
+            bias = dense_constant(per_channel, vector_type)
+            empty = tensor.EmptyOp([], type_)
+            broadcast = BroadcastOp(
+                bias.result, empty.tensor, DenseArrayBase.from_list(i64, [0, 2, 3])
+            )
+            return [bias, empty, broadcast]
+    return [dense_constant(array, type_)]
+
+
+def divide_by_constant(value: SSAValue, divisor: float) -> list[Operation]:
+    """`linalg.generic` computing `value / divisor` elementwise (float tensors)."""
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    element = type_.get_element_type()
+    rank = len(type_.get_shape())
+    empty = tensor.EmptyOp([], type_)
+
+    @Builder.implicit_region((element, element))
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        constant = arith.ConstantOp(FloatAttr(divisor, element))  # type: ignore[arg-type]
+        quotient = arith.DivfOp(args[0], constant.result)
+        YieldOp(quotient.result)
+
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    generic = GenericOp(
+        [value],
+        [empty.tensor],
+        body,
+        [identity, identity],
+        [IteratorTypeAttr.parallel()] * rank,
+        [type_],
+    )
+    return [empty, generic]
+
+
+def sum_pool(
+    value: SSAValue,
+    init: SSAValue,
+    window: Sequence[int],
+    strides: Sequence[int],
+    dilations: Sequence[int],
+) -> list[Operation]:
+    """`linalg.pooling_nchw_sum` of `value` into `init` (the window operand is empty)."""
+    element = init.type.get_element_type()  # type: ignore[union-attr]
+    window_tensor = tensor.EmptyOp([], TensorType(element, list(window)))
+    pool = PoolingNchwSumOp(
+        [value, window_tensor.tensor],
+        [init],
+        [init.type],
+        strides=_i64_vector(strides),
+        dilations=_i64_vector(dilations),
+    )
+    return [window_tensor, pool]
+
+
+def composed_filter_ops(
+    filter: SSAValue, geometry: ConvPoolGeometry, divisor: float | None
+) -> list[Operation]:
+    """Standard linalg computing `compose_filter` on a filter known only at run time.
+
+    The composed filter is a sum pool of the filter itself: dilate it (a strided
+    `tensor.insert_slice` into zeros) with a margin of `(P-1)*e*s` zeros on each side,
+    then sum-pool with window P, stride 1 and dilation `e*s`:
+    `G[j] = sum_q Kpad[j + q*e*s] = sum_py Kdil[j - py*e*s]`, the formula of
+    `heirpy.transforms.filter_compose`. Plaintext work only: no level is spent on it.
+    """
+    filter_type = filter.type
+    assert isinstance(filter_type, TensorType)
+    element = filter_type.get_element_type()
+    f, c, kh, kw = filter_type.get_shape()
+    (dh, dw), (ph, pw) = geometry.conv_dilations, geometry.pool_window
+    margin = tuple((p - 1) * step for p, step in zip((ph, pw), geometry.pool_offset_step()))
+    dilated = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)
+    padded_type = TensorType(element, [f, c, *(d + 2 * m for d, m in zip(dilated, margin))])
+    zeros = splat_tensor(0, padded_type)
+    placed = tensor.InsertSliceOp.from_static_parameters(
+        filter, zeros[-1].results[0], [0, 0, *margin], [f, c, kh, kw], [1, 1, dh, dw]
+    )
+    composed_type = TensorType(element, [f, c, *geometry.composed_size()])
+    accumulator = splat_tensor(0, composed_type)
+    pooled = sum_pool(
+        placed.result, accumulator[-1].results[0], (ph, pw), (1, 1), geometry.pool_offset_step()
+    )
+    ops: list[Operation] = [*zeros, placed, *accumulator, *pooled]
+    if divisor is not None:
+        ops += divide_by_constant(pooled[-1].results[0], divisor)
+    return ops
+
+
+# ------------------------------------------------------------------------ patterns
+def fused_geometry(op: FusedConvPoolOp) -> ConvPoolGeometry:
+    filter_shape = op.filter.type.get_shape()  # type: ignore[union-attr]
+    return ConvPoolGeometry(
+        filter_size=(filter_shape[2], filter_shape[3]),
+        conv_strides=op.int_values("conv_strides"),  # type: ignore[arg-type]
+        conv_dilations=op.int_values("conv_dilations"),  # type: ignore[arg-type]
+        pool_window=op.int_values("pool_window"),  # type: ignore[arg-type]
+        pool_strides=op.int_values("pool_strides"),  # type: ignore[arg-type]
+        pool_dilations=op.int_values("pool_dilations"),  # type: ignore[arg-type]
+    )
+
+
+@dataclass
+class LowerFusedConvPool(RewritePattern):
+    """tensor_ext.fused_conv_pool  ==>  ONE linalg.conv_2d_nchw_fchw with the composed filter.
+
+        %r = tensor_ext.fused_conv_pool {conv_strides = S, conv_dilations = D,
+               pool_window = P, pool_strides = T, pool_dilations = E, divisor = V}
+               ins(%x, %w, %ci) outs(%pi)
+      ==>
+        %g = <composed filter of %w: size (K-1)*D + (P-1)*E*S + 1, divided by V>
+        %k = <constant term: (%pi + sumpool(%ci)) / V>
+        %r = linalg.conv_2d_nchw_fchw {strides = S*T, dilations = 1} ins(%x, %g) outs(%k)
+
+    `%g` is an `arith.constant` when `%w` is a constant (dense, splat or
+    dense_resource), else `composed_filter_ops` computes it with standard linalg.
+    `%k` is folded (fill / per-channel broadcast / dense constant) when both inits are
+    constants, else computed by a `pooling_nchw_sum` (and a divide) on the inits.
+    Legal when: all shapes are static.
+    """
+
+    ctx: Context | None = field(default=None)
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
+        operands = (op.input, op.filter, op.conv_init, op.pool_init)
+        if any(static_shape(v.type) is None for v in operands):
+            return
+        geometry = fused_geometry(op)
+        divisor = op.divisor_value()
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        element = result_type.get_element_type()
+        new_ops: list[Operation] = []
+
+        weights = constant_array(op.filter, ctx=self.ctx)
+        if weights is not None:
+            composed_type = TensorType(
+                element, [*weights.shape[:2], *geometry.composed_size()]
+            )
+            new_ops.append(dense_constant(compose_filter(weights, geometry, divisor), composed_type))
+        else:
+            new_ops += composed_filter_ops(op.filter, geometry, divisor)
+        composed = new_ops[-1].results[0]
+
+        conv_init = constant_array(op.conv_init, ctx=self.ctx)
+        pool_init = constant_array(op.pool_init, ctx=self.ctx)
+        term: SSAValue = op.pool_init
+        if conv_init is not None and pool_init is not None:
+            new_ops += constant_tensor(
+                pooled_constant(conv_init, pool_init, geometry, divisor), result_type
+            )
+            term = new_ops[-1].results[0]
+        else:
+            if conv_init is None or np.any(conv_init != 0):  # a zero conv init adds nothing
+                new_ops += sum_pool(
+                    op.conv_init,
+                    op.pool_init,
+                    geometry.pool_window,
+                    geometry.pool_strides,
+                    geometry.pool_dilations,
+                )
+                term = new_ops[-1].results[0]
+            if divisor is not None:
+                new_ops += divide_by_constant(term, divisor)
+                term = new_ops[-1].results[0]
+
+        conv = Conv2DNchwFchwOp(
+            [op.input, composed],
+            [term],
+            [result_type],
+            strides=_i64_vector(geometry.composed_strides()),
+            dilations=_i64_vector((1, 1)),
+        )
+        rewriter.replace(op, [*new_ops, conv])
+
+
+def tensor_ext_lowering_patterns(ctx: Context | None = None) -> list[RewritePattern]:
+    """One pattern per tensor_ext op kind. Ops without a pattern here stay as they are."""
+    return [LowerFusedConvPool(ctx)]
+
+
+@dataclass(frozen=True)
+class LowerTensorExtPass(ModulePass):
+    """Lower heirpy's tensor_ext ops to standard linalg (fused_conv_pool -> one conv).
+
+        %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>,
+               conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>,
+               pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>,
+               divisor = 4.0 : f64}
+               ins(%x, %w, %ci : tensor<1x1x6x6xf32>, tensor<1x1x1x1xf32>, tensor<1x1x6x6xf32>)
+               outs(%pi : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+      ==>  (with %w = dense<2.0>, %ci and %pi zero fills)
+        %g = arith.constant dense<5.000000e-01> : tensor<1x1x2x2xf32>
+        %k = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+        %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>,
+               strides = dense<2> : vector<2xi64>} ins(%x, %g) outs(%k) -> tensor<1x1x3x3xf32>
+
+    (tests/filecheck/transforms/lower-tensor-ext/docstring.mlir runs this example.)
+    """
+
+    name = "lower-tensor-ext"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(tensor_ext_lowering_patterns(ctx)),
+            apply_recursively=True,
+        ).rewrite_module(op)
