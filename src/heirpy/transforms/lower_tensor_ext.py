@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from xdsl.dialects.linalg import BroadcastOp, FillOp
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 
 from heirpy.dialects.linalg import (
     Conv2DNchwFchwOp,
@@ -263,7 +263,9 @@ class LowerFusedConvPool(RewritePattern):
 
 def tensor_ext_lowering_patterns(ctx: Context | None = None) -> list[RewritePattern]:
     """One pattern per tensor_ext op kind. Ops without a pattern here stay as they are."""
-    return [LowerFusedConvPool(ctx)]
+    from heirpy.transforms.lower_kernel import LowerKernel
+
+    return [LowerFusedConvPool(ctx), LowerKernel()]
 
 
 @dataclass(frozen=True)
