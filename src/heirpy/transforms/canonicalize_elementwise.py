@@ -1,0 +1,510 @@
+"""Elementwise and broadcast rewrites for `linalg-canonicalizations` (package-private).
+
+HEIR turns elementwise `linalg.generic` / `linalg.map` ops into the scalar ops of their
+body applied to whole tensors (`arith.addf %a, %b : tensor<...>`), after unfolding the
+broadcasts and transposes hidden in the generic's indexing maps into explicit
+`linalg.broadcast` / `linalg.transpose` ops. Current MLIR has no named elementwise linalg
+ops (`linalg.add` ...), and arith/math ops on tensors are valid MLIR, so heirpy does the
+same. One deviation, forced by xDSL 0.74: `arith.cmpf`, `arith.cmpi` and `arith.select`
+cannot be typed on tensors there, so bodies using them stay generic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, cf, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    ShapedType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.utils.exceptions import VerifyException
+
+from heirpy.dialects import linalg
+from heirpy.transforms.canonicalize_constants import dense_constant
+from heirpy.transforms.constants import attribute_array
+
+# Scalar ops that apply elementwise to tensors and that xDSL 0.74 types correctly there.
+ELEMENTWISE_OPS: frozenset[str] = frozenset(
+    f"arith.{name}"
+    for name in (
+        "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf "
+        "addi subi muli divsi divui remsi remui ceildivsi floordivsi andi ori xori "
+        "shli shrsi shrui maxsi minsi maxui minui "
+        "sitofp uitofp fptosi fptoui extf truncf extsi extui trunci"
+    ).split()
+) | frozenset(
+    f"math.{name}"
+    for name in (
+        "absf absi exp exp2 expm1 log log2 log10 log1p tanh sqrt rsqrt sin cos tan atan "
+        "atan2 erf ceil floor round roundeven trunc powf copysign fma"
+    ).split()
+)
+
+
+# ------------------------------------------------------------------ map helpers
+def map_dims(m: AffineMap) -> list[int] | None:
+    """The loop dim of each result of `m` if every result is a plain dim, else None."""
+    dims: list[int] = []
+    for expr in m.results:
+        if not isinstance(expr, AffineDimExpr):
+            return None
+        dims.append(expr.position)
+    return dims
+
+
+def is_identity(m: AffineMap) -> bool:
+    return map_dims(m) == list(range(m.num_dims))
+
+
+def is_projected_permutation(m: AffineMap) -> bool:
+    dims = map_dims(m)
+    return dims is not None and len(set(dims)) == len(dims)
+
+
+def loop_ranges(maps: Sequence[AffineMap], shapes: Sequence[tuple[int, ...]]) -> list[int] | None:
+    """Static size of each loop dim, read from the operands its maps index directly."""
+    num_dims = maps[0].num_dims if maps else 0
+    ranges: list[int | None] = [None] * num_dims
+    for m, shape in zip(maps, shapes):
+        for expr, size in zip(m.results, shape):
+            if isinstance(expr, AffineDimExpr):
+                ranges[expr.position] = size
+    if any(r is None or r < 0 for r in ranges):
+        return None
+    return [r for r in ranges if r is not None]
+
+
+def transpose_broadcast(m: AffineMap) -> tuple[list[int] | None, list[int]]:
+    """Split a projected permutation into (transpose permutation or None, added dims).
+
+    Transposing first puts the operand's dims in loop order; linalg.transpose's
+    `result dim i = input dim permutation[i]`.
+    """
+    dims = map_dims(m)
+    assert dims is not None
+    ordered = sorted(dims)
+    permutation = None if dims == ordered else [dims.index(d) for d in ordered]
+    added = [d for d in range(m.num_dims) if d not in dims]
+    return permutation, added
+
+
+def unit_reassociation(rank: int, unit_dims: Sequence[int]) -> list[list[int]]:
+    """Reassociation that merges each dim of `unit_dims` into a neighbouring kept dim
+    (the next one for leading units, else the previous one): MLIR's convention."""
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for d in range(rank):
+        if d in unit_dims:
+            if groups:
+                groups[-1].append(d)
+            else:
+                pending.append(d)
+        else:
+            groups.append([*pending, d])
+            pending = []
+    if pending and groups:
+        groups[-1].extend(pending)
+    return groups
+
+
+def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
+
+
+def _i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _all_parallel(op: linalg.GenericOp) -> bool:
+    return all(it.data.value == "parallel" for it in op.iterator_types)
+
+
+def _maps(op: linalg.GenericOp) -> list[AffineMap]:
+    return [m.data for m in op.indexing_maps]
+
+
+def _static_shape(value: SSAValue) -> tuple[int, ...] | None:
+    t = value.type
+    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+        return None
+    return t.get_shape()
+
+
+# ------------------------------------------------------------------ broadcasts
+class BroadcastToExpandShape(RewritePattern):
+    """A broadcast that only adds unit dims is a reshape.
+
+        %r = linalg.broadcast ins(%x : tensor<2x3xf32>) outs(%e : tensor<1x2x3x1xf32>) dimensions = [0, 3]
+    ==>
+        %r = tensor.expand_shape %x [[0, 1], [2, 3]] output_shape [1, 2, 3, 1]
+               : tensor<2x3xf32> into tensor<1x2x3x1xf32>
+
+    Legality: tensor semantics, static shapes, every added dim has size 1, input rank > 0.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.xops.BroadcastOp, rewriter: PatternRewriter) -> None:
+        if len(op.result) != 1:
+            return
+        in_shape, out_shape = _static_shape(op.input), _static_shape(op.result[0])
+        if in_shape is None or out_shape is None or not in_shape:
+            return
+        added = list(op.dimensions.get_values())
+        if any(out_shape[d] != 1 for d in added):
+            return
+        out_type = op.result[0].type
+        assert isinstance(out_type, TensorType)
+        groups = unit_reassociation(len(out_shape), added)
+        rewriter.replace(
+            op,
+            tensor.ExpandShapeOp(op.input, [], reassociation_attr(groups), out_shape, out_type),
+        )
+
+
+class FoldCollapseOfExpand(RewritePattern):
+    """`collapse_shape(expand_shape(x))` with the same reassociation is `x` (MLIR's
+    canonicalizer does this inside HEIR's pass; BroadcastToExpandShape creates it).
+
+    Legality: same reassociation on both, and the collapse yields x's type.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter) -> None:
+        expand = op.src.owner
+        if not isinstance(expand, tensor.ExpandShapeOp):
+            return
+        if expand.reassociation != op.reassociation or expand.src.type != op.result.type:
+            return
+        rewriter.replace(op, [], [expand.src])
+
+
+class MaterializeBroadcasts(RewritePattern):
+    """Unfold broadcasting input maps of a multi-input parallel generic into explicit
+    broadcasts, so the generic becomes elementwise (HEIR's batch-norm normalisation):
+
+        %r = linalg.generic {indexing_maps = [(d0,d1,d2)->(d0,d1,d2), (d0,d1,d2)->(d1,0), id]}
+               ins(%x, %mean : tensor<1x3x16xf32>, tensor<3x1xf32>) ... { subf }
+    ==>
+        %m = tensor.collapse_shape %mean [[0, 1]] : tensor<3x1xf32> into tensor<3xf32>
+        %b = linalg.broadcast ins(%m : tensor<3xf32>) outs(%e : tensor<1x3x16xf32>) dimensions = [0, 2]
+        %r = linalg.generic {indexing_maps = [id, id, id]} ins(%x, %b ...) { subf }
+
+    Legality: at least two inputs (one-input broadcasts are already minimal), all loops
+    parallel, identity output maps, static shapes; a rewritten input's map has fewer
+    results than loops, its dim results are in loop order (transposes are left to
+    `DecomposeProjectedPermutation`) and its constant results are 0 on size-1 dims.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) < 2 or not _all_parallel(op) or not op.res:
+            return
+        maps = _maps(op)
+        n_in = len(op.inputs)
+        if not all(is_identity(m) for m in maps[n_in:]):
+            return
+        out_shape = _static_shape(op.outputs[0])
+        if out_shape is None or any(_static_shape(v) is None for v in op.operands):
+            return
+        new_ops: list[Operation] = []
+        new_inputs: list[SSAValue] = []
+        new_maps: list[AffineMap] = []
+        changed = False
+        for value, m in zip(op.inputs, maps[:n_in]):
+            shape = _static_shape(value)
+            assert shape is not None
+            if is_identity(m) or len(m.results) >= m.num_dims:
+                new_inputs.append(value)
+                new_maps.append(m)
+                continue
+            dims: list[int] = []
+            units: list[int] = []
+            for i, expr in enumerate(m.results):
+                if isinstance(expr, AffineDimExpr):
+                    dims.append(expr.position)
+                elif isinstance(expr, AffineConstantExpr) and expr.value == 0 and shape[i] == 1:
+                    units.append(i)
+                else:
+                    return
+            if dims != sorted(set(dims)):
+                return
+            source = value
+            if units:
+                if not dims:
+                    return  # all-unit operand: a rank-0 collapse, left alone
+                kept_shape = [s for i, s in enumerate(shape) if i not in units]
+                assert isinstance(value.type, TensorType)
+                collapse = tensor.CollapseShapeOp(
+                    operands=[value],
+                    result_types=[TensorType(value.type.get_element_type(), kept_shape)],
+                    properties={"reassociation": reassociation_attr(unit_reassociation(len(shape), units))},
+                )
+                new_ops.append(collapse)
+                source = collapse.results[0]
+            added = [d for d in range(m.num_dims) if d not in dims]
+            assert isinstance(value.type, TensorType)
+            empty = tensor.EmptyOp([], TensorType(value.type.get_element_type(), out_shape))
+            broadcast = linalg.xops.BroadcastOp(source, empty.tensor, _i64_array(added))
+            new_ops += [empty, broadcast]
+            new_inputs.append(broadcast.result[0])
+            new_maps.append(AffineMap.identity(m.num_dims))
+            changed = True
+        if not changed:
+            return
+        new_ops.append(_regeneric(op, new_inputs, new_maps + maps[n_in:]))
+        rewriter.replace(op, new_ops)
+
+
+class DecomposeProjectedPermutation(RewritePattern):
+    """Unfold transposes (and broadcasts) hidden in input maps into explicit ops, as
+    MLIR's `populateDecomposeProjectedPermutationPatterns` does inside HEIR's pass:
+
+        %r = linalg.generic {indexing_maps = [id, (d0,d1,d2)->(d1,d0,d2), id]}
+               ins(%a, %b : tensor<2x3x4xf32>, tensor<3x2x4xf32>) ... { addf }
+    ==>
+        %t = linalg.transpose ins(%b) outs(%e : tensor<2x3x4xf32>) permutation = [1, 0, 2]
+        %r = linalg.generic {indexing_maps = [id, id, id]} ins(%a, %t) ... { addf }
+
+    Legality (MLIR's): not a single-input single-output op, body is not a lone yield,
+    all loops parallel, every map a projected permutation (no constants), static shapes.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if (len(op.inputs) == 1 and len(op.outputs) == 1) or not _all_parallel(op) or not op.res:
+            return
+        body_ops = list(op.body.block.ops)
+        if len(body_ops) == 1:
+            return
+        maps = _maps(op)
+        if not all(is_projected_permutation(m) for m in maps):
+            return
+        shapes = [_static_shape(v) for v in op.operands]
+        if any(s is None for s in shapes):
+            return
+        ranges = loop_ranges(maps, shapes)  # type: ignore[arg-type]
+        if ranges is None:
+            return
+        new_ops: list[Operation] = []
+        new_inputs: list[SSAValue] = []
+        new_maps: list[AffineMap] = []
+        changed = False
+        for value, m, shape in zip(op.inputs, maps, shapes):
+            if is_identity(m):
+                new_inputs.append(value)
+                new_maps.append(m)
+                continue
+            assert shape is not None and isinstance(value.type, TensorType)
+            element = value.type.get_element_type()
+            permutation, added = transpose_broadcast(m)
+            current = value
+            if permutation is not None:
+                t_shape = [shape[p] for p in permutation]
+                empty = tensor.EmptyOp([], TensorType(element, t_shape))
+                transpose = linalg.xops.TransposeOp(current, empty.tensor, _i64_array(permutation))
+                new_ops += [empty, transpose]
+                current = transpose.res[0]
+            if added:
+                empty = tensor.EmptyOp([], TensorType(element, ranges))
+                broadcast = linalg.xops.BroadcastOp(current, empty.tensor, _i64_array(added))
+                new_ops += [empty, broadcast]
+                current = broadcast.result[0]
+            new_inputs.append(current)
+            new_maps.append(AffineMap.identity(m.num_dims))
+            changed = True
+        if not changed:
+            return
+        new_ops.append(_regeneric(op, new_inputs, new_maps + maps[len(op.inputs):]))
+        rewriter.replace(op, new_ops)
+
+
+def _regeneric(op: linalg.GenericOp, inputs: Sequence[SSAValue], maps: Sequence[AffineMap]) -> linalg.GenericOp:
+    """`op` with new inputs and maps, same body, outputs, iterators and attributes."""
+    new = linalg.GenericOp(
+        inputs,
+        list(op.outputs),
+        op.body.clone(),
+        [AffineMapAttr(m) for m in maps],
+        op.iterator_types,
+        [r.type for r in op.res],
+        doc=op.doc,
+        library_call=op.library_call,
+    )
+    new.attributes.update(op.attributes)
+    return new
+
+
+# ------------------------------------------------------------------ elementwise ops
+class _Abort(Exception):
+    """The body cannot be turned into tensor ops: leave the op alone."""
+
+
+def tensor_ops_from_body(
+    block: Block,
+    arg_values: Sequence[SSAValue | None],
+    shape: tuple[int, ...],
+    extra_attributes: dict[str, Attribute],
+) -> tuple[list[Operation], list[SSAValue]]:
+    """Re-emit an elementwise body on whole tensors of `shape`.
+
+    `arg_values[i]` is the tensor block argument i stands for, or None for an output
+    argument (reading it aborts: the result would depend on the init). Values defined
+    outside the body become splats (dense constants when they are constants). Raises
+    `_Abort` when some op is not elementwise or the new ops do not verify.
+    """
+    static = all(d >= 0 for d in shape)
+    env: dict[SSAValue, SSAValue] = {}
+    for arg, value in zip(block.args, arg_values):
+        if value is not None:
+            env[arg] = value
+    new_ops: list[Operation] = []
+
+    def splat(value: SSAValue) -> SSAValue:
+        if value in env:
+            return env[value]
+        if isinstance(value, BlockArgument) and value.block is block:
+            raise _Abort  # an output's element: the result would depend on the init
+        if not static:
+            raise _Abort  # a splat of a dynamic shape needs its sizes
+        t = TensorType(value.type, shape)
+        owner = value.owner
+        array = attribute_array(owner.value, value.type) if isinstance(owner, arith.ConstantOp) else None
+        if array is not None and isinstance(owner.value, FloatAttr | IntegerAttr):  # type: ignore[union-attr]
+            new: Operation = dense_constant(array, t)
+        elif isinstance(owner, Operation) and owner.parent_block() is block:
+            raise _Abort  # defined in the body by an op that is not re-emitted
+        else:
+            new = tensor.SplatOp(value, [], t)
+        new_ops.append(new)
+        env[value] = new.results[0]
+        return new.results[0]
+
+    ops = list(block.ops)
+    for inner in ops[:-1]:
+        if isinstance(inner, arith.ConstantOp):
+            continue  # used through splat() as a value defined outside the new ops
+        if inner.name not in ELEMENTWISE_OPS or inner.regions or inner.successors:
+            raise _Abort
+        operands = [env[o] if o in env else splat(o) for o in inner.operands]
+        result_types = [TensorType(r.type, shape) for r in inner.results]
+        new = type(inner).create(
+            operands=operands,
+            result_types=result_types,
+            properties=dict(inner.properties),
+            attributes={**inner.attributes, **extra_attributes},
+        )
+        try:
+            new.verify()
+        except VerifyException as err:
+            raise _Abort from err
+        new_ops.append(new)
+        env.update(zip(inner.results, new.results))
+    terminator = ops[-1]
+    results = [env[v] if v in env else splat(v) for v in terminator.operands]
+    return new_ops, results
+
+
+class GenericToElementwise(RewritePattern):
+    """An elementwise generic is its body applied to whole tensors (HEIR's
+    LinalgGenericToElementwise; MLIR has no named elementwise linalg ops any more):
+
+        %r = linalg.generic {indexing_maps = [id, id], iterator_types = ["parallel", ...]}
+               ins(%x : tensor<1x6x14x14xf32>) outs(%e : tensor<1x6x14x14xf32>) {
+          ^bb0(%in: f32, %out: f32):
+            %d = arith.divf %in, %c4 : f32
+            linalg.yield %d : f32 }
+    ==>
+        %c = arith.constant dense<4.0> : tensor<1x6x14x14xf32>
+        %r = arith.divf %x, %c : tensor<1x6x14x14xf32>
+
+    HEIR's rules: the generic's extra attributes go onto every new op; a yielded value
+    from outside the body becomes a splat (a dense constant for a constant); several
+    results are fine. It stays generic when a map is not the identity, a loop is not
+    parallel, the body reads an output's element, or the body has an op that is not
+    elementwise (or that xDSL cannot type on tensors: cmpf/cmpi/select).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if not op.res or not _all_parallel(op) or not all(is_identity(m) for m in _maps(op)):
+            return
+        if any(not isinstance(v.type, TensorType) for v in op.operands):
+            return
+        shape = op.res[0].type.get_shape()  # type: ignore[union-attr]
+        arg_values: list[SSAValue | None] = [*op.inputs, *([None] * len(op.outputs))]
+        try:
+            new_ops, results = tensor_ops_from_body(op.body.block, arg_values, shape, dict(op.attributes))
+        except _Abort:
+            return
+        if [r.type for r in results] != [r.type for r in op.res]:
+            return
+        rewriter.replace(op, new_ops, results)
+
+
+class MapToElementwise(RewritePattern):
+    """A `linalg.map` whose body is one elementwise op is that op on tensors:
+
+        %r = linalg.map { arith.mulf } ins(%c, %x : tensor<1x512xf32>, tensor<1x512xf32>)
+               outs(%e : tensor<1x512xf32>)
+    ==>
+        %r = arith.mulf %c, %x : tensor<1x512xf32>
+
+    The init's contents are never read by the op, so any init (an argument too) is fine.
+    Legality: tensor semantics, body = one elementwise op + yield; the map's attributes
+    go onto the new op. Operands are mapped through the block arguments, so a body that
+    swaps its arguments stays correct (HEIR passes the inputs in order regardless).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.MapOp, rewriter: PatternRewriter) -> None:
+        if not op.res or len(list(op.body.block.ops)) != 2:
+            return
+        result_type = op.res[0].type
+        if not isinstance(result_type, TensorType):
+            return
+        n_args = len(op.body.block.args)
+        arg_values: list[SSAValue | None] = [*op.inputs][:n_args]
+        arg_values += [None] * (n_args - len(arg_values))
+        try:
+            new_ops, results = tensor_ops_from_body(
+                op.body.block, arg_values, result_type.get_shape(), dict(op.attributes)
+            )
+        except _Abort:
+            return
+        if [r.type for r in results] != [result_type]:
+            return
+        rewriter.replace(op, new_ops, results)
+
+
+class DropCfAssertInLinalg(RewritePattern):
+    """`cf.assert` inside a generic body is dropped (HEIR's DropCfAssertInLinalg): FHE
+    code cannot branch on data, and front ends emit these for index checks.
+
+    Legality: the assert sits directly in a `linalg.generic` body.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), linalg.GenericOp):
+            rewriter.erase_op(op)
+
+
+ELEMENTWISE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    BroadcastToExpandShape,
+    FoldCollapseOfExpand,
+    DropCfAssertInLinalg,
+    MaterializeBroadcasts,
+    DecomposeProjectedPermutation,
+    GenericToElementwise,
+    MapToElementwise,
+)

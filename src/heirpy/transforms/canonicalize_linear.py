@@ -1,0 +1,352 @@
+"""Linear-op rewrites for `linalg-canonicalizations` (package-private helper module).
+
+* dilated convs (1-D and 2-D) become undilated convs with a zero-interleaved filter;
+* standalone sum/average pools (1-D and 2-D) become convs with a constant filter;
+* `vecmat(x, transpose(A))` / `matvec(transpose(A), x)` drop the transpose.
+
+The pool -> conv rewrite never fires on a pool that reads a conv: conv + pool is one
+linear map, and fusing it (`conv_pool_patterns()`, applied first by the pass) must not be
+blocked by splitting the pool into a second conv.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    ShapedType,
+    TensorType,
+)
+from xdsl.dialects.linalg.abstract_ops import ConvOperation
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from heirpy.dialects import linalg
+from heirpy.transforms.canonicalize_constants import (
+    ConstantPattern,
+    _foldable,
+    dense_constant,
+    element_storage,
+)
+
+
+# ------------------------------------------------------------------ legality helpers
+def is_static(*types: object) -> bool:
+    """Every type is a shaped type with a fully static shape."""
+    return all(isinstance(t, ShapedType) and all(d >= 0 for d in t.get_shape()) for t in types)
+
+
+def undilated_filter(filter_: np.ndarray, dilations: Sequence[int]) -> np.ndarray:
+    """Spread the trailing `len(dilations)` (window) dims of `filter_` so that tap k sits
+    at k * d, with zeros in between: size k -> d * (k - 1) + 1."""
+    window_rank = len(dilations)
+    lead = filter_.shape[: filter_.ndim - window_rank]
+    window = filter_.shape[filter_.ndim - window_rank :]
+    new_window = tuple(d * (k - 1) + 1 for k, d in zip(window, dilations))
+    out = np.zeros(lead + new_window, dtype=filter_.dtype)
+    index = (Ellipsis, *(slice(None, None, d) for d in dilations))
+    out[index] = filter_
+    return out
+
+
+def pool_filter(channels: int, window: Sequence[int], value: float, dtype: np.dtype) -> np.ndarray:
+    """The [C, C, *window] filter that sums (times `value`) each channel on its own."""
+    filt = np.zeros((channels, channels, *window), dtype=dtype)
+    for c in range(channels):
+        filt[c, c] = value
+    return filt
+
+
+def _same_form(attr: DenseIntOrFPElementsAttr, value: int) -> DenseIntOrFPElementsAttr:
+    """`attr` with every element set to `value`, keeping its vector/tensor type."""
+    return DenseIntOrFPElementsAttr.from_list(attr.type, [value] * len(attr))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ dilated convs
+class _UndilateConv(ConstantPattern):
+    """Shared body of the two undilate patterns (1-D and 2-D differ only in op type)."""
+
+    def rewrite_conv(self, op: linalg.Conv2DNchwFchwOp | linalg.Conv1DNcwFcwOp, rewriter: PatternRewriter) -> None:
+        dilations = op.window_dilations()
+        if all(d == 1 for d in dilations):
+            return
+        filter_ = self.array(op.inputs[1])
+        if filter_ is None or len(op.res) != 1:
+            return
+        new_filter = undilated_filter(filter_, dilations)
+        filter_type = op.inputs[1].type
+        assert isinstance(filter_type, TensorType)
+        new_type = TensorType(filter_type.get_element_type(), new_filter.shape)
+        if not _foldable(new_filter, new_type):
+            return
+        cst = dense_constant(new_filter, new_type)
+        dil_attr = op.properties["dilations"]
+        assert isinstance(dil_attr, DenseIntOrFPElementsAttr)
+        new_conv = type(op)(
+            inputs=[op.inputs[0], cst.result],
+            outputs=list(op.outputs),
+            res=[op.res[0].type],
+            attributes=dict(op.attributes),
+            strides=op.properties["strides"],  # type: ignore[arg-type]
+            dilations=_same_form(dil_attr, 1),
+        )
+        rewriter.insert_op(cst)
+        rewriter.replace(op, new_conv)
+
+
+class UndilateConv2D(_UndilateConv):
+    """A dilated 2-D conv is an undilated conv with a zero-interleaved filter.
+
+        linalg.conv_2d_nchw_fchw {dilations = dense<2>, strides = dense<1>}
+            ins(%x, %w : tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) ...
+    ==>
+        %w2 = arith.constant dense<[[[[1,0,2,0,3],[0,0,0,0,0],[4,0,5,0,6],...]]]> : tensor<1x1x5x5xf32>
+        linalg.conv_2d_nchw_fchw {dilations = dense<1>, strides = dense<1>} ins(%x, %w2 ...) ...
+
+    Legality: some dilation > 1; the filter is a constant (dense or dense_resource) with
+    a static shape; the expanded filter is within the fold size bound.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.Conv2DNchwFchwOp, rewriter: PatternRewriter) -> None:
+        self.rewrite_conv(op, rewriter)
+
+
+class UndilateConv1D(_UndilateConv):
+    """A dilated 1-D conv (`conv_1d_ncw_fcw`) is an undilated conv with a zero-interleaved
+    filter: `[1, 2, 3]` with dilation 2 becomes `[1, 0, 2, 0, 3]`.
+
+    Legality: as for `UndilateConv2D`.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.Conv1DNcwFcwOp, rewriter: PatternRewriter) -> None:
+        self.rewrite_conv(op, rewriter)
+
+
+# ------------------------------------------------------------------ pools
+def _identity_maps(maps: Sequence[AffineMap]) -> bool:
+    return all(m == AffineMap.identity(m.num_dims) for m in maps)
+
+
+def divisor_of(
+    user: Operation, pooled: SSAValue, scalar: Callable[[SSAValue], float | int | None]
+) -> float | None:
+    """If `user` computes `pooled / c` for a constant scalar c, return c.
+
+    Accepted forms: `arith.divf %pooled, %splat_const` on tensors, and a `linalg.generic`
+    with one input (`pooled`), identity maps, parallel loops and body
+    `divf(%in, %c)` + yield, %c a scalar constant.
+    """
+    if isinstance(user, arith.DivfOp):
+        if user.lhs is pooled and user.rhs is not pooled:
+            return _as_float(scalar(user.rhs))
+        return None
+    if isinstance(user, linalg.GenericOp):
+        if list(user.inputs) != [pooled] or len(user.outputs) != 1 or len(user.res) != 1:
+            return None
+        if not _identity_maps([m.data for m in user.indexing_maps]):
+            return None
+        if any(it.data.value != "parallel" for it in user.iterator_types):
+            return None
+        body = list(user.body.block.ops)
+        if len(body) != 2 or not isinstance(body[0], arith.DivfOp):
+            return None
+        div, yield_ = body
+        if tuple(yield_.operands) != (div.results[0],) or div.lhs is not user.body.block.args[0]:
+            return None
+        # A block argument or a computed value is not a constant: scalar_constant says so.
+        return _as_float(scalar(div.rhs))
+    return None
+
+
+def _as_float(value: float | int | None) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    value = float(value)
+    return value if value != 0.0 else None
+
+
+class _PoolToConv(ConstantPattern):
+    """Shared body of the 1-D and 2-D pool -> conv patterns."""
+
+    conv_type: type[linalg.Conv2DNchwFchwOp] | type[linalg.Conv1DNcwFcwOp]
+
+    def rewrite_pool(self, op: linalg.PoolingNchwSumOp | linalg.PoolingNcwSumOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.res) != 1:
+            return
+        source, window, init = op.inputs[0], op.inputs[1], op.outputs[0]
+        if not is_static(source.type, window.type, init.type):
+            return
+        if isinstance(source.owner, ConvOperation):
+            return  # conv + pool is fused by conv_pool_patterns(), never split
+        assert isinstance(source.type, ShapedType) and isinstance(window.type, ShapedType)
+        element_type = source.type.get_element_type()
+        channels = source.type.get_shape()[1]
+        window_shape = window.type.get_shape()
+
+        # An average pool is a sum pool followed by a divide: fold 1/c into the filter,
+        # and divide the init too (it is summed *before* the divide), which is only
+        # possible when the init is known.
+        divide: Operation | None = None
+        scale = 1.0
+        new_init: SSAValue = init
+        new_init_op: Operation | None = None
+        uses = list(op.res[0].uses)
+        if isinstance(element_type, AnyFloat) and len(uses) == 1:
+            divisor = divisor_of(uses[0].operation, op.res[0], self.scalar)
+            init_values = self.array(init) if divisor is not None else None
+            if divisor is not None and init_values is not None:
+                divide, scale = uses[0].operation, 1.0 / divisor
+                if np.any(init_values != 0):
+                    assert isinstance(init.type, TensorType)
+                    new_init_op = dense_constant(init_values / init_values.dtype.type(divisor), init.type)
+                    new_init = new_init_op.results[0]
+
+        filter_values = pool_filter(channels, window_shape, scale, constant_dtype(element_type))
+        filter_type = TensorType(element_type, filter_values.shape)
+        if not _foldable(filter_values, filter_type):
+            return
+        filt = dense_constant(filter_values, filter_type)
+        conv = self.conv_type(
+            inputs=[source, filt.result],
+            outputs=[new_init],
+            res=[op.res[0].type],
+            strides=op.properties["strides"],  # type: ignore[arg-type]
+            dilations=op.properties["dilations"],  # type: ignore[arg-type]
+        )
+        new_ops = [filt, *([new_init_op] if new_init_op else []), conv]
+        if divide is None:
+            rewriter.replace(op, new_ops)
+            return
+        rewriter.insert_op(new_ops)
+        rewriter.replace(divide, [], [conv.res[0]])
+        rewriter.erase_op(op)
+
+
+def constant_dtype(element_type: Attribute) -> np.dtype:
+    storage = element_storage(element_type)
+    assert storage is not None, f"unsupported element type {element_type}"
+    return storage
+
+
+class PoolToConv2D(_PoolToConv):
+    """A standalone 2-D sum pool (optionally followed by a constant divide: an average
+    pool) is a conv with a constant per-channel filter.
+
+        %p = linalg.pooling_nchw_sum {strides = dense<2>} ins(%x, %win : tensor<1x6x28x28xf32>, tensor<2x2xf32>)
+               outs(%init : tensor<1x6x14x14xf32>)
+        %r = arith.divf %p, %four : tensor<1x6x14x14xf32>        (or the same as a linalg.generic)
+    ==>
+        %w = arith.constant dense<...> : tensor<6x6x2x2xf32>      (0.25 on the channel diagonal)
+        %r = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%x, %w) outs(%init / 4)
+
+    Legality: static shapes; the pooled input is not produced by a conv (that pair is
+    fused instead); the divide is folded only when it is the pool's single use, its
+    divisor is a non-zero constant and the init is known (constant or constant fill), in
+    which case the init is divided too. HEIR keeps the init undivided, which changes
+    the result when the init is non-zero; heirpy does not.
+    """
+
+    conv_type = linalg.Conv2DNchwFchwOp
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
+        self.rewrite_pool(op, rewriter)
+
+
+class PoolToConv1D(_PoolToConv):
+    """A standalone 1-D sum/average pool (`pooling_ncw_sum`) is a `conv_1d_ncw_fcw` with
+    a constant [C, C, KW] filter.
+
+    Legality: as for `PoolToConv2D`.
+    """
+
+    conv_type = linalg.Conv1DNcwFcwOp
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.PoolingNcwSumOp, rewriter: PatternRewriter) -> None:
+        self.rewrite_pool(op, rewriter)
+
+
+# ------------------------------------------------------------------ transposed matvecs
+def transposed_2d_source(value: SSAValue) -> SSAValue | None:
+    """If `value` is `linalg.transpose` of a 2-D tensor with permutation [1, 0], its input."""
+    owner = value.owner
+    if not isinstance(owner, linalg.xops.TransposeOp) or len(owner.inputs) != 1:
+        return None
+    if tuple(owner.permutation.get_values()) != (1, 0):
+        return None
+    return owner.inputs[0]
+
+
+def _contraction(
+    cls: type[linalg.MatvecOp] | type[linalg.VecmatOp], ins: list[SSAValue], old: Operation
+) -> linalg.MatvecOp | linalg.VecmatOp:
+    outs = list(old.operands[2:])
+    return cls(
+        ins=ins,
+        outs=outs,
+        result_types=[r.type for r in old.results],
+        attributes=dict(old.attributes),
+        hidden_region=cls.get_hidden_region(ins, outs),
+    )
+
+
+class TransposedVecmatToMatvec(RewritePattern):
+    """`x^T (A^T)` is `A x`.
+
+        %t = linalg.transpose ins(%A : tensor<512x784xf32>) outs(%e : tensor<784x512xf32>) permutation = [1, 0]
+        %r = linalg.vecmat ins(%x, %t : tensor<784xf32>, tensor<784x512xf32>) outs(%init : tensor<512xf32>)
+    ==>
+        %r = linalg.matvec ins(%A, %x : tensor<512x784xf32>, tensor<784xf32>) outs(%init : tensor<512xf32>)
+
+    Legality: the matrix operand is a [1, 0] transpose (an identity "transpose" is not).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.VecmatOp, rewriter: PatternRewriter) -> None:
+        source = transposed_2d_source(op.inputs[1]) if len(op.inputs) == 2 else None
+        if source is None:
+            return
+        rewriter.replace(
+            op,
+            _contraction(linalg.MatvecOp, [source, op.inputs[0]], op),
+        )
+
+
+class TransposedMatvecToVecmat(RewritePattern):
+    """`(A^T) x` is `x^T A`.
+
+        %t = linalg.transpose ins(%A : tensor<784x512xf32>) outs(%e : tensor<512x784xf32>) permutation = [1, 0]
+        %r = linalg.matvec ins(%t, %x : tensor<512x784xf32>, tensor<784xf32>) outs(%init : tensor<512xf32>)
+    ==>
+        %r = linalg.vecmat ins(%x, %A : tensor<784xf32>, tensor<784x512xf32>) outs(%init : tensor<512xf32>)
+
+    Legality: the matrix operand is a [1, 0] transpose.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.MatvecOp, rewriter: PatternRewriter) -> None:
+        source = transposed_2d_source(op.inputs[0]) if len(op.inputs) == 2 else None
+        if source is None:
+            return
+        rewriter.replace(
+            op,
+            _contraction(linalg.VecmatOp, [op.inputs[1], source], op),
+        )
+
+
+LINEAR_PATTERNS: tuple[type[RewritePattern], ...] = (
+    UndilateConv2D,
+    UndilateConv1D,
+    PoolToConv2D,
+    PoolToConv1D,
+    TransposedVecmatToMatvec,
+    TransposedMatvecToVecmat,
+)

@@ -1,0 +1,101 @@
+"""`linalg-canonicalizations`: normalise front-end linalg IR the way HEIR's pass does.
+
+    // RUN (tests/filecheck/transforms/linalg-canonicalizations/docstring.mlir):
+    %c = arith.constant 1.0 : f32
+    %f = linalg.fill ins(%c : f32) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    %r = linalg.generic {indexing_maps = [id, id, id], iterator_types = ["parallel", "parallel"]}
+           ins(%x, %f : ...) outs(%e : tensor<1x4xf32>) { addf }
+  ==>
+    %c = arith.constant dense<1.0> : tensor<1x4xf32>
+    %r = arith.addf %x, %c : tensor<1x4xf32>
+
+The pattern families (one class per pattern) live in three package-private modules:
+`canonicalize_constants` (constant folding), `canonicalize_linear` (dilated convs,
+standalone pools, transposed matvecs) and `canonicalize_elementwise` (broadcasts,
+transposes in maps, elementwise generic/map -> arith/math ops on tensors).
+
+Ordering rule for conv + pool (a conv followed by a sum/avg pool is never split into
+two linear ops): the pass first applies `conv_pool_patterns()` from
+`heirpy.transforms.conv_pool_fusion` on its own, so every conv + pool (+ constant
+divide) becomes `tensor_ext.fused_conv_pool` before any pool -> conv rewrite can see the
+pool; only then do the other patterns run (with the conv-pool group again, for pairs
+another rewrite exposes). `lower-tensor-ext` later turns the fused op into one conv
+with the composed, strided filter for heir-opt. As a second guard the pool -> conv
+patterns never fire on a pool whose input a conv produces.
+
+Differences from HEIR (heir-opt 2026.11.1), each deliberate:
+* HEIR fuses conv + pool straight into two convs; heirpy keeps `fused_conv_pool`
+  (see above).
+* HEIR folds an average pool's divide into the filter but leaves a non-zero init
+  undivided, which changes the result; heirpy divides the init too, or keeps the divide.
+* `arith.cmpf`/`cmpi`/`select` bodies stay generic (xDSL cannot type them on tensors).
+* folds are bounded: a non-splat folded constant is at most 1 MiB (HEIR bounds only
+  the resource it reads), so broadcast biases of real models stay broadcasts.
+* dead ops left behind (empty tensors, transposes, constants) are removed, as MLIR's
+  greedy driver does; nothing else is touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from heirpy.transforms.canonicalize_constants import CONSTANT_PATTERNS, ConstantPattern
+from heirpy.transforms.canonicalize_elementwise import (
+    ELEMENTWISE_PATTERNS,
+    GenericToElementwise,
+    MapToElementwise,
+)
+from heirpy.transforms.canonicalize_linear import LINEAR_PATTERNS
+
+
+def conv_pool_group() -> list[RewritePattern]:
+    """The conv + pool fusion patterns, imported lazily (they belong to another module
+    that may be absent in a partial checkout; then the pool -> conv guard still keeps
+    conv + pool together)."""
+    try:
+        from heirpy.transforms.conv_pool_fusion import conv_pool_patterns
+    except ImportError:
+        return []
+    return list(conv_pool_patterns())
+
+
+def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool = True) -> list[RewritePattern]:
+    """Every pattern of the pass except the conv-pool group, in a fixed order."""
+    patterns: list[RewritePattern] = []
+    for cls in (*CONSTANT_PATTERNS, *LINEAR_PATTERNS, *ELEMENTWISE_PATTERNS):
+        if not elementwise and cls in (GenericToElementwise, MapToElementwise):
+            continue
+        # Patterns that read constants need the context (it holds dense_resource blobs).
+        patterns.append(cls(ctx) if issubclass(cls, ConstantPattern) else cls())
+    return patterns
+
+
+@dataclass(frozen=True)
+class LinalgCanonicalizationsPass(ModulePass):
+    """Normalise front-end linalg IR as HEIR does: fold constants, undilate convs, pools to convs, generics to tensor ops.
+
+    Option `elementwise` (default true): turn elementwise generic/map ops into arith/math
+    ops on tensors, as HEIR does; `elementwise=false` keeps them as linalg ops.
+    """
+
+    name = "linalg-canonicalizations"
+
+    elementwise: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fusion = conv_pool_group()
+        if fusion:
+            PatternRewriteWalker(GreedyRewritePatternApplier(fusion)).rewrite_module(op)
+        patterns = [*conv_pool_group(), *canonicalization_patterns(ctx, elementwise=self.elementwise)]
+        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        region_dce(op.body)

@@ -1,0 +1,193 @@
+"""Numeric and legality tests for `linalg-canonicalizations`.
+
+* every function of every FileCheck input of the pass (split at `// -----`) is run by
+  the evaluator before and after the pass: same results (the FileCheck tests pin the
+  IR, these pin the numbers);
+* the example models: the pass output, lowered with `lower-tensor-ext`, is numerically
+  equal to the input;
+* the conv + pool ordering rule and the pure legality helpers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ShapedType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir.affine import AffineMap
+
+import heirpy
+from heirpy.api import context_of
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.resources import module_resources
+from heirpy.transforms.canonicalize_elementwise import (
+    transpose_broadcast,
+    unit_reassociation,
+)
+from heirpy.transforms.canonicalize_linear import pool_filter, undilated_filter
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECK_DIR = ROOT / "tests" / "filecheck" / "transforms" / "linalg-canonicalizations"
+EXAMPLES = ROOT / "examples"
+
+
+def _chunks() -> list[tuple[str, str]]:
+    cases: list[tuple[str, str]] = []
+    for path in sorted(CHECK_DIR.glob("*.mlir")):
+        for index, chunk in enumerate(path.read_text().split("// -----")):
+            if "func.func" in chunk:
+                cases.append((f"{path.stem}#{index}", chunk))
+    return cases
+
+
+def _static_args(func: FuncOp) -> bool:
+    return all(
+        not isinstance(t, ShapedType) or all(d >= 0 for d in t.get_shape())
+        for t in func.function_type.inputs.data
+    )
+
+
+def _equivalent(text: str, pipeline: str, function: str | None = None) -> list[str]:
+    """Names of the functions whose results differ after `pipeline` (or raise)."""
+    before, after = heirpy.parse(text), heirpy.parse(text)
+    heirpy.run_pipeline(after, pipeline)
+    heirpy.parse(heirpy.print_module(after))  # the output re-parses
+    res_a = module_resources(before, context_of(before))
+    res_b = module_resources(after, context_of(after))
+    bad: list[str] = []
+    for func in before.ops:
+        if not isinstance(func, FuncOp) or not _static_args(func):
+            continue  # dynamic argument shapes: no inputs to draw
+        name = func.sym_name.data
+        if function is not None and name != function:
+            continue
+        report = check_equivalence(
+            before, after, function=name, seeds=(0, 1), resources_a=res_a, resources_b=res_b
+        )
+        if not report.ok:
+            bad.append(f"@{name}: {report.summary()}")
+    return bad
+
+
+@pytest.mark.parametrize("case", _chunks(), ids=lambda c: c[0])
+def test_filecheck_inputs_keep_their_values(case: tuple[str, str]) -> None:
+    _, text = case
+    assert _equivalent(text, "linalg-canonicalizations,lower-tensor-ext") == []
+
+
+@pytest.mark.parametrize(
+    "model,function",
+    [
+        ("tiny_cnn", "main"),
+        ("tiny_cnn_dense", "main"),
+        ("tiny_cnn_onnx", "main_graph"),
+        ("alexnet_tiny", "main"),
+        ("yolo_head_k1", "main"),
+    ],
+)
+def test_examples_keep_their_values(model: str, function: str) -> None:
+    text = (EXAMPLES / f"{model}.mlir").read_text()
+    assert _equivalent(text, "linalg-canonicalizations,lower-tensor-ext", function) == []
+
+
+CONV_POOL = """
+func.func @f(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x3x3xf32> {
+  %z = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<2x1x3x3xf32>
+  %e = tensor.empty() : tensor<1x2x6x6xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%x, %w : tensor<1x1x8x8xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x3x3xf32>
+  %pi = linalg.fill ins(%z : f32) outs(%pe : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+         ins(%c, %win : tensor<1x2x6x6xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %p : tensor<1x2x3x3xf32>
+}
+"""
+
+
+def test_conv_pool_is_fused_before_any_pool_to_conv() -> None:
+    """The documented ordering: conv_pool_patterns() run first, so conv + pool becomes
+    tensor_ext.fused_conv_pool and is never split into two convs. This test imports the
+    fusion module directly: if it is missing, it fails rather than skips."""
+    from heirpy.transforms.conv_pool_fusion import conv_pool_patterns  # noqa: F401
+
+    module = heirpy.parse(CONV_POOL)
+    heirpy.run_pipeline(module, "linalg-canonicalizations")
+    text = heirpy.print_module(module)
+    assert "tensor_ext.fused_conv_pool" in text
+    assert "linalg.pooling_nchw_sum" not in text
+    assert "linalg.conv_2d_nchw_fchw" not in text
+    heirpy.run_pipeline(module, "lower-tensor-ext")
+    assert heirpy.print_module(module).count("linalg.conv_2d_nchw_fchw") == 1
+
+
+def test_pool_to_conv_never_splits_a_conv_pool_pair() -> None:
+    """Even without the fusion patterns, the pool -> conv rewrite leaves a pool that
+    reads a conv alone (the second guard)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from heirpy.transforms.linalg_canonicalizations import canonicalization_patterns
+
+    module = heirpy.parse(CONV_POOL)
+    patterns = canonicalization_patterns(context_of(module))
+    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
+    assert "linalg.pooling_nchw_sum" in heirpy.print_module(module)
+
+
+# ------------------------------------------------------------------ legality helpers
+def test_undilated_filter_interleaves_zeros() -> None:
+    filt = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
+    out = undilated_filter(filt, (2, 3))
+    assert out.shape == (1, 1, 3, 7)
+    assert out[0, 0, 0].tolist() == [1, 0, 0, 2, 0, 0, 3]
+    assert out[0, 0, 1].tolist() == [0] * 7
+    assert out[0, 0, 2].tolist() == [4, 0, 0, 5, 0, 0, 6]
+    assert undilated_filter(np.ones((2, 1, 3)), (1,)).shape == (2, 1, 3)
+
+
+def test_pool_filter_is_per_channel() -> None:
+    filt = pool_filter(3, (2, 2), 0.25, np.dtype(np.float32))
+    assert filt.shape == (3, 3, 2, 2)
+    assert np.all(filt[1, 1] == 0.25) and np.all(filt[0, 1] == 0) and filt.sum() == 3.0
+
+
+@pytest.mark.parametrize(
+    "results,permutation,added",
+    [
+        ((0, 1, 2), None, []),
+        ((1, 0, 2), [1, 0, 2], []),
+        ((0,), None, [1]),
+        ((2, 3, 1), [2, 0, 1], [0, 4]),  # MLIR's example: (d2, d3, d1) of 5 loops
+    ],
+)
+def test_transpose_broadcast_split(results: tuple[int, ...], permutation: list[int] | None, added: list[int]) -> None:
+    from xdsl.ir.affine import AffineDimExpr
+
+    num_dims = 5 if len(results) == 3 and max(results) == 3 else max(results) + 1 + (len(results) == 1)
+    m = AffineMap(num_dims, 0, tuple(AffineDimExpr(r) for r in results))
+    assert transpose_broadcast(m) == (permutation, added)
+
+
+def test_transpose_broadcast_permutation_reorders_to_loop_order() -> None:
+    # operand dims are loops (2, 3, 1); transposing by the permutation gives loops (1, 2, 3)
+    x = np.zeros((7, 8, 9))
+    permutation, _ = transpose_broadcast(AffineMap.from_callable(lambda a, b, c, d, e: (c, d, b)))
+    assert permutation is not None and np.transpose(x, permutation).shape == (9, 7, 8)
+
+
+@pytest.mark.parametrize(
+    "rank,units,groups",
+    [
+        (4, [0, 3], [[0, 1], [2, 3]]),
+        (2, [1], [[0, 1]]),
+        (3, [0], [[0, 1], [2]]),
+        (3, [], [[0], [1], [2]]),
+    ],
+)
+def test_unit_reassociation(rank: int, units: list[int], groups: list[list[int]]) -> None:
+    assert unit_reassociation(rank, units) == groups
