@@ -65,8 +65,13 @@ def numeric_check(before: ModuleOp, after: ModuleOp, seeds: int) -> str:
         from heirpy.interp.equivalence import check_equivalence
     except ImportError:
         return "n/a"
-    report = check_equivalence(before, after, function=first_function(before), seeds=tuple(range(seeds)))
-    return f"{'ok' if report.ok else 'MISMATCH'} ({report.max_abs_error:.1e})"
+    report = check_equivalence(
+        before, after, function=first_function(before), seeds=tuple(range(seeds))
+    )
+    if report.problems:
+        return "MISMATCH (" + "; ".join(report.problems) + ")"
+    worst = max((r.max_abs_error for r in report.results), default=0.0)
+    return f"{'ok' if report.ok else 'MISMATCH'} (max abs err {worst:.1e})"
 
 
 def first_function(module: ModuleOp) -> str:
