@@ -1,0 +1,207 @@
+"""linalg-fuse-conv-pool and lower-tensor-ext, checked by numerics with the evaluator:
+the function before, after fusion, and after fusion + lowering agree on random inputs
+(several seeds), for constant and argument filters, batch > 1, strides, dilations,
+pool strides != windows, biases, non-zero pool inits and the divide forms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from heirpy.api import parse, print_module, run_pipeline
+from heirpy.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.transforms.conv_pool_fusion import conv_pool_fusable, conv_pool_patterns
+from heirpy.transforms.filter_compose import ConvPoolGeometry
+
+ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+PAR4 = '["parallel", "parallel", "parallel", "parallel"]'
+
+
+def _t(shape: tuple[int, ...]) -> str:
+    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+
+
+def _dense(values: np.ndarray) -> str:
+    return f"dense<{np.array2string(values, separator=', ', threshold=10**6, floatmode='unique').replace(chr(10), '')}>"
+
+
+def _vec(pair: tuple[int, int]) -> str:
+    return f"dense<[{pair[0]}, {pair[1]}]> : vector<2xi64>"
+
+
+@dataclass(frozen=True)
+class Case:
+    n: int = 1
+    c: int = 1
+    f: int = 2
+    hw: tuple[int, int] = (8, 8)
+    geometry: ConvPoolGeometry = ConvPoolGeometry((3, 3), pool_window=(2, 2), pool_strides=(2, 2))
+    const_weights: bool = True
+    bias: bool = True
+    pool_init: float = 0.0
+    divide: str | None = "generic"  # "generic" | "mul" | "tensor" | None
+
+    def text(self, seed: int = 0) -> str:
+        g = self.geometry
+        x_shape = (self.n, self.c, *self.hw)
+        w_shape = (self.f, self.c, *g.filter_size)
+        conv_shape = (self.n, self.f, *g.conv_out_shape(self.hw))
+        pool_shape = (self.n, self.f, *g.pool_out_shape(self.hw))
+        rng = np.random.default_rng(seed)
+        args = [f"%x: {_t(x_shape)}"]
+        lines = [f"%zero = arith.constant 0.0 : f32", f"%pinit = arith.constant {self.pool_init!r} : f32"]
+        if self.const_weights:
+            weights = rng.standard_normal(w_shape).astype(np.float32)
+            lines.append(f"%w = arith.constant {_dense(weights)} : {_t(w_shape)}")
+        else:
+            args.append(f"%w: {_t(w_shape)}")
+        lines.append(f"%e0 = tensor.empty() : {_t(conv_shape)}")
+        if self.bias:
+            bias = rng.standard_normal(self.f).astype(np.float32)
+            lines.append(f"%b = arith.constant {_dense(bias)} : tensor<{self.f}xf32>")
+            lines.append(
+                f"%ci = linalg.broadcast ins(%b : tensor<{self.f}xf32>) outs(%e0 : {_t(conv_shape)}) dimensions = [0, 2, 3]"
+            )
+        else:
+            lines.append(f"%ci = linalg.fill ins(%zero : f32) outs(%e0 : {_t(conv_shape)}) -> {_t(conv_shape)}")
+        lines += [
+            f"%c = linalg.conv_2d_nchw_fchw {{dilations = {_vec(g.conv_dilations)}, strides = {_vec(g.conv_strides)}}} "
+            f"ins(%x, %w : {_t(x_shape)}, {_t(w_shape)}) outs(%ci : {_t(conv_shape)}) -> {_t(conv_shape)}",
+            f"%e1 = tensor.empty() : {_t(pool_shape)}",
+            f"%pi = linalg.fill ins(%pinit : f32) outs(%e1 : {_t(pool_shape)}) -> {_t(pool_shape)}",
+            f"%win = tensor.empty() : tensor<{g.pool_window[0]}x{g.pool_window[1]}xf32>",
+            f"%p = linalg.pooling_nchw_sum {{dilations = {_vec(g.pool_dilations)}, strides = {_vec(g.pool_strides)}}} "
+            f"ins(%c, %win : {_t(conv_shape)}, tensor<{g.pool_window[0]}x{g.pool_window[1]}xf32>) "
+            f"outs(%pi : {_t(pool_shape)}) -> {_t(pool_shape)}",
+        ]
+        count = float(g.window_count())
+        result = "%p"
+        if self.divide == "generic":
+            lines += [
+                f"%cnt = arith.constant {count!r} : f32",
+                f"%r = linalg.generic {{indexing_maps = [{ID4}, {ID4}], iterator_types = {PAR4}}} "
+                f"ins(%p : {_t(pool_shape)}) outs(%e1 : {_t(pool_shape)}) {{",
+                "^bb0(%in: f32, %out: f32):",
+                "  %q = arith.divf %in, %cnt : f32",
+                "  linalg.yield %q : f32",
+                f"}} -> {_t(pool_shape)}",
+            ]
+            result = "%r"
+        elif self.divide == "mul":
+            lines += [
+                f"%r = linalg.generic {{indexing_maps = [{ID4}, {ID4}], iterator_types = {PAR4}}} "
+                f"ins(%p : {_t(pool_shape)}) outs(%e1 : {_t(pool_shape)}) {{",
+                "^bb0(%in: f32, %out: f32):",
+                f"  %inv = arith.constant {1.0 / count!r} : f32",
+                "  %q = arith.mulf %in, %inv : f32",
+                "  linalg.yield %q : f32",
+                f"}} -> {_t(pool_shape)}",
+            ]
+            result = "%r"
+        elif self.divide == "tensor":
+            lines += [
+                f"%cnt = arith.constant dense<{count!r}> : {_t(pool_shape)}",
+                f"%r = arith.divf %p, %cnt : {_t(pool_shape)}",
+            ]
+            result = "%r"
+        body = "\n    ".join(lines)
+        return (
+            f"func.func @main({', '.join(args)}) -> {_t(pool_shape)} {{\n    {body}\n"
+            f"    func.return {result} : {_t(pool_shape)}\n}}\n"
+        )
+
+
+CASES = {
+    "torch_avg": Case(),
+    "batch_channels_arg_weights": Case(n=2, c=3, f=4, hw=(9, 9), const_weights=False),
+    "strided_conv_overlapping_pool": Case(
+        n=2, c=2, f=3, hw=(17, 15),
+        geometry=ConvPoolGeometry((3, 3), (2, 2), (1, 1), (3, 3), (2, 2), (1, 1)),
+        divide="mul",
+    ),
+    "dilated_conv_avg2": Case(
+        n=1, c=2, f=2, hw=(12, 12),
+        geometry=ConvPoolGeometry((3, 3), (1, 1), (2, 2), (2, 2), (2, 2), (1, 1)),
+        const_weights=False, divide="tensor",
+    ),
+    "everything_asymmetric": Case(
+        n=2, c=2, f=3, hw=(19, 17),
+        geometry=ConvPoolGeometry((3, 2), (2, 1), (1, 2), (2, 3), (1, 2), (2, 1)),
+        pool_init=0.5, divide=None,
+    ),
+    "pool_init_arg_weights_avg": Case(
+        n=3, c=1, f=2, hw=(10, 10),
+        geometry=ConvPoolGeometry((2, 2), (1, 1), (1, 1), (3, 3), (1, 1), (1, 1)),
+        const_weights=False, pool_init=-1.25, bias=True, divide="generic",
+    ),
+}
+
+
+def _fused_ops(text: str) -> list[FusedConvPoolOp]:
+    module = parse(text)
+    run_pipeline(module, "linalg-fuse-conv-pool")
+    return [op for op in module.walk() if isinstance(op, FusedConvPoolOp)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fusion_and_lowering_are_numerically_equal(name: str) -> None:
+    case = CASES[name]
+    text = case.text(seed=7)
+    before = parse(text)
+    fused = parse(text)
+    run_pipeline(fused, "linalg-fuse-conv-pool")
+    ops = [op.name for op in fused.walk()]
+    assert ops.count("tensor_ext.fused_conv_pool") == 1
+    assert "linalg.conv_2d_nchw_fchw" not in ops and "linalg.pooling_nchw_sum" not in ops
+    if case.divide is not None:
+        assert "linalg.generic" not in ops and "arith.divf" not in ops
+    lowered = parse(print_module(fused))
+    run_pipeline(lowered, "lower-tensor-ext")
+    lowered_ops = [op.name for op in lowered.walk()]
+    assert "tensor_ext.fused_conv_pool" not in lowered_ops
+    # Only the composed conv reads the input: one conv (constant filters fold).
+    assert lowered_ops.count("linalg.conv_2d_nchw_fchw") == 1
+    if case.const_weights:
+        assert "linalg.pooling_nchw_sum" not in lowered_ops or not case.bias
+    seeds = (0, 1, 2, 3)
+    for after in (fused, lowered):
+        report = check_equivalence(before, after, function="main", seeds=seeds)
+        assert report.ok, report.summary()
+
+
+def test_lowered_composed_conv_has_composed_stride() -> None:
+    case = CASES["strided_conv_overlapping_pool"]
+    module = parse(case.text())
+    run_pipeline(module, "linalg-fuse-conv-pool,lower-tensor-ext")
+    text = print_module(module)
+    assert "strides = dense<4> : vector<2xi64>" in text  # conv stride 2 x pool stride 2
+    assert "tensor<3x2x7x7xf32>" in text  # 3 + 2*(3-1) = 7
+
+
+def test_legality_valid_shapes() -> None:
+    g = ConvPoolGeometry((3, 3), pool_window=(2, 2), pool_strides=(2, 2))
+    assert conv_pool_fusable((1, 1, 8, 8), (2, 1, 3, 3), (1, 2, 6, 6), (1, 2, 3, 3), g) is None
+    assert conv_pool_fusable((1, 1, 8, 8), (2, 1, 3, 3), (1, 2, 6, 6), (1, 2, 2, 3), g) is not None
+    assert conv_pool_fusable((1, 1, 8, 8), (2, 1, 3, 3), (1, 2, 5, 6), (1, 2, 2, 3), g) is not None
+    assert conv_pool_fusable((1, 2, 8, 8), (2, 1, 3, 3), (1, 2, 6, 6), (1, 2, 3, 3), g) is not None
+
+
+def test_pattern_group_is_exported() -> None:
+    names = [type(p).__name__ for p in conv_pool_patterns()]
+    assert names == ["FuseConvIntoSumPool", "FoldScaleIntoFusedConvPool"]
+
+
+def test_conv_with_second_user_is_left_alone() -> None:
+    text = CASES["torch_avg"].text().replace(
+        "func.return %r : tensor<1x2x3x3xf32>", "func.return %r : tensor<1x2x3x3xf32>"
+    )
+    # Make the conv result a second function result.
+    text = text.replace("-> tensor<1x2x3x3xf32> {\n", "-> (tensor<1x2x3x3xf32>, tensor<1x2x6x6xf32>) {\n", 1)
+    text = text.replace(
+        "func.return %r : tensor<1x2x3x3xf32>",
+        "func.return %r, %c : tensor<1x2x3x3xf32>, tensor<1x2x6x6xf32>",
+    )
+    assert _fused_ops(text) == []
