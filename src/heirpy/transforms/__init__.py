@@ -28,6 +28,7 @@ def _lazy(module: str, cls: str) -> PassFactory:
 
 
 HEIRPY_PASSES: dict[str, PassFactory] = {
+    "linalg-fuse-pointwise": _lazy("linalg_fuse_pointwise", "LinalgFusePointwisePass"),
     "linalg-fuse-conv-pool": _lazy("conv_pool_fusion", "LinalgFuseConvPoolPass"),
     "lower-tensor-ext": _lazy("lower_tensor_ext", "LowerTensorExtPass"),
     "linalg-fuse-ops": _lazy("linalg_fuse_ops", "LinalgFuseOpsPass"),

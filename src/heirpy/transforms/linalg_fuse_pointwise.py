@@ -1,0 +1,547 @@
+"""Pointwise fusion across reshape / transpose / broadcast, and kernels with a reduction root.
+
+Four patterns, run in two phases by `linalg-fuse-pointwise` (pointwise first, then
+kernels, so that other fusions in `linalg-fuse-ops` see plain linalg first):
+
+* `AbsorbLayoutChain`: a generic reading a chain of expand/collapse/reshape/transpose/
+  broadcast reads the chain's source directly, through the axis map's affine map.
+* `FuseElementwiseProducer`: an all-parallel generic feeding a generic is inlined in it.
+* `TransposeToGeneric`: a transpose of a fusible generic's result becomes a generic,
+  so that the two can fuse.
+* `FormKernel`: a reduction root (conv, matmul, fused_conv_pool) whose only user is an
+  all-parallel generic becomes one `tensor_ext.kernel`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, ShapedType
+from xdsl.dialects.linalg import GenericOp, IndexOp, IteratorType, IteratorTypeAttr, TransposeOp, YieldOp
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from heirpy.dialects.tensor_ext import (
+    KernelOp,
+    KernelYieldOp,
+    is_kernel_epilogue,
+    is_kernel_root,
+)
+from heirpy.transforms.axis_map import AxisMap, trace
+from heirpy.transforms.pointwise_maps import (
+    LAYOUT_OPS,
+    inverse_of_permutation,
+    layout_chain,
+    loop_sizes,
+    loops_inferable,
+    no_recompute,
+    read_factorizations,
+    refine_loops,
+    shape_of,
+    source_map,
+    split_keeps_reductions_whole,
+    substitute,
+)
+
+# ------------------------------------------------------------------ generic helpers
+
+
+def _maps(op: GenericOp) -> list[AffineMap]:
+    return [attr.data for attr in op.indexing_maps]
+
+
+def _kinds(op: GenericOp) -> list[str]:
+    return [
+        "reduction" if it.data == IteratorType.REDUCTION else "parallel"
+        for it in op.iterator_types
+    ]
+
+
+def _iterator_attrs(kinds: Sequence[str]) -> list[IteratorTypeAttr]:
+    return [
+        IteratorTypeAttr.reduction() if k == "reduction" else IteratorTypeAttr.parallel()
+        for k in kinds
+    ]
+
+
+def _shapes(op: GenericOp) -> list[tuple[int, ...]] | None:
+    shapes = [shape_of(v) for v in op.operands]
+    if any(s is None for s in shapes):
+        return None
+    return shapes  # type: ignore[return-value]
+
+
+def _uses_index(op: Operation) -> bool:
+    return any(isinstance(child, IndexOp) for child in op.walk())
+
+
+def _single_user(value: SSAValue) -> Operation | None:
+    users = {use.operation for use in value.uses}
+    return next(iter(users)) if len(users) == 1 and value.has_one_use() else None
+
+
+def _erase_dead(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
+    """Erase the layout ops (and their inits) a rewrite left without users, last first."""
+    for op in reversed(ops):
+        if op.parent is None or any(r.uses for r in op.results):
+            continue
+        inits = [v.op for v in op.operands[1:] if isinstance(v, OpResult)]
+        rewriter.erase_op(op)
+        for init in inits:
+            if isinstance(init, tensor.EmptyOp) and not init.tensor.uses and init.parent:
+                rewriter.erase_op(init)
+
+
+def _rebuild(
+    op: GenericOp,
+    inputs: Sequence[SSAValue],
+    maps: Sequence[AffineMap],
+    kinds: Sequence[str],
+    body: Region,
+) -> GenericOp:
+    return GenericOp(
+        inputs,
+        list(op.outputs),
+        body,
+        [AffineMapAttr(m) for m in maps],
+        _iterator_attrs(kinds),
+        [r.type for r in op.res],
+        op.doc,
+        op.library_call,
+    )
+
+
+# ------------------------------------------------------------------ the patterns
+
+
+@dataclass(frozen=True)
+class AbsorbPlan:
+    """What `AbsorbLayoutChain` will do for one operand: checked before any rewrite."""
+
+    operand: int
+    source: SSAValue
+    ops: tuple[Operation, ...]
+    maps: tuple[AffineMap, ...]
+    kinds: tuple[str, ...]
+
+
+def plan_absorb(
+    maps: Sequence[AffineMap],
+    kinds: Sequence[str],
+    shapes: Sequence[Sequence[int]],
+    operand: int,
+    axis_map: AxisMap,
+) -> tuple[tuple[AffineMap, ...], tuple[str, ...]] | None:
+    """New maps and iterator kinds reading `operand`'s chain source, or None if illegal.
+
+    Pure: legality is (1) the consumer reads the chain result with bare dims,
+    (2) no reduction loop is split, (3) no dynamic loop is split, (4) every refined loop
+    still appears bare in some map, so MLIR can infer the loop bounds.
+    """
+    sizes = loop_sizes(maps, shapes)
+    if sizes is None:
+        return None
+    splits = read_factorizations(maps[operand], axis_map)
+    if splits is None or not split_keeps_reductions_whole(splits, kinds):
+        return None
+    refined = refine_loops(sizes, splits)
+    if refined is None:
+        return None
+    new_sizes, exprs, runs = refined
+    num = len(new_sizes)
+    new_maps = [substitute(m, exprs, num) for m in maps]
+    new_maps[operand] = source_map(maps[operand], axis_map, runs, num)
+    new_kinds = [kinds[old] for old, run in enumerate(runs) for _ in run]
+    if not loops_inferable(new_maps, num):
+        return None
+    return tuple(new_maps), tuple(new_kinds)
+
+
+class AbsorbLayoutChain(RewritePattern):
+    """Read through reshape/transpose/broadcast chains with an affine map.
+
+        %e = tensor.expand_shape %c [[0], [1, 2], [3], [4]] output_shape [1, 3, 85, 80, 80]
+        %t = linalg.transpose ins(%e) outs(%i) permutation = [0, 1, 3, 4, 2]
+        %s = linalg.generic {maps = [id, id]} ins(%t) outs(%o) { sigmoid }
+      ==>
+        %s = linalg.generic {maps = [(d0..d4) -> (d0, d1*85 + d4, d2, d3), id]}
+               ins(%c) outs(%o) { sigmoid }
+
+    When the source's axes are merged by the chain (collapse [6,4] -> [24]), the loop
+    reading the merged axis is split into refined loops (6, 4) for every operand.
+    Legality (`plan_absorb`): the chain has a common refinement (`axis_map.trace`); the
+    consumer reads the chain's result through bare dims; no reduction loop and no dynamic
+    loop is split; the refined loops stay inferable; the body uses no `linalg.index`
+    when a loop is split. Broadcast operands stay small: the map just skips the
+    broadcast loops. The chain ops are erased once nothing else reads them.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
+            return  # memref form: leave alone
+        shapes = _shapes(op)
+        if shapes is None:
+            return
+        maps, kinds = _maps(op), _kinds(op)
+        for index, value in enumerate(op.inputs):
+            source, steps, chain = layout_chain(value)
+            source_shape = shape_of(source)
+            if not steps or source_shape is None:
+                continue
+            try:
+                axis_map = trace(source_shape, steps)
+            except ValueError:
+                continue  # malformed chain: the verifier's business, not ours
+            if axis_map is None:
+                continue
+            plan = plan_absorb(maps, kinds, shapes, index, axis_map)
+            if plan is None:
+                continue
+            new_maps, new_kinds = plan
+            if len(new_kinds) != len(kinds) and _uses_index(op):
+                continue
+            inputs = list(op.inputs)
+            inputs[index] = source
+            new_op = _rebuild(op, inputs, new_maps, new_kinds, rewriter.move_region_contents_to_new_regions(op.body))
+            rewriter.replace_op(op, new_op)
+            _erase_dead(chain, rewriter)
+            return
+
+
+def producer_fusion_maps(
+    consumer_maps: Sequence[AffineMap],
+    consumer_sizes: Sequence[int],
+    operand: int,
+    producer_maps: Sequence[AffineMap],
+) -> list[AffineMap] | None:
+    """Maps of the producer's inputs over the consumer's loops, or None if illegal.
+
+    Pure: the producer's output map must be a permutation (so each of its loops is one
+    index expression of the consumer), and the consumer must read every producer
+    element once (`no_recompute`: a broadcast read would recompute a small producer
+    over a large shape).
+    """
+    read = consumer_maps[operand]
+    if not no_recompute(read, consumer_sizes):
+        return None
+    inverse = inverse_of_permutation(producer_maps[-1])
+    if inverse is None:
+        return None
+    producer_loops = [read.results[inverse[p]] for p in range(len(inverse))]
+    num = consumer_maps[0].num_dims
+    return [substitute(m, producer_loops, num) for m in producer_maps[:-1]]
+
+
+class FuseElementwiseProducer(RewritePattern):
+    """Inline an all-parallel generic into the generic that reads its result.
+
+        %a = linalg.generic {maps = [id, id]} ins(%x) outs(%i) { add }
+        %s = linalg.generic {maps = [(d0, d1, d2) -> (d0, d2, d1), id]} ins(%a) outs(%o) { relu }
+      ==>
+        %s = linalg.generic {maps = [(d0, d1, d2) -> (d0, d2, d1), id]} ins(%x) outs(%o) { add; relu }
+
+    Legality: the producer has one result with one use, only parallel loops, a
+    permutation output map, no `linalg.index`, and its body does not read its init; the
+    consumer reads every producer element exactly once (`producer_fusion_maps`).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
+            return
+        shapes = _shapes(op)
+        if shapes is None:
+            return
+        maps = _maps(op)
+        sizes = loop_sizes(maps, shapes)
+        if sizes is None:
+            return
+        for index, value in enumerate(op.inputs):
+            producer = value.op if isinstance(value, OpResult) else None
+            if not isinstance(producer, GenericOp) or _single_user(value) is not op:
+                continue
+            if (
+                len(producer.res) != 1
+                or len(producer.outputs) != 1
+                or "reduction" in _kinds(producer)
+                or _uses_index(producer)
+                or producer.body.block.args[-1].uses
+            ):
+                continue
+            new_input_maps = producer_fusion_maps(maps, sizes, index, _maps(producer))
+            if new_input_maps is None:
+                continue
+            rewriter.replace_op(op, _fuse(op, index, producer, new_input_maps))
+            rewriter.erase_op(producer)
+            return
+
+
+def _fuse(
+    consumer: GenericOp, index: int, producer: GenericOp, producer_input_maps: Sequence[AffineMap]
+) -> GenericOp:
+    """The consumer with input `index` replaced by the producer's inputs and body."""
+    c_inputs, p_inputs = list(consumer.inputs), list(producer.inputs)
+    inputs = c_inputs[:index] + p_inputs + c_inputs[index + 1 :]
+    c_maps = _maps(consumer)
+    maps = c_maps[:index] + list(producer_input_maps) + c_maps[index + 1 :]
+    c_block, p_block = consumer.body.block, producer.body.block
+    c_args = list(c_block.args)
+    arg_types = (
+        [a.type for a in c_args[:index]]
+        + [a.type for a in p_block.args[: len(p_inputs)]]
+        + [a.type for a in c_args[index + 1 :]]
+    )
+    block = Block(arg_types=arg_types)
+    new_args = list(block.args)
+    mapper: dict[SSAValue, SSAValue] = {}
+    for k, arg in enumerate(p_block.args[: len(p_inputs)]):
+        mapper[arg] = new_args[index + k]
+    yielded: SSAValue | None = None
+    for child in p_block.ops:
+        if isinstance(child, YieldOp):
+            yielded = mapper.get(child.operands[0], child.operands[0])
+            continue
+        block.add_op(child.clone(mapper))
+    assert yielded is not None
+    for k, arg in enumerate(c_args):
+        if k < index:
+            mapper[arg] = new_args[k]
+        elif k == index:
+            mapper[arg] = yielded
+        else:
+            mapper[arg] = new_args[k - 1 + len(p_inputs)]
+    for child in c_block.ops:
+        block.add_op(child.clone(mapper))
+    return _rebuild(consumer, inputs, maps, _kinds(consumer), Region(block))
+
+
+class TransposeToGeneric(RewritePattern):
+    """A transpose of a single-use all-parallel generic becomes a generic (then fuses).
+
+        %a = linalg.generic ... -> tensor<2x3xf32>
+        %t = linalg.transpose ins(%a) outs(%i : tensor<3x2xf32>) permutation = [1, 0]
+      ==>
+        %t = linalg.generic {maps = [(d0, d1) -> (d1, d0), id]} ins(%a) outs(%i) { yield }
+
+    Legality: the transpose's input, through expand/collapse views, is the only use of
+    an all-parallel generic's result (otherwise the transpose is a kernel either way).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) != 1 or len(op.res) != 1:
+            return
+        source, _, chain = layout_chain(op.inputs[0])
+        holders = [*chain, op]
+        producer = source.op if isinstance(source, OpResult) else None
+        if not isinstance(producer, GenericOp) or "reduction" in _kinds(producer):
+            return
+        value: SSAValue = source
+        for holder in holders:
+            if _single_user(value) is not holder:
+                return
+            value = holder.results[0]
+        perm = [int(p) for p in op.permutation.get_values()]
+        rank = len(perm)
+        inverse = [0] * rank
+        for result_axis, input_axis in enumerate(perm):
+            inverse[input_axis] = result_axis
+        in_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(inverse[k]) for k in range(rank)))
+        element = op.res[0].type.get_element_type()  # type: ignore[attr-defined]
+        block = Block(arg_types=[element, element])
+        block.add_op(YieldOp(block.args[0]))
+        generic = GenericOp(
+            [op.inputs[0]],
+            [op.outputs[0]],
+            Region(block),
+            [AffineMapAttr(in_map), AffineMapAttr(AffineMap.identity(rank))],
+            _iterator_attrs(["parallel"] * rank),
+            [op.res[0].type],
+        )
+        rewriter.replace_op(op, generic)
+
+
+# ------------------------------------------------------------------ kernels
+
+
+_CLONED_INTO_KERNEL = (arith.ConstantOp, tensor.EmptyOp)
+_PROLOGUE_OPS = ("linalg.broadcast", "linalg.fill", "tensor.pad")
+
+
+def kernel_read_is_whole(read: AffineMap, epilogue_sizes: Sequence[int], root_shape: Sequence[int]) -> bool:
+    """The epilogue reads each root element exactly once: no recompute of the root.
+
+    Pure: every non-unit epilogue loop takes part in the read, and the loop space has
+    exactly as many points as the root's result (a permuted, reshaped read).
+    """
+    if any(s < 0 for s in epilogue_sizes) or any(s < 0 for s in root_shape):
+        return no_recompute(read, epilogue_sizes) and len(epilogue_sizes) >= len(root_shape)
+    return no_recompute(read, epilogue_sizes) and prod(epilogue_sizes) == prod(root_shape)
+
+
+class FormKernel(RewritePattern):
+    """A reduction root and its pointwise epilogue become one `tensor_ext.kernel`.
+
+        %acc = linalg.broadcast ins(%bias) outs(%e) dimensions = [0, 2, 3]
+        %c = linalg.conv_2d_nchw_fchw ins(%x, %w) outs(%acc)
+        %s = linalg.generic {maps = [(d0..d4) -> (d0, d1*85 + d4, d2, d3), id]} ins(%c) ...
+      ==>
+        %s = tensor_ext.kernel ins(%x, %w, %bias : ...) -> tensor<1x3x80x80x85xf32> {
+        ^bb0(%xi, %wi, %bi):
+          %acc = linalg.broadcast ins(%bi) ...
+          %c = linalg.conv_2d_nchw_fchw ins(%xi, %wi) outs(%acc)
+          %s = linalg.generic ... ins(%c) ...
+          tensor_ext.yield %s
+        }
+
+    Matched on the epilogue. Legality: the epilogue is an all-parallel generic with one
+    result, not already inside a kernel; exactly one of its inputs is a root's result
+    (conv, matmul, fused_conv_pool, any op with reduction loops); that result has no
+    other use (several users would recompute the conv/matmul); the epilogue reads each
+    root element once (`kernel_read_is_whole`). The root's accumulator
+    (`linalg.broadcast`/`linalg.fill`) and padded inputs (`tensor.pad`) join the kernel
+    when the root is their only user; constants and `tensor.empty` are cloned in.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not is_kernel_epilogue(op) or len(op.res) != 1 or isinstance(op.parent_op(), KernelOp):
+            return
+        roots = [
+            (i, v.op) for i, v in enumerate(op.inputs)
+            if isinstance(v, OpResult) and is_kernel_root(v.op)
+        ]
+        if len(roots) != 1:
+            return
+        index, root = roots[0]
+        if len(root.results) != 1 or _single_user(root.results[0]) is not op:
+            return
+        if isinstance(root.parent_op(), KernelOp) or root.parent is not op.parent:
+            return
+        shapes = _shapes(op)
+        root_shape = shape_of(root.results[0])
+        if shapes is None or root_shape is None:
+            return
+        maps = _maps(op)
+        sizes = loop_sizes(maps, shapes)
+        if sizes is None or not kernel_read_is_whole(maps[index], sizes, root_shape):
+            return
+        prologue = [
+            v.op for v in root.operands
+            if isinstance(v, OpResult) and v.op.name in _PROLOGUE_OPS
+            and _single_user(v) is root and v.op.parent is op.parent
+        ]
+        members = [*sorted(prologue, key=_position), root, op]
+        rewriter.replace_op(op, _build_kernel(members, op))
+        for member in reversed(members[:-1]):
+            rewriter.erase_op(member)
+
+
+def _position(op: Operation) -> int:
+    assert op.parent is not None
+    return op.parent.get_operation_index(op)
+
+
+def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp:
+    """Clone `members` into an isolated kernel; outside values become its operands."""
+    inside = {r for m in members for r in m.results}
+    inputs: list[SSAValue] = []
+    cloned: list[Operation] = []
+    mapper: dict[SSAValue, SSAValue] = {}
+    block = Block()
+
+    def capture(value: SSAValue) -> None:
+        if value in inside or value in mapper:
+            return
+        owner = value.op if isinstance(value, OpResult) else None
+        if isinstance(owner, _CLONED_INTO_KERNEL) and not owner.operands and not (
+            isinstance(owner, arith.ConstantOp) and isinstance(value.type, ShapedType)
+        ):
+            copy = owner.clone()
+            cloned.append(copy)
+            mapper[value] = copy.results[0]
+            return
+        inputs.append(value)
+        mapper[value] = block.insert_arg(value.type, len(block.args))
+
+    for member in members:
+        for nested in member.walk():
+            for value in nested.operands:
+                if not _defined_in(value, member):
+                    capture(value)
+    block.add_ops(cloned)
+    for member in members:
+        block.add_op(member.clone(mapper))
+    block.add_op(KernelYieldOp(mapper[epilogue.res[0]]))
+    return KernelOp(inputs, [epilogue.res[0].type], Region(block))
+
+
+def _defined_in(value: SSAValue, member: Operation) -> bool:
+    """True if `value` is defined in one of `member`'s own regions (a body value)."""
+    parent = value.op.parent_op() if isinstance(value, OpResult) else value.owner.parent_op()  # type: ignore[union-attr]
+    while parent is not None:
+        if parent is member:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+# ------------------------------------------------------------------ entry points
+
+
+def pointwise_fusion_patterns() -> list[RewritePattern]:
+    """The pointwise group: read through layout chains, inline producers."""
+    return [AbsorbLayoutChain(), FuseElementwiseProducer(), TransposeToGeneric()]
+
+
+def kernel_formation_patterns() -> list[RewritePattern]:
+    """Run after every other fusion: wrap root + epilogue into `tensor_ext.kernel`."""
+    return [FormKernel()]
+
+
+@dataclass(frozen=True)
+class LinalgFusePointwisePass(ModulePass):
+    """Fuse pointwise ops across reshape/transpose/broadcast; conv/matmul + epilogue -> one kernel.
+
+        %c = linalg.matmul ins(%a, %b : tensor<6x4xf32>, tensor<4x8xf32>) outs(%z : tensor<6x8xf32>) -> tensor<6x8xf32>
+        %e = tensor.expand_shape %c [[0, 1], [2]] output_shape [2, 3, 8] : tensor<6x8xf32> into tensor<2x3x8xf32>
+        %t = linalg.transpose ins(%e : tensor<2x3x8xf32>) outs(%i : tensor<2x8x3xf32>) permutation = [0, 2, 1]
+        %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = [3 x "parallel"]}
+               ins(%t, %bias3 : tensor<2x8x3xf32>, tensor<2x8x3xf32>) outs(%i : tensor<2x8x3xf32>) { addf }
+      ==>
+        %s = tensor_ext.kernel ins(%a, %b, %z, %bias3 : ...) -> tensor<2x8x3xf32> {
+          %c = linalg.matmul ...
+          %s = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0 * 3 + d2, d1), #id, #id] ...}
+          tensor_ext.yield %s
+        }
+
+    Options: `kernels=false` stops after the pointwise phase (standard linalg only).
+    (tests/filecheck/transforms/linalg-fuse-pointwise/docstring.mlir runs this example.)
+    """
+
+    name = "linalg-fuse-pointwise"
+
+    kernels: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(pointwise_fusion_patterns()), apply_recursively=True
+        ).rewrite_module(op)
+        if self.kernels:
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(kernel_formation_patterns()), apply_recursively=True
+            ).rewrite_module(op)

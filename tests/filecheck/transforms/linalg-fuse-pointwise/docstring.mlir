@@ -1,0 +1,46 @@
+// The example in LinalgFusePointwisePass's docstring: matmul -> reshape -> transpose ->
+// add is one kernel; with kernels=false, one matmul + one generic that heir-opt and
+// iree-opt accept, and so does the lowered kernel.
+// RUN: heirpy-opt %s -p linalg-fuse-pointwise | filecheck %s
+// RUN: heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | filecheck %s --check-prefix=STD
+// RUN: %if heir-opt %{ heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if iree-opt %{ heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | %iree-opt | filecheck %s --check-prefix=MLIR %}
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor<2x8x3xf32>) -> tensor<2x8x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<6x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e0 : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<6x4xf32>, tensor<4x8xf32>) outs(%z : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %e = tensor.expand_shape %c [[0, 1], [2]] output_shape [2, 3, 8] : tensor<6x8xf32> into tensor<2x3x8xf32>
+  %i = tensor.empty() : tensor<2x8x3xf32>
+  %t = linalg.transpose ins(%e : tensor<2x3x8xf32>) outs(%i : tensor<2x8x3xf32>) permutation = [0, 2, 1]
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%t, %bias3 : tensor<2x8x3xf32>, tensor<2x8x3xf32>) outs(%i : tensor<2x8x3xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8x3xf32>
+  return %s : tensor<2x8x3xf32>
+}
+// CHECK-LABEL: func.func @matmul_chain(
+// CHECK-NOT:   linalg.transpose
+// CHECK:       %[[K:.*]] = tensor_ext.kernel ins(
+// CHECK:         linalg.fill
+// CHECK:         %[[C:.*]] = linalg.matmul
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// CHECK:         tensor_ext.yield %[[S]]
+// CHECK:       func.return %[[K]]
+
+// STD-LABEL: func.func @matmul_chain(
+// STD-NOT:   tensor.expand_shape
+// STD-NOT:   linalg.transpose
+// STD:       %[[C:.*]] = linalg.matmul
+// STD:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// STD-NOT:   tensor_ext
+
+// MLIR-LABEL: func.func @matmul_chain(
+// MLIR:       linalg.matmul
+// MLIR:       linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}]
+// MLIR-NOT:   linalg.transpose
+// MLIR-NOT:   linalg.generic
