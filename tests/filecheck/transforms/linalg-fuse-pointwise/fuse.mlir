@@ -1,0 +1,151 @@
+// Pointwise chains across transpose / reshape / broadcast become one linalg.generic.
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | filecheck %s
+// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+// RUN: %if iree-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | %iree-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_transpose_add_relu(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %a = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<4x6xf32>, tensor<4x6xf32>) outs(%e0 : tensor<4x6xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) permutation = [1, 0]
+  %b = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%t, %z : tensor<6x4xf32>, tensor<6x4xf32>) outs(%e1 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<6x4xf32>) outs(%e1 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %m = arith.maximumf %p, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+// CHECK-LABEL: func.func @add_transpose_add_relu(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[Y:.*]]: tensor<4x6xf32>, %[[Z:.*]]: tensor<6x4xf32>)
+// CHECK-NOT:   linalg.transpose
+// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK:         arith.addf
+// CHECK:         arith.addf
+// CHECK:         arith.maximumf
+// CHECK-NOT:   linalg.generic
+// CHECK:       func.return %[[R]]
+// MLIR-LABEL: func.func @add_transpose_add_relu(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.generic
+
+// -----
+
+// A collapse merges the producer's axes: the consumer's loop is split into (6, 4).
+func.func @collapse_splits_loop(%x: tensor<6x4xf32>, %y: tensor<24xf32>) -> tensor<24xf32> {
+  %e0 = tensor.empty() : tensor<6x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<6x4xf32>) outs(%e0 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  %c = tensor.collapse_shape %a [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %e1 = tensor.empty() : tensor<24xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c, %y : tensor<24xf32>, tensor<24xf32>) outs(%e1 : tensor<24xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+  return %b : tensor<24xf32>
+}
+// CHECK-LABEL: func.func @collapse_splits_loop(
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
+// CHECK:         math.exp
+// CHECK:         arith.addf
+// CHECK-NOT:   linalg.generic
+// MLIR-LABEL: func.func @collapse_splits_loop(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.generic
+
+// -----
+
+// A [6] bias broadcast, reshaped to [2, 3] and transposed, stays [6]: read as d1 * 3 + d4.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+func.func @bias_stays_small(%v: tensor<1x6x4x4xf32>, %bias: tensor<6xf32>) -> tensor<1x2x4x4x3xf32> {
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<1x6x4x4xf32>
+  %bb = linalg.broadcast ins(%bias : tensor<6xf32>) outs(%e0 : tensor<1x6x4x4xf32>) dimensions = [0, 2, 3]
+  %a = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v, %bb : tensor<1x6x4x4xf32>, tensor<1x6x4x4xf32>) outs(%e0 : tensor<1x6x4x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<1x6x4x4xf32>
+  %x = tensor.expand_shape %a [[0], [1, 2], [3], [4]] output_shape [1, 2, 3, 4, 4] : tensor<1x6x4x4xf32> into tensor<1x2x3x4x4xf32>
+  %e1 = tensor.empty() : tensor<1x2x4x4x3xf32>
+  %t = linalg.transpose ins(%x : tensor<1x2x3x4x4xf32>) outs(%e1 : tensor<1x2x4x4x3xf32>) permutation = [0, 1, 3, 4, 2]
+  %r = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%t : tensor<1x2x4x4x3xf32>) outs(%e1 : tensor<1x2x4x4x3xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %n = arith.negf %p : f32
+    %x1 = math.exp %n : f32
+    %d = arith.addf %x1, %one : f32
+    %q = arith.divf %one, %d : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x4x4x3xf32>
+  return %r : tensor<1x2x4x4x3xf32>
+}
+// CHECK-LABEL: func.func @bias_stays_small(
+// CHECK-SAME:    %[[V:.*]]: tensor<1x6x4x4xf32>, %[[B:.*]]: tensor<6xf32>)
+// CHECK-NOT:   linalg.broadcast
+// CHECK-NOT:   linalg.transpose
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (((d1 * 3) + d4))>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
+// CHECK-NOT:   linalg.generic
+// MLIR-LABEL: func.func @bias_stays_small(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+
+// -----
+
+// A trailing transpose of a pointwise result becomes part of the generic.
+func.func @trailing_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x6xf32>) outs(%e0 : tensor<4x6xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) permutation = [1, 0]
+  return %t : tensor<6x4xf32>
+}
+// CHECK-LABEL: func.func @trailing_transpose(
+// CHECK-NOT:   linalg.transpose
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:         math.exp
+// CHECK-NOT:   linalg.generic
+// MLIR-LABEL: func.func @trailing_transpose(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+
+// -----
+
+// A dynamic batch with a static split of a static axis fuses.
+func.func @dynamic_batch_static_split(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x6xf32>
+  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [%n, 2, 3] : tensor<?x6xf32> into tensor<?x2x3xf32>
+  %i = tensor.empty(%n) : tensor<?x2x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e : tensor<?x2x3xf32>) outs(%i : tensor<?x2x3xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x2x3xf32>
+  return %r : tensor<?x2x3xf32>
+}
+// CHECK-LABEL: func.func @dynamic_batch_static_split(
+// CHECK-SAME:    %[[X:.*]]: tensor<?x6xf32>)
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 3) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
+// MLIR-LABEL: func.func @dynamic_batch_static_split(
+// MLIR: linalg.generic

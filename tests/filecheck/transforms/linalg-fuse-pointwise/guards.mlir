@@ -1,0 +1,201 @@
+// Must not fuse: each case leaves the IR as it was (apart from nothing).
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | filecheck %s
+
+// A collapse merges the reduced axis with another: the reduction loop would have to be
+// split, so the producer and the collapse stay.
+func.func @reduced_axis_merged(%x: tensor<6x4xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %e0 = tensor.empty() : tensor<6x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<6x4xf32>) outs(%e0 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  %c = tensor.collapse_shape %a [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%c : tensor<24xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+// CHECK-LABEL: func.func @reduced_axis_merged(
+// CHECK:       %[[A:.*]] = linalg.generic
+// CHECK:       %[[C:.*]] = tensor.collapse_shape %[[A]]
+// CHECK:       linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[C]] : tensor<24xf32>)
+
+// -----
+
+// A reshape chain without a common refinement: [6, 4] -> [24] -> [4, 6].
+func.func @no_common_refinement(%x: tensor<6x4xf32>) -> tensor<4x6xf32> {
+  %e0 = tensor.empty() : tensor<6x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<6x4xf32>) outs(%e0 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  %c = tensor.collapse_shape %a [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %d = tensor.expand_shape %c [[0, 1]] output_shape [4, 6] : tensor<24xf32> into tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%d : tensor<4x6xf32>) outs(%e1 : tensor<4x6xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}
+// CHECK-LABEL: func.func @no_common_refinement(
+// CHECK:       linalg.generic
+// CHECK:       tensor.collapse_shape
+// CHECK:       tensor.expand_shape
+// CHECK:       linalg.generic
+
+// -----
+
+// The transposed matmul result has two users: a kernel would recompute the matmul, so
+// the matmul stays on its own (the transposes are still read through maps).
+func.func @several_users(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %z: tensor<4x6xf32>) -> (tensor<6x4xf32>, tensor<6x4xf32>) {
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%z : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%m : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) permutation = [1, 0]
+  %r1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<6x4xf32>) outs(%e1 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<6x4xf32>) outs(%e1 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.tanh %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  return %r1, %r2 : tensor<6x4xf32>, tensor<6x4xf32>
+}
+// CHECK-LABEL: func.func @several_users(
+// CHECK-NOT:   tensor_ext.kernel
+// CHECK:       %[[M:.*]] = linalg.matmul
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
+// CHECK-NOT:   tensor_ext.kernel
+
+// -----
+
+// A broadcast from a small producer to a large shape: fusing would recompute the exp
+// 4 times per element. The broadcast is read through a map; the exp stays on [6].
+func.func @broadcast_into_small_producer(%x: tensor<6xf32>, %y: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %e0 = tensor.empty() : tensor<6xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<6xf32>) outs(%e0 : tensor<6xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6xf32>
+  %e1 = tensor.empty() : tensor<4x6xf32>
+  %b = linalg.broadcast ins(%a : tensor<6xf32>) outs(%e1 : tensor<4x6xf32>) dimensions = [0]
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %y : tensor<4x6xf32>, tensor<4x6xf32>) outs(%e1 : tensor<4x6xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}
+// CHECK-LABEL: func.func @broadcast_into_small_producer(
+// CHECK:       %[[A:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<6xf32>)
+// CHECK:         math.exp
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, {{.*}} ins(%[[A]], %{{.*}} : tensor<6xf32>, tensor<4x6xf32>)
+// CHECK-NOT:     math.exp
+
+// -----
+
+// Non-pointwise consumers end the kernel: pad, extract_slice, concat.
+func.func @pad_ends_kernel(%x: tensor<4x4xf32>) -> tensor<6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %p = tensor.pad %a low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x4xf32> to tensor<6x6xf32>
+  %e1 = tensor.empty() : tensor<6x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<6x6xf32>) outs(%e1 : tensor<6x6xf32>) {
+  ^bb0(%q: f32, %o: f32):
+    %s = math.tanh %q : f32
+    linalg.yield %s : f32
+  } -> tensor<6x6xf32>
+  return %r : tensor<6x6xf32>
+}
+// CHECK-LABEL: func.func @pad_ends_kernel(
+// CHECK:       %[[A:.*]] = linalg.generic
+// CHECK:       %[[P:.*]] = tensor.pad %[[A]]
+// CHECK:       linalg.generic {{.*}} ins(%[[P]] :
+
+// -----
+
+func.func @slice_after_matmul(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %z: tensor<4x6xf32>) -> tensor<2x6xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%z : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %s = tensor.extract_slice %m[0, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+  %e1 = tensor.empty() : tensor<2x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<2x6xf32>) outs(%e1 : tensor<2x6xf32>) {
+  ^bb0(%q: f32, %o: f32):
+    %t = math.tanh %q : f32
+    linalg.yield %t : f32
+  } -> tensor<2x6xf32>
+  return %r : tensor<2x6xf32>
+}
+// CHECK-LABEL: func.func @slice_after_matmul(
+// CHECK-NOT:   tensor_ext.kernel
+// CHECK:       %[[M:.*]] = linalg.matmul
+// CHECK:       %[[S:.*]] = tensor.extract_slice %[[M]]
+// CHECK:       linalg.generic {{.*}} ins(%[[S]] :
+
+// -----
+
+func.func @concat_ends_kernel(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %e0 = tensor.empty() : tensor<2x3xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x3xf32>) outs(%e0 : tensor<2x3xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3xf32>
+  %c = tensor.concat dim(0) %a, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %e1 = tensor.empty() : tensor<4x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<4x3xf32>) outs(%e1 : tensor<4x3xf32>) {
+  ^bb0(%q: f32, %o: f32):
+    %t = math.tanh %q : f32
+    linalg.yield %t : f32
+  } -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+// CHECK-LABEL: func.func @concat_ends_kernel(
+// CHECK:       %[[A:.*]] = linalg.generic
+// CHECK:       %[[C:.*]] = tensor.concat dim(0) %[[A]], %{{.*}}
+// CHECK:       linalg.generic {{.*}} ins(%[[C]] :
+
+// -----
+
+// A dynamic dim merged with a static one: the stride would be dynamic, no fusion.
+func.func @dynamic_merge(%x: tensor<?x4xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %e0 = tensor.empty(%n) : tensor<?x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>) outs(%e0 : tensor<?x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>
+  %c = tensor.collapse_shape %a [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  %c4 = arith.constant 4 : index
+  %m = arith.muli %n, %c4 : index
+  %e1 = tensor.empty(%m) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<?xf32>) outs(%e1 : tensor<?xf32>) {
+  ^bb0(%q: f32, %o: f32):
+    %t = math.tanh %q : f32
+    linalg.yield %t : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+// CHECK-LABEL: func.func @dynamic_merge(
+// CHECK:       %[[A:.*]] = linalg.generic
+// CHECK:       %[[C:.*]] = tensor.collapse_shape %[[A]]
+// CHECK:       linalg.generic {{.*}} ins(%[[C]] : tensor<?xf32>)

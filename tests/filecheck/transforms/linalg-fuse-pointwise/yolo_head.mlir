@@ -1,0 +1,27 @@
+// The YOLOv5s head (conv + bias -> reshape -> transpose -> sigmoid) is one kernel for a
+// 1x1 and a 3x3 conv (whose input pad joins the kernel's prologue). Lowered, it is one
+// conv and one generic that heir-opt and iree-opt accept.
+// RUN: heirpy-opt %examples/yolo_head_k1.mlir -p linalg-fuse-pointwise | filecheck %s
+// RUN: heirpy-opt %examples/yolo_head_k3.mlir -p linalg-fuse-pointwise | filecheck %s --check-prefixes=CHECK,K3
+// RUN: %if heir-opt %{ heirpy-opt %examples/yolo_head_k3.mlir -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if iree-opt %{ heirpy-opt %examples/yolo_head_k3.mlir -p linalg-fuse-pointwise,lower-tensor-ext | %iree-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/yolo_head_k1.mlir -p 'linalg-fuse-pointwise{kernels=false}' | heir-opt | filecheck %s --check-prefix=MLIR %}
+
+// CHECK-LABEL: func.func @main(
+// CHECK-NOT:   linalg.
+// CHECK:       %[[K:.*]] = tensor_ext.kernel ins(
+// K3:            tensor.pad
+// CHECK:         linalg.broadcast
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 85) + d4), d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[C]] : tensor<1x255x80x80xf32>) outs(%{{.*}} : tensor<1x3x80x80x85xf32>)
+// CHECK:         math.exp
+// CHECK:         tensor_ext.yield %[[S]]
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.return %[[K]]
+
+// MLIR-LABEL: func.func @main(
+// MLIR:       linalg.conv_2d_nchw_fchw
+// MLIR:       linalg.generic
+// MLIR-NOT:   linalg.transpose
+// MLIR-NOT:   tensor.expand_shape
+// MLIR-NOT:   linalg.generic
