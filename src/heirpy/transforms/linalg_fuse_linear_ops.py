@@ -1,0 +1,178 @@
+"""Fold constant bias, scale and batch-norm arithmetic into the preceding linear op.
+
+Example (a conv, then its bias and a per-channel scale, as torch-mlir emits them):
+
+    %c = linalg.conv_2d_nchw_fchw ins(%x, %w : ...) outs(%zero : tensor<1x2x3x3xf32>)
+    %b = linalg.generic {maps = [id, (d0,d1,d2,d3) -> (d1)], ...}
+           ins(%c, %bias) { arith.addf }
+    %s = linalg.generic {...} ins(%b, %scale) { arith.mulf }
+
+becomes one conv whose weights are `w * scale[f]` and whose init is the constant
+`(0 + bias) * scale` (a `linalg.broadcast` of a 1-D constant when per-channel):
+
+    %c = linalg.conv_2d_nchw_fchw ins(%x, %w_scaled : ...) outs(%init : ...)
+
+Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differences):
+
+* linear ops: `linalg.matmul` (weight on either side), `matvec`, `vecmat`,
+  `conv_2d_nchw_fchw`, whose weight is a compile-time constant. Weights that are
+  function arguments are NOT folded (the pass does not fire): heirpy folds with numpy
+  only, so the output never carries extra plaintext ops.
+* elementwise ops: `arith.addf/subf/mulf/divf` on tensors or a single-op
+  `linalg.generic` (torch-mlir's form, the constant through any indexing map or a
+  captured scalar); the other side must fold to a constant (constants through
+  transpose/expand/broadcast/sqrt ... are folded with heirpy's evaluator).
+* add/sub go into the init: `init' = init ± K` (`K - L(x)` negates the weights too).
+  A `tensor.empty` init counts as zeros (it is undefined, so any value refines it).
+* mul/div scale the weights along the output channel AND the existing init (HEIR scales
+  only the weights, which is wrong with a pre-existing bias), and only when the
+  scale is constant across every other output axis; `K / L(x)` never fuses.
+* the linear op's result must have no other user (HEIR rewrites it in place, which
+  would change the other users' values).
+
+Batch-norm in eval mode, `(x - mean) / sqrt(var + eps) * gamma + beta`, is four such
+ops and folds completely into the conv or matmul before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from heirpy.interp.dtypes import element_dtype
+from heirpy.transforms.constants import dense_constant
+from heirpy.transforms.linear_constants import (
+    ConstantReader,
+    build_init,
+    erase_dead_constant_slices,
+)
+from heirpy.transforms.linear_maps import channel_vector
+from heirpy.transforms.linear_match import (
+    ElementwiseAffine,
+    LinearOpView,
+    linear_op_view,
+    match_elementwise_affine,
+)
+
+
+@dataclass(frozen=True)
+class FoldedLinear:
+    """The new weight and init of a linear op after absorbing an elementwise op."""
+
+    weight: np.ndarray
+    init: np.ndarray
+
+
+def fold_elementwise(
+    view: LinearOpView, init: np.ndarray, elementwise: ElementwiseAffine
+) -> FoldedLinear | None:
+    """Pure legality + arithmetic: the linear op's weight and init with `elementwise`
+    absorbed, or None when it cannot be (a scale that is not per output channel, a
+    division by zero, `K / L(x)`)."""
+    weight = view.weight.astype(np.float64)
+    base = init.astype(np.float64)
+    constant = elementwise.constant.astype(np.float64)
+    if elementwise.kind == "add":
+        return FoldedLinear(weight, base + constant)
+    if elementwise.kind == "sub":
+        if elementwise.operand_is_lhs:
+            return FoldedLinear(weight, base - constant)
+        return FoldedLinear(-weight, constant - base)
+    if not elementwise.is_affine():
+        return None
+    scale = channel_vector(constant, view.out_axis)
+    if scale is None:
+        return None
+    shape = [1] * weight.ndim
+    shape[view.weight_axis] = scale.size
+    if elementwise.kind == "mul":
+        return FoldedLinear(weight * scale.reshape(shape), base * constant)
+    if np.any(scale == 0):
+        return None
+    return FoldedLinear(weight / scale.reshape(shape), base / constant)
+
+
+class FuseElementwiseIntoLinearOp(RewritePattern):
+    """Absorb `L(x) <op> K` (op in + - * /, K constant) into the linear op L.
+
+        %l = linalg.matmul ins(%x, %w) outs(%init)
+        %r = arith.mulf %l, %k            // or a linalg.generic doing the same
+      ->
+        %l = linalg.matmul ins(%x, %w_times_k) outs(%init_times_k)
+
+    Legality: `fold_elementwise` (per-channel scale, no `K / L`), L has constant weights,
+    a constant (or `tensor.empty`) init, static shapes, and no other user.
+    """
+
+    def __init__(self, reader: ConstantReader | None = None):
+        self.reader = ConstantReader() if reader is None else reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        elementwise = match_elementwise_affine(op, self.reader)
+        if elementwise is None:
+            return
+        linear = elementwise.operand.owner
+        if not isinstance(linear, Operation) or elementwise.operand.uses.get_length() != 1:
+            return
+        view = linear_op_view(linear, self.reader)
+        if view is None or view.op.results[0].type != elementwise.result.type:
+            return
+        init = self.reader.init_value(view.init)
+        if init is None:
+            return
+        folded = fold_elementwise(view, init, elementwise)
+        if folded is None:
+            return
+        weight_type = view.op.operands[view.weight_index].type
+        init_type = view.init.type
+        assert isinstance(weight_type, TensorType) and isinstance(init_type, TensorType)
+        weight_op = dense_constant(
+            folded.weight.astype(element_dtype(weight_type)), weight_type
+        )
+        init_ops, init_result = build_init(
+            folded.init.astype(element_dtype(init_type)), init_type
+        )
+        new_linear = view.op.clone()
+        new_linear.operands[view.weight_index] = weight_op.result
+        new_linear.operands[2] = init_result
+        rewriter.insert_op([weight_op, *init_ops, new_linear], InsertPoint.before(view.op))
+        old_operands = [*op.operands, *view.op.operands]
+        rewriter.replace_op(op, [], [new_linear.results[0]])
+        rewriter.erase_op(view.op)
+        erase_dead_constant_slices(rewriter, old_operands)
+
+
+def fuse_linear_ops_patterns(ctx: Context | None = None) -> list[RewritePattern]:
+    """The patterns of this pass, for umbrella passes (`ctx` holds the blobs of
+    `dense_resource` constants; without it the module's remembered context is used)."""
+    return [FuseElementwiseIntoLinearOp(ConstantReader(ctx))]
+
+
+@dataclass(frozen=True)
+class LinalgFuseLinearOpsPass(ModulePass):
+    """Fold constant bias, scale and batch-norm arithmetic into the preceding linear op.
+
+    Example: `%c = conv(x, w) outs(zeros); %r = %c * k[f] + b[f]` becomes
+    `%r = conv(x, w * k[f]) outs(broadcast(b))` (see the module docstring and
+    tests/filecheck/transforms/linalg-fuse-linear-ops/docstring.mlir).
+    """
+
+    name = "linalg-fuse-linear-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(fuse_linear_ops_patterns(ctx)),  # type: ignore[arg-type]
+            apply_recursively=True,
+        ).rewrite_module(op)

@@ -1,0 +1,567 @@
+"""Fuse a chain of linear ops with no nonlinearity between them into ONE linear op.
+
+Under CKKS every plaintext-ciphertext linear op costs a multiplicative level; a chain
+conv → pool → conv → pool with no activation is one affine map of its input, so it
+should cost one. Example (conv∘conv, no padding between):
+
+    %a = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%z1)
+    %b = linalg.conv_2d_nchw_fchw ins(%a, %w2 : tensor<1x2x4x4xf32>, tensor<3x2x2x2xf32>) outs(%z2)
+  ->
+    %b = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x6x6xf32>, tensor<3x1x4x4xf32>) outs(%init)
+
+Chain steps (each acts on every sample of the batch alike; weights and inits must be
+compile-time constants, the same for every batch element):
+  costly (one level each): `conv_2d_nchw_fchw`, `pooling_nchw_sum`,
+    `tensor_ext.fused_conv_pool`, `matmul` (activation on the left, torch's Linear after
+    its weight transpose is folded), `matvec`, `vecmat`;
+  free: elementwise `± K`, `* K`, `/ K` (bias, the average pool's divide, batch-norm),
+    `tensor.pad`, and `tensor.collapse_shape`/`expand_shape` that keep the batch axis.
+A chain runs from its first to its last costly op (plus trailing free elementwise
+steps); leading/trailing pads and reshapes stay outside. It fuses when it has at least
+two costly ops and every intermediate result has exactly one user.
+
+Representations and the rule that picks one (cost = multiply-accumulates per sample,
+which is also the number of plaintext-ciphertext products the op needs):
+  * conv: only when every step is translation-equivariant (conv, pool, fused_conv_pool,
+    per-channel scale, any constant add; no pad or reshape inside). Filters compose
+    exactly (`linear_maps.compose_conv_weights`): stride s1*s2, dilation the gcd of the
+    tap steps, size ((k2-1)*d2*s1 + (k1-1)*d1)/g + 1; inits are pushed through the
+    later steps with numpy (`L(conv(x) + b) = L(conv(x)) + L(b)`).
+    cost = F*OH*OW * C*KH*KW.
+  * matrix: always exact (any affine per-sample map), found by applying the chain to 0
+    and to each unit vector: the input is flattened, multiplied by a constant
+    D_in x D_out matrix with the constant term as init, and reshaped back.
+    cost = D_in * D_out; at most 2^22 weights (else the chain is left alone).
+  The cheaper one wins; ties go to the conv (a much smaller constant). E.g. conv3x3 →
+  avgpool2 → conv3x3 → avgpool2 on 3x16x16 without padding is a 4-channel 10x10 conv,
+  stride 4 (8*2*2*3*10*10 = 9600 MACs) instead of a 768x32 matrix (24576); with torch's
+  padding=1 between the convs the map is not a conv (the pad breaks translation
+  invariance at the border), so it becomes the 768 x 128 matrix.
+
+Not fused (guards): any nonlinearity between (x*x, relu, sigmoid, max-pool: none is a
+step), an intermediate with another user (duplicating the chain would not be free:
+it is ciphertext work), dynamic shapes, function-argument weights, inits that differ
+across the batch, matmuls whose activation is the right operand, and chains whose
+matrix would exceed 2^22 entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import prod
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    VectorType,
+    i64,
+)
+from xdsl.dialects.linalg.ops import MatmulOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from heirpy.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    MatvecOp,
+    PoolingNchwSumOp,
+    VecmatOp,
+)
+from heirpy.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.interp.dtypes import element_dtype
+from heirpy.transforms.constants import dense_constant
+from heirpy.transforms.linear_constants import (
+    ConstantReader,
+    build_init,
+    erase_dead_constant_slices,
+    static_shape,
+)
+from heirpy.transforms.linear_maps import (
+    AffineConv,
+    SampleMap,
+    affine_matrix,
+    channel_vector,
+    choose_representation,
+    compose_affine_convs,
+    composed_conv_fits,
+    is_batch_invariant,
+    keeps_batch_axis,
+    pad_keeps_batch,
+    pool_filter,
+    sum_pool_nchw,
+)
+from heirpy.transforms.linear_match import match_elementwise_affine
+
+BATCHED, UNBATCHED = "batched", "unbatched"
+
+
+@dataclass
+class Step:
+    """One op of a chain, as a per-sample map of its activation operand.
+
+    `mode` is BATCHED (axis 0 is the batch), UNBATCHED (the whole tensor is one sample)
+    or None (elementwise: takes the mode of its neighbours). `conv` is the step as an
+    AffineConv when it is translation-equivariant on NCHW samples."""
+
+    op: Operation
+    activation: SSAValue
+    costly: bool
+    mode: str | None
+    apply_batched: SampleMap  # on [B, *sample] in BATCHED mode
+    apply_unbatched: SampleMap | None = None  # on [B, *shape] in UNBATCHED mode
+    conv: AffineConv | None = None
+    reshape_only: bool = False  # pads and reshapes: left outside at a chain's ends
+    constants: list[SSAValue] = field(default_factory=list)
+
+    @property
+    def result(self) -> SSAValue:
+        return self.op.results[0]
+
+    def sample_map(self, mode: str) -> SampleMap:
+        if mode == UNBATCHED:
+            assert self.apply_unbatched is not None
+            return self.apply_unbatched
+        return self.apply_batched
+
+
+# ------------------------------------------------------------------------- step views
+def _sample_const(full: np.ndarray | None) -> np.ndarray | None:
+    """The per-sample constant of a batched init, if every batch element agrees."""
+    if full is None or not is_batch_invariant(full):
+        return None
+    return full[0].astype(np.float64)
+
+
+def step_of(op: Operation, reader: ConstantReader) -> Step | None:
+    """The chain step `op` is, or None (a nonlinearity, an unknown op, non-constant
+    weights, dynamic shapes ...)."""
+    if len(op.results) != 1 or static_shape(op.results[0].type) is None:
+        return None
+    if any(static_shape(v.type) is None for v in op.operands if isinstance(v.type, TensorType)):
+        return None
+    if isinstance(op, Conv2DNchwFchwOp):
+        return _conv_step(op, reader)
+    if isinstance(op, PoolingNchwSumOp):
+        return _pool_step(op, reader)
+    if isinstance(op, FusedConvPoolOp):
+        return _fused_conv_pool_step(op, reader)
+    if isinstance(op, MatmulOp):
+        return _matmul_step(op, reader)
+    if isinstance(op, (MatvecOp, VecmatOp)):
+        return _vector_step(op, reader)
+    if isinstance(op, tensor.PadOp):
+        return _pad_step(op, reader)
+    if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
+        return _reshape_step(op)
+    return _elementwise_step(op, reader)
+
+
+def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantReader) -> Step | None:
+    x, w, init = op.operands
+    weight = reader.fold(w)
+    const = _sample_const(reader.init_value(init))
+    if weight is None or const is None or reader.fold(x) is not None:
+        return None
+    conv = AffineConv(weight.astype(np.float64), op.window_strides(), op.window_dilations(), const)  # type: ignore[arg-type]
+    return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init])
+
+
+def _pool_step(op: PoolingNchwSumOp, reader: ConstantReader) -> Step | None:
+    x, window, init = op.operands
+    const = _sample_const(reader.init_value(init))
+    if const is None or reader.fold(x) is not None:
+        return None
+    shape = static_shape(window.type)
+    assert shape is not None
+    strides, dilations = op.window_strides(), op.window_dilations()
+    out_hw = const.shape[1:]
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return sum_pool_nchw(batch, shape, strides, dilations, out_hw) + const
+
+    conv = AffineConv(pool_filter(const.shape[0], shape), strides, dilations, const)  # type: ignore[arg-type]
+    return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init])
+
+
+def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantReader) -> Step | None:
+    weight = reader.fold(op.filter)
+    conv_const = _sample_const(reader.init_value(op.conv_init))
+    pool_const = _sample_const(reader.init_value(op.pool_init))
+    if weight is None or conv_const is None or pool_const is None:
+        return None
+    if reader.fold(op.input) is not None:
+        return None
+    conv = AffineConv(
+        weight.astype(np.float64), op.int_values("conv_strides"),  # type: ignore[arg-type]
+        op.int_values("conv_dilations"), conv_const,  # type: ignore[arg-type]
+    )
+    window = op.int_values("pool_window")
+    pool = AffineConv(
+        pool_filter(pool_const.shape[0], window), op.int_values("pool_strides"),  # type: ignore[arg-type]
+        op.int_values("pool_dilations"), pool_const,  # type: ignore[arg-type]
+    )
+    composed = compose_affine_convs(conv, pool)
+    divisor = op.divisor_value()
+    if divisor is not None:
+        composed = AffineConv(
+            composed.weight / divisor, composed.strides, composed.dilations, composed.const / divisor
+        )
+    return Step(op, op.input, True, BATCHED, composed.apply, conv=composed,
+                constants=[op.filter, op.conv_init, op.pool_init])
+
+
+def _matmul_step(op: MatmulOp, reader: ConstantReader) -> Step | None:
+    x, w, init = op.operands
+    weight = reader.fold(w)
+    const = _sample_const(reader.init_value(init))
+    if weight is None or const is None or reader.fold(x) is not None:
+        return None
+    matrix = weight.astype(np.float64)
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch @ matrix + const
+
+    return Step(op, x, True, BATCHED, apply, constants=[w, init])
+
+
+def _vector_step(op: Operation, reader: ConstantReader) -> Step | None:
+    is_matvec = isinstance(op, MatvecOp)
+    a, b, init = op.operands
+    w, x = (a, b) if is_matvec else (b, a)
+    weight = reader.fold(w)
+    const = reader.init_value(init)
+    if weight is None or const is None or reader.fold(x) is not None:
+        return None
+    matrix = weight.astype(np.float64).T if is_matvec else weight.astype(np.float64)
+    const64 = const.astype(np.float64)
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch @ matrix + const64
+
+    return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init])
+
+
+def _pad_step(op: tensor.PadOp, reader: ConstantReader) -> Step | None:
+    if op.low or op.high:
+        return None  # dynamic padding
+    low = list(op.static_low.get_values())
+    high = list(op.static_high.get_values())
+    block_ops = list(op.region.block.ops)
+    if not pad_keeps_batch(low, high) or len(block_ops) != 1:
+        return None
+    (padding_value,) = block_ops[0].operands
+    value = reader.fold(padding_value)
+    if value is None or value.ndim != 0 or reader.fold(op.source) is not None:
+        return None
+    widths = [(0, 0)] + list(zip(low[1:], high[1:]))
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return np.pad(batch, widths, constant_values=float(value))
+
+    return Step(op, op.source, False, BATCHED, apply, reshape_only=True, constants=[padding_value])
+
+
+def _reshape_step(op: Operation) -> Step | None:
+    reassociation = [[int(i.value.data) for i in group] for group in op.reassociation]  # type: ignore[attr-defined]
+    if not keeps_batch_axis(reassociation):
+        return None
+    out_shape = static_shape(op.results[0].type)
+    assert out_shape is not None
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch.reshape(batch.shape[0], *out_shape[1:])
+
+    return Step(op, op.operands[0], False, BATCHED, apply, reshape_only=True)
+
+
+def _elementwise_step(op: Operation, reader: ConstantReader) -> Step | None:
+    match = match_elementwise_affine(op, reader)
+    if match is None or not match.is_affine():
+        return None
+    full = match.constant.astype(np.float64)
+
+    def apply_unbatched(batch: np.ndarray) -> np.ndarray:
+        return match.apply(batch, full[None])
+
+    conv: AffineConv | None = None
+    apply_batched: SampleMap
+    if full.ndim >= 2 and is_batch_invariant(full):
+        sample = full[0]
+
+        def apply_batched(batch: np.ndarray) -> np.ndarray:
+            return match.apply(batch, sample[None])
+
+        if full.ndim == 4:
+            conv = _elementwise_as_conv(match.kind, match.operand_is_lhs, sample)
+    else:
+
+        def apply_batched(batch: np.ndarray) -> np.ndarray:
+            raise ValueError("not a per-sample map")
+
+    mode = None if full.ndim >= 2 and is_batch_invariant(full) else UNBATCHED
+    return Step(op, match.operand, False, mode, apply_batched, apply_unbatched, conv,
+                constants=list(op.operands))
+
+
+def _elementwise_as_conv(kind: str, operand_is_lhs: bool, sample: np.ndarray) -> AffineConv | None:
+    """An elementwise step on NCHW samples as a 1x1 conv with a diagonal filter."""
+    channels = sample.shape[0]
+    eye = np.eye(channels)[:, :, None, None]
+    zero = np.zeros_like(sample)
+    if kind == "add":
+        return AffineConv(eye, (1, 1), (1, 1), sample)
+    if kind == "sub":
+        if operand_is_lhs:
+            return AffineConv(eye, (1, 1), (1, 1), -sample)
+        return AffineConv(-eye, (1, 1), (1, 1), sample)
+    scale = channel_vector(sample, 0)
+    if scale is None or (kind == "div" and np.any(scale == 0)):
+        return None
+    factor = scale if kind == "mul" else 1.0 / scale
+    return AffineConv(np.diag(factor)[:, :, None, None], (1, 1), (1, 1), zero)
+
+
+# ------------------------------------------------------------------------- chains
+def _compatible(mode: str | None, other: str | None) -> bool:
+    return mode is None or other is None or mode == other
+
+
+def _single_user_step(value: SSAValue, reader: ConstantReader) -> Step | None:
+    """The step that is the only user of `value` and takes it as its activation."""
+    if value.uses.get_length() != 1:
+        return None
+    user = next(iter(value.uses)).operation
+    step = step_of(user, reader)
+    if step is None or step.activation is not value:
+        return None
+    return step
+
+
+@dataclass
+class Chain:
+    steps: list[Step]
+    mode: str
+    prefix: list[Step] = field(default_factory=list)
+    """Pads/reshapes right before the first costly step: a matrix absorbs them (a
+    smaller D_in), a conv leaves them in place."""
+
+    def with_prefix(self) -> Chain:
+        return Chain(self.prefix + self.steps, self.mode)
+
+    @property
+    def input(self) -> SSAValue:
+        return self.steps[0].activation
+
+    @property
+    def output(self) -> SSAValue:
+        return self.steps[-1].result
+
+    def costly_count(self) -> int:
+        return sum(step.costly for step in self.steps)
+
+    def sample_shapes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
+        assert in_shape is not None and out_shape is not None
+        if self.mode == BATCHED:
+            return in_shape[1:], out_shape[1:]
+        return in_shape, out_shape
+
+    def apply(self, batch: np.ndarray) -> np.ndarray:
+        for step in self.steps:
+            batch = step.sample_map(self.mode)(batch)
+        return batch
+
+    def as_conv(self) -> AffineConv | None:
+        convs = [step.conv for step in self.steps]
+        if self.mode != BATCHED or any(c is None for c in convs):
+            return None
+        composed = convs[0]
+        assert composed is not None
+        for conv in convs[1:]:
+            assert conv is not None
+            composed = compose_affine_convs(composed, conv)
+        in_shape = static_shape(self.input.type)
+        assert in_shape is not None and len(in_shape) == 4
+        if not composed_conv_fits((in_shape[2], in_shape[3]), composed):
+            return None
+        return composed
+
+
+def chain_ending_at(step: Step, reader: ConstantReader) -> Chain | None:
+    """The maximal chain whose last step is `step`, or None if `step` is not the end of
+    one (its result feeds a further step) or the chain has fewer than two costly ops."""
+    following = _single_user_step(step.result, reader)
+    if following is not None and _compatible(step.mode, following.mode):
+        return None  # the chain goes on: the pattern fires at its end instead
+    steps = [step]
+    mode = step.mode
+    while True:
+        producer = steps[0].activation.owner
+        if not isinstance(producer, Operation) or steps[0].activation.uses.get_length() != 1:
+            break
+        previous = step_of(producer, reader)
+        if previous is None or not _compatible(mode, previous.mode):
+            break
+        mode = mode or previous.mode
+        steps.insert(0, previous)
+    # Pads and reshapes at either end cost nothing: leave them where they are.
+    while steps and steps[-1].reshape_only:
+        steps.pop()
+    prefix: list[Step] = []
+    while steps and not steps[0].costly:
+        dropped = steps.pop(0)
+        prefix = prefix + [dropped] if dropped.reshape_only else []
+    if sum(s.costly for s in steps) < 2:
+        return None
+    return Chain(steps, mode or UNBATCHED, prefix)
+
+
+# ------------------------------------------------------------------------- rewriting
+def _window_attr(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), list(values))
+
+
+def _reassociation(rank: int) -> ArrayAttr:
+    """[[0], [1, ..., rank-1]]: flatten each sample, keep the batch axis."""
+    return ArrayAttr([
+        ArrayAttr([IntegerAttr(0, i64)]),
+        ArrayAttr([IntegerAttr(i, i64) for i in range(1, rank)]),
+    ])
+
+
+def emit_conv(chain: Chain, conv: AffineConv) -> list[Operation]:
+    out_type = chain.output.type
+    assert isinstance(out_type, TensorType)
+    dtype = element_dtype(out_type)
+    element = out_type.get_element_type()
+    batch = out_type.get_shape()[0]
+    weight_type = TensorType(element, list(conv.weight.shape))
+    weight = dense_constant(conv.weight.astype(dtype), weight_type)
+    full_init = np.broadcast_to(conv.const, (batch, *conv.const.shape)).astype(dtype)
+    init_ops, init = build_init(full_init, out_type)
+    op = Conv2DNchwFchwOp(
+        [chain.input, weight.result], [init], [out_type],
+        strides=_window_attr(conv.strides), dilations=_window_attr(conv.dilations),
+    )
+    return [weight, *init_ops, op]
+
+
+def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Operation]:
+    """`matrix` is [D_out, D_in] and `bias` [D_out] (see `affine_matrix`)."""
+    in_type, out_type = chain.input.type, chain.output.type
+    assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType)
+    element = out_type.get_element_type()
+    dtype = element_dtype(out_type)
+    d_out, d_in = matrix.shape
+    ops: list[Operation] = []
+    if chain.mode == UNBATCHED:
+        weight = dense_constant(matrix.astype(dtype), TensorType(element, [d_out, d_in]))
+        init_ops, init = build_init(bias.astype(dtype), out_type)
+        op = MatvecOp(
+            [weight.result, chain.input], [init], [out_type], None, None,
+            MatvecOp.get_hidden_region([weight.result, chain.input], [init]),
+        )
+        return [weight, *init_ops, op]
+    batch = in_type.get_shape()[0]
+    source = chain.input
+    if len(in_type.get_shape()) != 2:
+        flat_type = TensorType(element, [batch, d_in])
+        collapse = tensor.CollapseShapeOp.build(
+            operands=[source], result_types=[flat_type],
+            properties={"reassociation": _reassociation(len(in_type.get_shape()))},
+        )
+        ops.append(collapse)
+        source = collapse.results[0]
+    weight = dense_constant(matrix.T.astype(dtype), TensorType(element, [d_in, d_out]))
+    flat_out = TensorType(element, [batch, d_out])
+    init_ops, init = build_init(np.broadcast_to(bias, (batch, d_out)).astype(dtype), flat_out)
+    matmul = MatmulOp([source, weight.result], [init], [flat_out])
+    ops += [weight, *init_ops, matmul]
+    if len(out_type.get_shape()) != 2:
+        ops.append(tensor.ExpandShapeOp(
+            matmul.results[0], [], _reassociation(len(out_type.get_shape())),
+            list(out_type.get_shape()), out_type,
+        ))
+    return ops
+
+
+class FuseLinearChain(RewritePattern):
+    """Replace a maximal chain of linear ops (>= 2 costly steps) by ONE linear op.
+
+        %a = conv(%x, %w1) outs(%b1); %p = pooling_nchw_sum(%a) ; %q = %p / 4
+        %c = conv(%q, %w2) outs(%b2)
+      ->
+        %c = conv(%x, %w) outs(%b)       (or collapse + matmul + expand, see the module doc)
+
+    Legality: `chain_ending_at` (single-user intermediates, compatible batch modes, no
+    nonlinearity, constant weights/inits), `choose_representation` (cost rule), and a
+    representable composition (`Chain.as_conv`, `MAX_MATRIX_ELEMENTS`).
+    """
+
+    def __init__(self, reader: ConstantReader | None = None):
+        self.reader = ConstantReader() if reader is None else reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        step = step_of(op, self.reader)
+        if step is None:
+            return
+        chain = chain_ending_at(step, self.reader)
+        if chain is None:
+            return
+        conv = chain.as_conv()
+        wide = chain.with_prefix()  # the matrix form absorbs leading pads/reshapes
+        sample_in, sample_out = wide.sample_shapes()
+        d_in, d_out = prod(sample_in), prod(sample_out)
+        choice = choose_representation(None if conv is None else conv.macs(), d_in, d_out)
+        if choice == "conv":
+            assert conv is not None
+            new_ops = emit_conv(chain, conv)
+        elif choice == "matrix":
+            matrix, bias = affine_matrix(wide.apply, sample_in)
+            new_ops = emit_matrix(wide, matrix, bias)
+            chain = wide
+        else:
+            return
+        constants = [v for s in chain.steps for v in s.constants]
+        last = chain.steps[-1].op  # `op` may be a reshape the chain leaves outside
+        rewriter.insert_op(new_ops, InsertPoint.before(last))
+        rewriter.replace_op(last, [], [new_ops[-1].results[0]])
+        for old in reversed(chain.steps[:-1]):
+            rewriter.erase_op(old.op)
+        erase_dead_constant_slices(rewriter, constants)
+
+
+def linear_chain_patterns(ctx: Context | None = None) -> list[RewritePattern]:
+    """The chain-fusion patterns, for `linalg-fuse-ops` (`ctx` holds the module's
+    `dense_resource` blobs; without it the context heirpy remembers is used)."""
+    return [FuseLinearChain(ConstantReader(ctx))]
+
+
+@dataclass(frozen=True)
+class LinalgFuseLinearChainsPass(ModulePass):
+    """Fuse each chain of linear ops with no nonlinearity between into one linear op.
+
+    Example: conv(3x3) → conv(2x2) on constant weights becomes one conv with a 4x4
+    composed filter (tests/filecheck/transforms/linalg-fuse-linear-chains/docstring.mlir).
+    """
+
+    name = "linalg-fuse-linear-chains"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(linear_chain_patterns(ctx)),  # type: ignore[arg-type]
+            apply_recursively=True,
+        ).rewrite_module(op)

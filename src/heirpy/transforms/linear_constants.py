@@ -1,0 +1,207 @@
+"""Reading and building the constants that linear-op fusion folds (IR <-> numpy).
+
+Reading: `fold_constant(value)` evaluates the backward slice of `value` with heirpy's
+evaluator when every leaf is an `arith.constant` (dense, splat or dense_resource), so a
+weight behind `linalg.transpose`, `tensor.expand_shape`, `linalg.broadcast` or a
+batch-norm `sqrt(var + eps)` generic is as constant as a literal. A slice that reaches a
+block argument (a function argument: not known at compile time) is not constant.
+
+Building: `build_init` picks the smallest form of an init tensor: `linalg.fill` of zero, a 1-D
+constant through `linalg.broadcast` (the form torch-mlir uses for a bias), or a full
+dense constant.
+
+Kept apart from the passes so both `linalg-fuse-linear-ops` and
+`linalg-fuse-linear-chains` share it. `heirpy.transforms.constants` builds the dense
+constants; its `constant_array` reads only literal/fill/broadcast forms, while the
+reader here folds whole constant slices (batch-norm's `1/sqrt(var+eps)` included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import arith, tensor
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from heirpy.api import context_of
+from heirpy.diagnostics import HeirpyError
+from heirpy.interp import cf_ops  # noqa: F401  (registers cf.assert, used in torch-mlir's BN)
+from heirpy.interp.dtypes import element_dtype
+from heirpy.interp.errors import EvaluationError
+from heirpy.interp.evaluator import Evaluator
+from heirpy.interp.resources import Resources, module_resources
+from heirpy.transforms.constants import dense_constant
+from heirpy.transforms.linear_maps import varying_axes
+
+# Only these dialects may appear in a folded slice: they are pure on tensors.
+_FOLDABLE_PREFIXES = ("arith.", "math.", "linalg.", "tensor.", "cf.assert")
+MAX_SLICE_OPS = 256
+
+
+def _module_of(op: Operation) -> ModuleOp | None:
+    parent: Operation | None = op
+    while parent is not None and not isinstance(parent, ModuleOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _slice(value: SSAValue) -> list[Operation] | None:
+    """The ops `value` depends on, in block order, or None if it depends on a block
+    argument of its function, on an op outside the foldable dialects, or on another
+    block."""
+    root = value.owner
+    if not isinstance(root, Operation):
+        return None
+    block = root.parent_block()
+    seen: set[Operation] = set()
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        if not op.name.startswith(_FOLDABLE_PREFIXES) or op.parent_block() is not block:
+            return None
+        seen.add(op)
+        if len(seen) > MAX_SLICE_OPS:
+            return None
+        # Operands of nested ops too: a generic's body may read a scalar from outside.
+        for nested in op.walk():
+            for operand in nested.operands:
+                owner = operand.owner
+                if isinstance(owner, BlockArgument) or isinstance(owner, Block):
+                    if isinstance(operand, BlockArgument) and _is_inside(operand, op):
+                        continue
+                    return None
+                assert isinstance(owner, Operation)
+                if _is_inside_op(owner, op):
+                    continue
+                stack.append(owner)
+    assert block is not None
+    order = {op: index for index, op in enumerate(block.ops)}
+    return sorted(seen, key=lambda op: order[op])
+
+
+def _is_inside(arg: BlockArgument, op: Operation) -> bool:
+    parent = arg.block.parent_op()
+    return parent is not None and _is_inside_op(parent, op)
+
+
+def _is_inside_op(inner: Operation, outer: Operation) -> bool:
+    current: Operation | None = inner
+    while current is not None:
+        if current is outer:
+            return True
+        current = current.parent_op()
+    return False
+
+
+class ConstantReader:
+    """Reads compile-time constants of one module (see the module docstring).
+
+    The `dense_resource` blobs live in the context the module was parsed with: give
+    `ctx` (a pass has it); without one the context heirpy remembers for the module is
+    used. Blobs are snapshotted once per module, so a reader belongs to one pass run."""
+
+    def __init__(self, ctx: Context | None = None):
+        self.ctx = ctx
+        self._resources: dict[int, Resources] = {}
+
+    def _evaluator(self, module: ModuleOp) -> Evaluator:
+        key = id(module)
+        if key not in self._resources:
+            ctx = self.ctx if self.ctx is not None else context_of(module)
+            self._resources[key] = module_resources(module, ctx)
+        return Evaluator(module, self._resources[key])
+
+    def fold(self, value: SSAValue) -> np.ndarray | None:
+        """The value of `value` if it is computed from constants only, else None.
+
+        A `tensor.empty` (undefined contents) reads as NaN; `init_value` reads an
+        init that is only a `tensor.empty` as zeros instead."""
+        ops = _slice(value)
+        module = _module_of(value.owner) if isinstance(value.owner, Operation) else None
+        if ops is None or module is None:
+            return None
+        evaluator = self._evaluator(module)
+        evaluator._frames.append({})  # one scratch frame: the slice has no block arguments
+        try:
+            for op in ops:
+                evaluator.eval_op(op)
+            result = evaluator.value(value, value.owner)  # type: ignore[arg-type]
+        except (EvaluationError, HeirpyError):
+            return None
+        finally:
+            evaluator._frames.pop()
+        return np.array(result)
+
+    def init_value(self, value: SSAValue) -> np.ndarray | None:
+        """The constant an op's init holds, with a `tensor.empty` init read as zeros
+        (its contents are undefined, and any value refines undefined)."""
+        if isinstance(value.owner, tensor.EmptyOp):
+            assert isinstance(value.type, TensorType)
+            return np.zeros(value.type.get_shape(), dtype=element_dtype(value.type))
+        return self.fold(value)
+
+
+# ------------------------------------------------------------------------- building
+def build_init(array: np.ndarray, type_: TensorType) -> tuple[list[Operation], SSAValue]:
+    """Ops computing the constant init `array` of `type_`, in its smallest form, and the
+    value they produce (the last op's result)."""
+    element = type_.get_element_type()
+    axes = varying_axes(np.asarray(array))
+    empty = tensor.EmptyOp([], type_)
+    if not axes and float(np.asarray(array).reshape(-1)[0]) == 0.0:
+        zero = arith.ConstantOp(FloatAttr(0.0, element))  # type: ignore[arg-type]
+        fill = FillOp([zero.result], [empty.tensor], [type_])
+        return [zero, empty, fill], fill.results[0]
+    if len(axes) == 1 and array.ndim > 1:
+        (axis,) = axes
+        index = tuple(slice(None) if a == axis else 0 for a in range(array.ndim))
+        vector_type = TensorType(element, [array.shape[axis]])
+        vector = dense_constant(np.asarray(array)[index], vector_type)
+        dims = DenseArrayBase.from_list(i64, [a for a in range(array.ndim) if a != axis])
+        broadcast = BroadcastOp(vector.result, empty.tensor, dims)
+        return [vector, empty, broadcast], broadcast.results[0]
+    constant = dense_constant(np.asarray(array), type_)
+    return [constant], constant.result
+
+
+def static_shape(type_: Attribute) -> tuple[int, ...] | None:
+    """The shape of a ranked tensor type with no dynamic size, else None."""
+    if not isinstance(type_, TensorType):
+        return None
+    shape = tuple(type_.get_shape())
+    return None if any(d < 0 for d in shape) else shape
+
+
+def all_static(values: Sequence[SSAValue]) -> bool:
+    return all(static_shape(v.type) is not None for v in values)
+
+
+def erase_dead_constant_slices(rewriter: PatternRewriter, roots: Sequence[SSAValue]) -> None:
+    """Erase the constant-computing ops behind `roots` that a fold left without users.
+
+    Only ops in the foldable dialects are touched; `dce` alone keeps torch-mlir's
+    batch-norm generics because their `cf.assert` counts as a side effect, but the fold
+    has just evaluated them, so their asserts hold."""
+    pending = [v.owner for v in roots if isinstance(v.owner, Operation)]
+    while pending:
+        op = pending.pop()
+        if op.parent is None or not op.name.startswith(_FOLDABLE_PREFIXES):
+            continue
+        if any(result.uses.get_length() for result in op.results):
+            continue
+        owners = [v.owner for nested in op.walk() for v in nested.operands]
+        rewriter.erase_op(op)
+        pending.extend(o for o in owners if isinstance(o, Operation) and not _is_inside_op(o, op))

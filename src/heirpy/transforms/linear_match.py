@@ -1,0 +1,238 @@
+"""Recognising the IR shapes that linear-op fusion rewrites.
+
+* `match_elementwise_affine(op)`: an elementwise `x (+|-|*|/) K` with `K` constant, in
+  either form front ends use: `arith.addf/subf/mulf/divf` on tensors (HEIR's
+  `linalg-canonicalizations` output) or a `linalg.generic` with parallel loops whose
+  body is one such op (torch-mlir's output: `K` is a broadcast input through an
+  indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside).
+* `linear_op_view(op)`: for matmul / matvec / vecmat / conv_2d_nchw_fchw, which operand
+  is the (constant) weight, which the activation, and which weight axis produces which
+  output axis, so a per-output-channel scale can move into the weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, YieldOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+
+from heirpy.dialects.linalg import Conv2DNchwFchwOp, MatvecOp, VecmatOp
+from heirpy.transforms.linear_constants import ConstantReader, static_shape
+
+_ARITH_KINDS: dict[type[Operation], str] = {
+    arith.AddfOp: "add",
+    arith.SubfOp: "sub",
+    arith.MulfOp: "mul",
+    arith.DivfOp: "div",
+}
+
+
+@dataclass(frozen=True)
+class ElementwiseAffine:
+    """`result = operand <kind> constant` (or `constant <kind> operand` when
+    `operand_is_lhs` is False), with `constant` materialised at the result's shape."""
+
+    op: Operation
+    kind: str  # add | sub | mul | div
+    operand: SSAValue
+    operand_is_lhs: bool
+    constant: np.ndarray
+    result: SSAValue
+
+    def apply(self, x: np.ndarray, constant: np.ndarray) -> np.ndarray:
+        """The op on numpy arrays (with `constant` broadcast against `x`)."""
+        lhs, rhs = (x, constant) if self.operand_is_lhs else (constant, x)
+        return {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}[
+            self.kind
+        ](lhs, rhs)
+
+    def is_affine(self) -> bool:
+        """`K / x` is not affine in x; every other form is."""
+        return not (self.kind == "div" and not self.operand_is_lhs)
+
+
+def eval_affine_expr(expr: AffineExpr, dims: list[np.ndarray]) -> np.ndarray:
+    """An affine expression on index grids (vectorised, for materialising a map)."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return np.asarray(expr.value)
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = eval_affine_expr(expr.lhs, dims), eval_affine_expr(expr.rhs, dims)
+        if expr.kind == AffineBinaryOpKind.Add:
+            return lhs + rhs
+        if expr.kind == AffineBinaryOpKind.Mul:
+            return lhs * rhs
+        if expr.kind == AffineBinaryOpKind.Mod:
+            return np.mod(lhs, rhs)
+        if expr.kind == AffineBinaryOpKind.FloorDiv:
+            return np.floor_divide(lhs, rhs)
+        if expr.kind == AffineBinaryOpKind.CeilDiv:
+            return -np.floor_divide(-lhs, rhs)
+    raise ValueError(f"unsupported affine expression {expr}")
+
+
+def gather_through_map(
+    array: np.ndarray, indexing: AffineMap, loop_shape: tuple[int, ...]
+) -> np.ndarray:
+    """The operand `array` read at every point of the loop space through `indexing`."""
+    grids = list(np.indices(loop_shape, sparse=True))
+    index = tuple(
+        np.broadcast_to(eval_affine_expr(expr, grids), loop_shape)
+        for expr in indexing.results
+    )
+    if not index:
+        return np.broadcast_to(array, loop_shape).copy()
+    return array[index]
+
+
+def _is_identity(indexing: AffineMap, rank: int) -> bool:
+    return indexing == AffineMap.identity(rank)
+
+
+def match_elementwise_affine(op: Operation, reader: ConstantReader) -> ElementwiseAffine | None:
+    """See the module docstring. None unless exactly one side is non-constant."""
+    if type(op) in _ARITH_KINDS:
+        return _match_arith(op, reader)
+    if isinstance(op, GenericOp):
+        return _match_generic(op, reader)
+    return None
+
+
+def _match_arith(op: Operation, reader: ConstantReader) -> ElementwiseAffine | None:
+    shape = static_shape(op.results[0].type)
+    if shape is None:
+        return None
+    lhs, rhs = op.operands
+    lhs_value, rhs_value = reader.fold(lhs), reader.fold(rhs)
+    if (lhs_value is None) == (rhs_value is None):
+        return None  # both ciphertext-like, or plaintext work that is not ours
+    operand_is_lhs = rhs_value is not None
+    constant = rhs_value if operand_is_lhs else lhs_value
+    assert constant is not None
+    return ElementwiseAffine(
+        op,
+        _ARITH_KINDS[type(op)],
+        lhs if operand_is_lhs else rhs,
+        operand_is_lhs,
+        np.broadcast_to(constant, shape).copy(),
+        op.results[0],
+    )
+
+
+def _match_generic(op: GenericOp, reader: ConstantReader) -> ElementwiseAffine | None:
+    if len(op.outputs) != 1 or len(op.res) != 1 or len(op.inputs) not in (1, 2):
+        return None
+    shape = static_shape(op.res[0].type)
+    if shape is None or not all(
+        it.data == IteratorType.PARALLEL for it in op.iterator_types.data
+    ):
+        return None
+    maps = [m.data for m in op.indexing_maps.data]
+    rank = len(shape)
+    if not _is_identity(maps[-1], rank):
+        return None
+    body = list(op.body.block.ops)
+    if len(body) != 2 or not isinstance(body[1], YieldOp) or type(body[0]) not in _ARITH_KINDS:
+        return None
+    binop = body[0]
+    if list(body[1].operands) != [binop.results[0]]:
+        return None
+    args = op.body.block.args
+    if args[len(op.inputs)].uses:
+        return None  # the body reads the init: not an elementwise op of the inputs
+    sides: list[tuple[SSAValue | None, np.ndarray | None]] = []
+    for value in binop.operands:
+        if isinstance(value, BlockArgument) and value.block is op.body.block:
+            index = value.index
+            operand = op.inputs[index]
+            folded = reader.fold(operand)
+            if folded is None:
+                if not _is_identity(maps[index], rank) or static_shape(operand.type) != shape:
+                    return None
+                sides.append((operand, None))
+            else:
+                sides.append((None, gather_through_map(folded, maps[index], shape)))
+        else:
+            folded = reader.fold(value)  # a scalar captured from outside the body
+            if folded is None or folded.ndim != 0:
+                return None
+            sides.append((None, np.broadcast_to(folded, shape).copy()))
+    (lhs_operand, lhs_const), (rhs_operand, rhs_const) = sides
+    if (lhs_operand is None) == (rhs_operand is None):
+        return None
+    if lhs_operand is not None and rhs_operand is not None:
+        return None
+    operand_is_lhs = lhs_operand is not None
+    operand = lhs_operand if operand_is_lhs else rhs_operand
+    constant = rhs_const if operand_is_lhs else lhs_const
+    assert operand is not None and constant is not None
+    return ElementwiseAffine(
+        op, _ARITH_KINDS[type(binop)], operand, operand_is_lhs, constant, op.res[0]
+    )
+
+
+# ------------------------------------------------------------------------- linear ops
+@dataclass(frozen=True)
+class LinearOpView:
+    """A linear op with a constant weight: `out = init + f(activation, weight)`.
+
+    A scale that varies only along output axis `out_axis` equals scaling the weight
+    along `weight_axis`."""
+
+    op: Operation
+    activation_index: int
+    weight_index: int
+    out_axis: int
+    weight_axis: int
+    weight: np.ndarray
+
+    @property
+    def activation(self) -> SSAValue:
+        return self.op.operands[self.activation_index]
+
+    @property
+    def init(self) -> SSAValue:
+        return self.op.operands[2]
+
+
+# (op class, weight operand, activation operand, output axis, weight axis)
+_VIEWS: list[tuple[type[Operation], int, int, int, int]] = [
+    (MatmulOp, 1, 0, 1, 1),  # x @ W: column n of W makes column n of the output
+    (MatmulOp, 0, 1, 0, 0),  # W @ x: row m of W makes row m of the output
+    (MatvecOp, 0, 1, 0, 0),
+    (VecmatOp, 1, 0, 0, 1),
+    (Conv2DNchwFchwOp, 1, 0, 1, 0),
+]
+
+
+def linear_op_view(op: Operation, reader: ConstantReader) -> LinearOpView | None:
+    """The view of a matmul/matvec/vecmat/conv_2d_nchw_fchw on static tensors whose
+    weight operand is a constant; None otherwise (function-argument weights included:
+    this pass folds constants only)."""
+    if len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    if any(static_shape(v.type) is None for v in (*op.operands, op.results[0])):
+        return None
+    for cls, weight_index, activation_index, out_axis, weight_axis in _VIEWS:
+        if type(op) is not cls:
+            continue
+        weight = reader.fold(op.operands[weight_index])
+        if weight is None:
+            continue
+        if reader.fold(op.operands[activation_index]) is not None:
+            return None  # plaintext work: nothing to fold into
+        return LinearOpView(op, activation_index, weight_index, out_axis, weight_axis, weight)
+    return None

@@ -1,0 +1,125 @@
+// linalg-fuse-linear-chains guards: each chain must be left as it is.
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | filecheck %s
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// x * x between two convs.
+func.func @square_between(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x3x3xf32> {
+  %w1 = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
+  %w2 = arith.constant dense<0.5> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x3x3xf32>
+  %a = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x3x3xf32>) outs(%z1 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %sq = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %a : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>) outs(%z1 : tensor<1x1x4x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x4x4xf32>
+  %b = linalg.conv_2d_nchw_fchw ins(%sq, %w2 : tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %b : tensor<1x1x3x3xf32>
+}
+// CHECK-LABEL: func.func @square_between(
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %w1
+// CHECK: arith.mulf
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%sq, %w2
+
+// -----
+
+// sigmoid between a matmul and a matmul.
+func.func @sigmoid_between(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2xf32>
+  %z = arith.constant dense<0.0> : tensor<1x2xf32>
+  %one = arith.constant 1.0 : f32
+  %a = linalg.matmul ins(%x, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<1x2xf32>) outs(%z : tensor<1x2xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %n = arith.negf %p : f32
+    %e = math.exp %n : f32
+    %d = arith.addf %e, %one : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2xf32>
+  %b = linalg.matmul ins(%s, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
+  return %b : tensor<1x2xf32>
+}
+// CHECK-LABEL: func.func @sigmoid_between(
+// CHECK: linalg.matmul ins(%x, %w
+// CHECK: math.exp
+// CHECK: linalg.matmul ins(%s, %w
+
+// -----
+
+// max-pool between two convs.
+func.func @maxpool_between(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x1x1xf32> {
+  %w1 = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
+  %w2 = arith.constant dense<0.5> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x2x2xf32>
+  %z3 = arith.constant dense<0.0> : tensor<1x1x1x1xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %a = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x3x3xf32>) outs(%z1 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %m = linalg.pooling_nchw_max {strides = dense<2> : vector<2xi64>} ins(%a, %win : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%z2 : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %b = linalg.conv_2d_nchw_fchw ins(%m, %w2 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) outs(%z3 : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  return %b : tensor<1x1x1x1xf32>
+}
+// CHECK-LABEL: func.func @maxpool_between(
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %w1
+// CHECK: linalg.pooling_nchw_max
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%m, %w2
+
+// -----
+
+// The intermediate has another user (it is also returned).
+func.func @shared_intermediate(%x: tensor<1x1x6x6xf32>) -> (tensor<1x1x3x3xf32>, tensor<1x1x4x4xf32>) {
+  %w1 = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
+  %w2 = arith.constant dense<0.5> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x3x3xf32>
+  %a = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x3x3xf32>) outs(%z1 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %b = linalg.conv_2d_nchw_fchw ins(%a, %w2 : tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %b, %a : tensor<1x1x3x3xf32>, tensor<1x1x4x4xf32>
+}
+// CHECK-LABEL: func.func @shared_intermediate(
+// CHECK: %[[A:.*]] = linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %w1
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%[[A]], %w2
+
+// -----
+
+// Weights of the second conv are a function argument.
+func.func @argument_weights(%x: tensor<1x1x6x6xf32>, %w2: tensor<1x1x2x2xf32>) -> tensor<1x1x3x3xf32> {
+  %w1 = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x3x3xf32>
+  %a = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x3x3xf32>) outs(%z1 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %b = linalg.conv_2d_nchw_fchw ins(%a, %w2 : tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %b : tensor<1x1x3x3xf32>
+}
+// CHECK-LABEL: func.func @argument_weights(
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %w1
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%a, %w2
+
+// -----
+
+// Dynamic batch.
+func.func @dynamic(%x: tensor<?x2xf32>, %z: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<?x2xf32>, tensor<2x2xf32>) outs(%z : tensor<?x2xf32>) -> tensor<?x2xf32>
+  %b = linalg.matmul ins(%a, %w : tensor<?x2xf32>, tensor<2x2xf32>) outs(%z : tensor<?x2xf32>) -> tensor<?x2xf32>
+  return %b : tensor<?x2xf32>
+}
+// CHECK-LABEL: func.func @dynamic(
+// CHECK: linalg.matmul ins(%x, %w
+// CHECK: linalg.matmul ins(%a, %w
+
+// -----
+
+// An init that differs across the batch is not a per-sample map.
+func.func @batch_varying_init(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2xf32>
+  %z = arith.constant dense<[[0.0, 0.0], [1.0, 1.0]]> : tensor<2x2xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%z : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %b = linalg.matmul ins(%a, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%z : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %b : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @batch_varying_init(
+// CHECK: linalg.matmul ins(%x, %w
+// CHECK: linalg.matmul ins(%a, %w

@@ -1,0 +1,53 @@
+// linalg-fuse-linear-chains on hand-written chains.
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | filecheck %s
+
+// matvec -> bias -> matvec: one matvec with A2 @ A1 and A2 @ b1 + b2.
+func.func @matvec_chain(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a1 = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %a2 = arith.constant dense<[[1.0, 0.0], [1.0, 1.0]]> : tensor<2x2xf32>
+  %b1 = arith.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %z = arith.constant dense<0.0> : tensor<2xf32>
+  %m1 = linalg.matvec ins(%a1, %x : tensor<2x2xf32>, tensor<2xf32>) outs(%z : tensor<2xf32>) -> tensor<2xf32>
+  %s = arith.addf %m1, %b1 : tensor<2xf32>
+  %m2 = linalg.matvec ins(%a2, %s : tensor<2x2xf32>, tensor<2xf32>) outs(%z : tensor<2xf32>) -> tensor<2xf32>
+  return %m2 : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @matvec_chain(
+// CHECK:      %[[A:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [4.000000e+00, 6.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.matvec ins(%[[A]], %x : tensor<2x2xf32>, tensor<2xf32>) outs(%[[B]] : tensor<2xf32>)
+// CHECK-NEXT: func.return %[[R]]
+
+// -----
+
+// sum-pool after a strided, dilated conv: one conv (stride 2*2, composed 5x5 filter).
+func.func @pool_after_dilated_conv(%x: tensor<1x1x14x14xf32>) -> tensor<1x1x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x6x6xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x3x3xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<3> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x1x14x14xf32>, tensor<1x1x2x2xf32>) outs(%z1 : tensor<1x1x6x6xf32>) -> tensor<1x1x6x6xf32>
+  %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x1x6x6xf32>, tensor<2x2xf32>) outs(%z2 : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %p : tensor<1x1x3x3xf32>
+}
+// CHECK-LABEL: func.func @pool_after_dilated_conv(
+// CHECK: linalg.conv_2d_nchw_fchw {strides = dense<4> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x14x14xf32>, tensor<1x1x6x6xf32>)
+// CHECK-NOT: linalg.pooling_nchw_sum
+
+// -----
+
+// tensor_ext.fused_conv_pool followed by a conv: one conv.
+func.func @fused_conv_pool_then_conv(%x: tensor<1x1x10x10xf32>) -> tensor<1x1x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
+  %w2 = arith.constant dense<2.0> : tensor<1x1x2x2xf32>
+  %ci = arith.constant dense<1.0> : tensor<1x1x8x8xf32>
+  %pi = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %z = arith.constant dense<0.0> : tensor<1x1x3x3xf32>
+  %f = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>, divisor = 4.0 : f64} ins(%x, %w, %ci : tensor<1x1x10x10xf32>, tensor<1x1x3x3xf32>, tensor<1x1x8x8xf32>) outs(%pi : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw ins(%f, %w2 : tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) outs(%z : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %c : tensor<1x1x3x3xf32>
+}
+// CHECK-LABEL: func.func @fused_conv_pool_then_conv(
+// CHECK:      arith.constant dense<8.000000e+00> : tensor<1x1x3x3xf32>
+// CHECK: linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x10x10xf32>, tensor<1x1x6x6xf32>)
+// CHECK-NOT: tensor_ext

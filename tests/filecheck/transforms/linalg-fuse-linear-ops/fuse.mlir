@@ -1,0 +1,171 @@
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops | filecheck %s
+
+// Bias add on tensors (HEIR's form) into a zero-filled matmul init.
+func.func @matmul_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %b = arith.constant dense<[[1.0, 2.0], [1.0, 2.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = arith.addf %m, %b : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @matmul_bias(
+// CHECK:      %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK:      %[[INIT:.*]] = linalg.broadcast ins(%[[B]]{{.*}} dimensions = [0]
+// CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[INIT]] : tensor<2x2xf32>)
+// CHECK-NEXT: func.return %[[R]]
+
+// -----
+
+// A scale with a pre-existing bias scales the weights AND the bias (HEIR forgets the bias).
+func.func @matmul_scale_keeps_bias(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %bias = arith.constant dense<[[10.0, 20.0]]> : tensor<1x2xf32>
+  %s = arith.constant dense<[[2.0, 3.0]]> : tensor<1x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%bias : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %r = arith.mulf %s, %m : tensor<1x2xf32>
+  return %r : tensor<1x2xf32>
+}
+// CHECK-LABEL: func.func @matmul_scale_keeps_bias(
+// CHECK:      arith.constant dense<{{\[\[}}2.000000e+00, 6.000000e+00], [6.000000e+00, 1.200000e+01]]> : tensor<2x2xf32>
+// CHECK:      arith.constant dense<[2.000000e+01, 6.000000e+01]> : tensor<2xf32>
+// CHECK:      linalg.matmul
+// CHECK-NOT:  arith.mulf
+
+// -----
+
+// matvec: a division by a constant vector scales the matrix rows.
+func.func @matvec_div(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = arith.constant dense<[[2.0, 4.0], [6.0, 8.0]]> : tensor<2x2xf32>
+  %d = arith.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %z = arith.constant dense<0.0> : tensor<2xf32>
+  %m = linalg.matvec ins(%a, %x : tensor<2x2xf32>, tensor<2xf32>) outs(%z : tensor<2xf32>) -> tensor<2xf32>
+  %r = arith.divf %m, %d : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @matvec_div(
+// CHECK:      arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [1.500000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+// CHECK:      linalg.matvec
+// CHECK-NOT:  arith.divf
+
+// -----
+
+// vecmat: K - L(x) negates the weights and gives init K - init.
+func.func @vecmat_rsub(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %k = arith.constant dense<[5.0, 7.0]> : tensor<2xf32>
+  %z = arith.constant dense<1.0> : tensor<2xf32>
+  %m = linalg.vecmat ins(%x, %a : tensor<2xf32>, tensor<2x2xf32>) outs(%z : tensor<2xf32>) -> tensor<2xf32>
+  %r = arith.subf %k, %m : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @vecmat_rsub(
+// CHECK:      arith.constant dense<{{\[\[}}-1.000000e+00, -2.000000e+00], [-3.000000e+00, -4.000000e+00]]> : tensor<2x2xf32>
+// CHECK:      arith.constant dense<[4.000000e+00, 6.000000e+00]> : tensor<2xf32>
+// CHECK:      linalg.vecmat
+// CHECK-NOT:  arith.subf
+
+// -----
+
+// torch-mlir's average-pool divide form (a captured scalar) after a conv.
+func.func @conv_scalar_div(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
+  %w = arith.constant dense<4.0> : tensor<1x1x2x2xf32>
+  %four = arith.constant 4.0 : f32
+  %e = tensor.empty() : tensor<1x1x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x1x2x2xf32>) outs(%e : tensor<1x1x2x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.divf %in, %four : f32
+    linalg.yield %q : f32
+  } -> tensor<1x1x2x2xf32>
+  return %r : tensor<1x1x2x2xf32>
+}
+// CHECK-LABEL: func.func @conv_scalar_div(
+// CHECK:      arith.constant dense<1.000000e+00> : tensor<1x1x2x2xf32>
+// CHECK:      linalg.fill
+// CHECK:      linalg.conv_2d_nchw_fchw
+// CHECK-NOT:  linalg.generic
+
+// -----
+
+// Must not fire: K / L(x) is not linear in x.
+func.func @no_reciprocal(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = arith.constant dense<[[2.0, 4.0], [6.0, 8.0]]> : tensor<2x2xf32>
+  %d = arith.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %m = linalg.matvec ins(%a, %x : tensor<2x2xf32>, tensor<2xf32>) outs(%d : tensor<2xf32>) -> tensor<2xf32>
+  %r = arith.divf %d, %m : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @no_reciprocal(
+// CHECK:      %[[M:.*]] = linalg.matvec ins(%a, %x
+// CHECK-NEXT: arith.divf %d, %[[M]]
+
+// -----
+
+// Must not fire: weights are a function argument (heirpy folds constants only).
+func.func @no_argument_weights(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> tensor<1x2xf32> {
+  %b = arith.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %z = arith.constant dense<0.0> : tensor<1x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %r = arith.mulf %m, %b : tensor<1x2xf32>
+  return %r : tensor<1x2xf32>
+}
+// CHECK-LABEL: func.func @no_argument_weights(
+// CHECK:      %[[M:.*]] = linalg.matmul ins(%x, %w
+// CHECK-NEXT: arith.mulf %[[M]], %b
+
+// -----
+
+// Must not fire: the scale varies along the rows of a matmul (not a weight-column scale).
+func.func @no_row_scale(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %s = arith.constant dense<[[1.0, 1.0], [2.0, 2.0]]> : tensor<2x2xf32>
+  %z = arith.constant dense<0.0> : tensor<2x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%z : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = arith.mulf %m, %s : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @no_row_scale(
+// CHECK:      %[[M:.*]] = linalg.matmul
+// CHECK-NEXT: arith.mulf %[[M]], %s
+
+// -----
+
+// Must not fire: the linear result has another user, which would see the scaled value.
+func.func @no_shared_result(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %a = arith.constant dense<[[2.0, 4.0], [6.0, 8.0]]> : tensor<2x2xf32>
+  %d = arith.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %m = linalg.matvec ins(%a, %x : tensor<2x2xf32>, tensor<2xf32>) outs(%d : tensor<2xf32>) -> tensor<2xf32>
+  %r = arith.mulf %m, %d : tensor<2xf32>
+  return %r, %m : tensor<2xf32>, tensor<2xf32>
+}
+// CHECK-LABEL: func.func @no_shared_result(
+// CHECK:      %[[M:.*]] = linalg.matvec ins(%a, %x
+// CHECK-NEXT: arith.mulf %[[M]], %d
+
+// -----
+
+// Must not fire: x * x is not an elementwise op with a constant.
+func.func @no_square(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = arith.constant dense<[[2.0, 4.0], [6.0, 8.0]]> : tensor<2x2xf32>
+  %z = arith.constant dense<0.0> : tensor<2xf32>
+  %m = linalg.matvec ins(%a, %x : tensor<2x2xf32>, tensor<2xf32>) outs(%z : tensor<2xf32>) -> tensor<2xf32>
+  %r = arith.mulf %m, %m : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @no_square(
+// CHECK:      %[[M:.*]] = linalg.matvec
+// CHECK-NEXT: arith.mulf %[[M]], %[[M]]
+
+// -----
+
+// Must not fire: dynamic shapes.
+func.func @no_dynamic(%x: tensor<?x2xf32>, %z: tensor<?x2xf32>, %b: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<?x2xf32>, tensor<2x2xf32>) outs(%z : tensor<?x2xf32>) -> tensor<?x2xf32>
+  %r = arith.addf %m, %b : tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
+}
+// CHECK-LABEL: func.func @no_dynamic(
+// CHECK:      %[[M:.*]] = linalg.matmul
+// CHECK-NEXT: arith.addf %[[M]], %b
