@@ -31,6 +31,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "linalg-fuse-pointwise": _lazy("linalg_fuse_pointwise", "LinalgFusePointwisePass"),
     "linalg-fuse-conv-pool": _lazy("conv_pool_fusion", "LinalgFuseConvPoolPass"),
     "lower-tensor-ext": _lazy("lower_tensor_ext", "LowerTensorExtPass"),
+    "report-depth": _lazy("report_depth", "ReportDepthPass"),
     "linalg-fuse-linear-ops": _lazy("linalg_fuse_linear_ops", "LinalgFuseLinearOpsPass"),
     "linalg-fuse-linear-chains": _lazy("linear_chains", "LinalgFuseLinearChainsPass"),
     "linalg-fuse-ops": _lazy("linalg_fuse_ops", "LinalgFuseOpsPass"),

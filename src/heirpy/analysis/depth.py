@@ -1,0 +1,376 @@
+"""Multiplicative depth of each function under a simple CKKS cost model.
+
+Under CKKS every multiplication involving a ciphertext consumes a level (a rescale),
+and the number of levels a function needs sets the size of the whole parameter set.
+This analysis walks each `func.func` once, in order, and gives every SSA value either
+"plaintext" or "ciphertext at depth d". It changes nothing in the IR.
+
+The cost model (`CostModel` holds the knobs):
+
+* **What is encrypted.** Every function argument is a ciphertext at depth 0 (the
+  client's encrypted input), unless its index is in `plaintext_args` (e.g. weights
+  passed as arguments). Constants (`arith.constant`, `tensor.empty`, ...) are plaintext.
+  Any op whose inputs are all plaintext is plaintext work: depth 0, never counted.
+* **Linear ops** -- `linalg.conv_*`, `depthwise_conv_*`, `matmul`, `matvec`, `vecmat`,
+  `batch_matmul`, `quantized_matmul`, `pooling_*_sum`, `tensor_ext.fused_conv_pool`:
+  one level above their deepest ciphertext input when one multiplicand is plaintext
+  (counted in `linear_ops`). When both multiplicands are ciphertexts (a ct x ct matmul)
+  they also cost one level and count as a ct x ct multiply. A sum pool costs a level
+  although it only adds: HEIR packs it as a plaintext matrix product, like a conv.
+  The init (outs) operand is only added: it contributes its depth, no level.
+* **Elementwise bodies** (`linalg.generic`, `linalg.map`, `linalg.reduce`, named
+  elementwise ops, and `arith` ops on whole tensors): the body is read as a polynomial
+  in its ciphertext inputs. A polynomial of degree d costs `ceil(log2 d)` levels above
+  its deepest ciphertext input (x*x: 1, x*x*x: 2), i.e. the depth of an optimal
+  evaluation, not of the op-by-op chain. Each `mulf`/`muli` of two ciphertexts counts
+  as a ct x ct multiply. A multiply by a plaintext that varies per element (a
+  per-channel scale) costs 1 level and makes the op count as a linear op.
+* **Scaling by a uniform constant** (multiply or divide by one plaintext number, e.g.
+  the `/ 4` of an average pool) costs `CostModel.scalar_mul_levels`, 0 by default:
+  HEIR folds such a scale into the neighbouring linear op's plaintext weights
+  (`linalg-fuse-linear-ops`) or into a polynomial's coefficients, and heirpy's fusions
+  do the same, so counting it would charge for work no compiler emits.
+* **Free:** add, sub, negate, reshape/collapse/expand, transpose, broadcast, fill,
+  pad, slices, concat, constants.
+* **Not modelled:** non-polynomial functions of a ciphertext (relu via `maximumf` or
+  `cmpf`+`select`, `exp`, division by a ciphertext, max pooling) need a polynomial
+  approximation whose degree the IR does not say, and unknown ops (calls, other
+  dialects). They cost 0 here and are listed in `approximated`; the depth printed is
+  then a lower bound, marked with `+`.
+
+`analyze_module(module)` returns one `FunctionDepth` per function; `format_depth_table`
+prints them; the `report-depth` pass (`heirpy.transforms.report_depth`) prints that
+table to stderr (stdout stays the IR, so the pass can sit anywhere in a pipeline) and
+leaves the IR untouched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+# ------------------------------------------------------------------------ model
+LINEAR_OP_PREFIXES: tuple[str, ...] = (
+    "linalg.conv_",
+    "linalg.depthwise_conv_",
+    "linalg.pooling_nchw_sum",
+    "linalg.pooling_nhwc_sum",
+    "linalg.pooling_ncw_sum",
+)
+LINEAR_OPS: frozenset[str] = frozenset(
+    {
+        "linalg.matmul",
+        "linalg.matvec",
+        "linalg.vecmat",
+        "linalg.batch_matmul",
+        "linalg.quantized_matmul",
+        "linalg.dot",
+        "tensor_ext.fused_conv_pool",
+    }
+)
+# Ops that only move, copy or add data: depth of their deepest ciphertext input.
+FREE_OPS: frozenset[str] = frozenset(
+    {
+        "tensor.empty", "tensor.pad", "tensor.collapse_shape", "tensor.expand_shape",
+        "tensor.reshape", "tensor.cast", "tensor.extract_slice", "tensor.insert_slice",
+        "tensor.concat", "tensor.splat", "tensor.from_elements", "tensor.extract",
+        "tensor.insert", "tensor.dim", "tensor.yield", "linalg.transpose",
+        "linalg.broadcast", "linalg.fill", "linalg.copy", "linalg.yield", "linalg.index",
+        "arith.constant", "arith.addf", "arith.subf", "arith.addi", "arith.subi",
+        "arith.negf", "arith.index_cast", "arith.extf", "arith.truncf", "arith.sitofp",
+        "arith.bitcast", "func.return", "bufferization.to_tensor",
+    }
+)
+_MUL_OPS = frozenset({"arith.mulf", "arith.muli"})
+_DIV_OPS = frozenset({"arith.divf", "arith.divsi", "arith.divui"})
+_MULTIPLICANDS = 2  # a linear op's first two inputs are multiplied; the rest is added
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """The knobs of the model (see the module docstring)."""
+
+    plaintext_args: frozenset[int] = frozenset()
+    scalar_mul_levels: int = 0
+
+
+@dataclass(frozen=True)
+class Poly:
+    """A ciphertext value: a polynomial of `degree` in ciphertexts of depth <= `base`."""
+
+    base: int
+    degree: int = 1
+
+    @property
+    def depth(self) -> int:
+        return self.base + (math.ceil(math.log2(self.degree)) if self.degree > 1 else 0)
+
+    def materialized(self) -> Poly:
+        """The value as a fresh ciphertext after the op that computes it."""
+        return Poly(self.depth, 1)
+
+
+Info = Poly | None  # None: plaintext
+
+
+def _join(infos: Iterable[Info]) -> Info:
+    """Sum of values: deepest base, highest degree; plaintext if all are."""
+    cts = [i for i in infos if i is not None]
+    if not cts:
+        return None
+    return Poly(max(i.base for i in cts), max(i.degree for i in cts))
+
+
+def _deepest(infos: Iterable[Info]) -> int:
+    return max((i.depth for i in infos if i is not None), default=0)
+
+
+# ------------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class FunctionDepth:
+    """The analysis result of one function."""
+
+    name: str
+    result_depths: tuple[int | None, ...]  # None: the result is plaintext
+    linear_ops: int
+    ct_ct_muls: int
+    approximated: tuple[str, ...] = ()  # ops outside the model: depth is a lower bound
+
+    @property
+    def depth(self) -> int:
+        return max((d for d in self.result_depths if d is not None), default=0)
+
+    @property
+    def exact(self) -> bool:
+        return not self.approximated
+
+    def depth_text(self) -> str:
+        return f"{self.depth}{'' if self.exact else '+'}"
+
+
+@dataclass
+class _Walker:
+    model: CostModel
+    env: dict[SSAValue, Info] = field(default_factory=dict)
+    linear_ops: int = 0
+    ct_ct_muls: int = 0
+    approximated: list[str] = field(default_factory=list)
+
+    def info(self, value: SSAValue) -> Info:
+        return self.env.get(value)  # values never seen (outer constants) are plaintext
+
+    # ---------------------------------------------------------------- blocks / ops
+    def run_block(self, block: Block) -> list[Info]:
+        for op in block.ops:
+            if op.has_trait(IsTerminator):
+                return [self.info(v) for v in op.operands]
+            self.visit(op)
+        return []
+
+    def visit(self, op: Operation) -> None:
+        inputs = [self.info(v) for v in op.operands]
+        if all(i is None for i in inputs) and not op.regions:
+            results: list[Info] = [None] * len(op.results)
+        elif _is_linear(op.name):
+            results = [self.linear(op, inputs)] * len(op.results)
+        elif op.name in FREE_OPS:
+            results = [_join(inputs)] * len(op.results)
+        elif op.regions and op.name.startswith("linalg."):
+            results = self.structured(op)
+        elif op.name.startswith(("arith.", "math.")) and not op.regions:
+            results = [self.scalar_op(op, inputs, scalar_of=_outer_scalar)]
+            results = [r.materialized() if r is not None else None for r in results]
+        else:
+            self.approximated.append(op.name)
+            results = [_join(inputs)] * len(op.results)
+        for result, value in zip(op.results, results):
+            self.env[result] = value
+
+    def linear(self, op: Operation, inputs: Sequence[Info]) -> Info:
+        ins_count = _ins_count(op)
+        multiplied = inputs[: min(_MULTIPLICANDS, ins_count)]
+        added = inputs[min(_MULTIPLICANDS, ins_count):]
+        cts = [i for i in multiplied if i is not None]
+        if not cts:  # a plaintext linear map plus a ciphertext init: an add
+            return _join(added)
+        if len(cts) >= 2:
+            self.ct_ct_muls += 1
+        else:
+            self.linear_ops += 1
+        return Poly(max(_deepest(multiplied) + 1, _deepest(added)))
+
+    def structured(self, op: Operation) -> list[Info]:
+        """A linalg op with a body: read the body as a polynomial of its ct inputs."""
+        region = op.regions[0]
+        if not region.blocks:
+            return [_join(self.info(v) for v in op.operands)] * len(op.results)
+        block = region.blocks[0]
+        operands = list(op.operands)
+        args = list(block.args)
+        for arg, operand in zip(args, operands):
+            self.env[arg] = self.info(operand)
+        scalars = {arg: _uniform(operand) for arg, operand in zip(args, operands)}
+        before = self.linear_ops
+        pt_muls: list[bool] = []
+
+        def scalar_of(value: SSAValue) -> bool:
+            if isinstance(value, BlockArgument) and value in scalars:
+                return scalars[value]
+            return _outer_scalar(value)
+
+        for inner in block.ops:
+            if inner.has_trait(IsTerminator):
+                yielded = [self.info(v) for v in inner.operands]
+                break
+            if inner.regions or not inner.name.startswith(("arith.", "math.", "linalg.index")):
+                self.visit(inner)
+                continue
+            ins = [self.info(v) for v in inner.operands]
+            self.env[inner.results[0]] = (
+                None if all(i is None for i in ins) else self.scalar_op(inner, ins, scalar_of, pt_muls)
+            ) if inner.results else None
+        else:
+            yielded = []
+        if any(pt_muls) and self.linear_ops == before:
+            self.linear_ops += 1  # a plaintext-ciphertext product: one linear op
+        results = [y.materialized() if y is not None else None for y in yielded]
+        return (results + [None] * len(op.results))[: len(op.results)]
+
+    def scalar_op(
+        self,
+        op: Operation,
+        ins: Sequence[Info],
+        scalar_of: Callable[[SSAValue], bool],
+        pt_muls: list[bool] | None = None,
+    ) -> Info:
+        """One arith/math op on ciphertext-or-plaintext operands (scalar or tensor).
+        `scalar_of` says whether a plaintext operand is one uniform number."""
+        name = op.name
+        is_scalar = scalar_of
+        if name in FREE_OPS:
+            return _join(ins)
+        if name in _MUL_OPS and len(ins) == 2:
+            a, b = ins
+            if a is not None and b is not None:
+                self.ct_ct_muls += 1
+                return Poly(max(a.base, b.base), a.degree + b.degree)
+            ct, pt_value = (a, op.operands[1]) if a is not None else (b, op.operands[0])
+            assert ct is not None
+            return self._times_plaintext(ct, is_scalar(pt_value), pt_muls)
+        if name in _DIV_OPS and len(ins) == 2 and ins[1] is None and ins[0] is not None:
+            return self._times_plaintext(ins[0], is_scalar(op.operands[1]), pt_muls)
+        if name == "math.fma" and len(ins) == 3:
+            a, b, c = ins
+            product = (
+                Poly(max(a.base, b.base), a.degree + b.degree)
+                if a is not None and b is not None
+                else _join([a, b])
+            )
+            if a is not None and b is not None:
+                self.ct_ct_muls += 1
+            return _join([product, c])
+        if name == "math.fpowi" or name == "math.ipowi":
+            base = ins[0]
+            exponent = _outer_int(op.operands[1])
+            if base is not None and exponent is not None and exponent >= 1:
+                if exponent > 1:
+                    self.ct_ct_muls += max(1, math.ceil(math.log2(exponent)))
+                return Poly(base.base, base.degree * exponent)
+        self.approximated.append(name)
+        return _join(ins)
+
+    def _times_plaintext(self, ct: Poly, uniform: bool, pt_muls: list[bool] | None) -> Poly:
+        if uniform:
+            return Poly(ct.base + self.model.scalar_mul_levels, ct.degree)
+        if pt_muls is not None:
+            pt_muls.append(True)
+        else:
+            self.linear_ops += 1
+        return Poly(ct.depth + 1, 1)
+
+
+def _is_linear(name: str) -> bool:
+    return name in LINEAR_OPS or name.startswith(LINEAR_OP_PREFIXES)
+
+
+def _ins_count(op: Operation) -> int:
+    inputs = getattr(op, "inputs", None)
+    if inputs is not None:
+        return len(inputs)
+    return len(op.operands)
+
+
+def _outer_scalar(value: SSAValue) -> bool:
+    """A plaintext operand that is one number: a scalar or a splat constant."""
+    return _uniform(value)
+
+
+def _uniform(value: SSAValue) -> bool:
+    if not isinstance(value.type, ShapedType):
+        return True  # a scalar (its value does not vary per element)
+    from heirpy.transforms.constants import constant_array
+
+    array = constant_array(value)
+    return array is not None and array.size > 0 and bool(np.all(array == array.flat[0]))
+
+
+def _outer_int(value: SSAValue) -> int | None:
+    op = getattr(value, "op", None)
+    if isinstance(op, arith.ConstantOp):
+        raw = getattr(op.value, "value", None)
+        data = getattr(raw, "data", None)
+        return int(data) if isinstance(data, int) else None
+    return None
+
+
+# ------------------------------------------------------------------------ entry points
+def analyze_function(func: FuncOp, model: CostModel | None = None) -> FunctionDepth:
+    """The depth of each result of `func`, its linear ops and ct x ct multiplies."""
+    model = model or CostModel()
+    walker = _Walker(model)
+    name = func.sym_name.data
+    if not func.body.blocks:
+        return FunctionDepth(name, (), 0, 0)
+    block = func.body.blocks[0]
+    for index, arg in enumerate(block.args):
+        walker.env[arg] = None if index in model.plaintext_args else Poly(0)
+    results = walker.run_block(block)
+    return FunctionDepth(
+        name,
+        tuple(r.depth if r is not None else None for r in results),
+        walker.linear_ops,
+        walker.ct_ct_muls,
+        tuple(dict.fromkeys(walker.approximated)),
+    )
+
+
+def analyze_module(module: ModuleOp, model: CostModel | None = None) -> list[FunctionDepth]:
+    """`analyze_function` for every `func.func` of `module` (nested modules too)."""
+    return [analyze_function(op, model) for op in module.walk() if isinstance(op, FuncOp)]
+
+
+def format_depth_table(rows: Sequence[FunctionDepth]) -> str:
+    header = ["function", "depth", "result depths", "linear ops", "ct x ct muls", "not modelled"]
+    body = [
+        [
+            f"@{r.name}",
+            r.depth_text(),
+            ", ".join("pt" if d is None else str(d) for d in r.result_depths) or "-",
+            str(r.linear_ops),
+            str(r.ct_ct_muls),
+            ", ".join(r.approximated) or "-",
+        ]
+        for r in rows
+    ]
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in [header, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

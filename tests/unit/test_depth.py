@@ -1,0 +1,193 @@
+"""heirpy.analysis.depth on hand-built IR with known depths under the documented model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from heirpy.analysis.depth import CostModel, FunctionDepth, analyze_module, format_depth_table
+from heirpy.api import parse, run_pipeline
+
+ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+ID2 = "affine_map<(d0, d1) -> (d0, d1)>"
+PAR4 = '["parallel", "parallel", "parallel", "parallel"]'
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _t(*shape: int) -> str:
+    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+
+
+def _square(name: str, src: str, shape: tuple[int, ...]) -> str:
+    rank = len(shape)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    idm = f"affine_map<({dims}) -> ({dims})>"
+    par = ", ".join(['"parallel"'] * rank)
+    return (
+        f"%{name}_e = tensor.empty() : {_t(*shape)}\n"
+        f"%{name} = linalg.generic {{indexing_maps = [{idm}, {idm}, {idm}], iterator_types = [{par}]}} "
+        f"ins(%{src}, %{src} : {_t(*shape)}, {_t(*shape)}) outs(%{name}_e : {_t(*shape)}) {{\n"
+        f"^bb0(%a: f32, %b: f32, %o: f32):\n  %m = arith.mulf %a, %b : f32\n  linalg.yield %m : f32\n"
+        f"}} -> {_t(*shape)}\n"
+    )
+
+
+def _conv_pool(name: str, src: str, n: int, c: int, f: int, hw: int, avg: bool = True) -> str:
+    """conv 3x3 (VALID) + 2x2/2 sum pool (+ divide by 4) of %src [n, c, hw, hw]."""
+    ch = hw - 2
+    ph = ch // 2
+    text = (
+        f"%{name}_w = arith.constant dense<0.1> : {_t(f, c, 3, 3)}\n"
+        f"%{name}_ci = tensor.empty() : {_t(n, f, ch, ch)}\n"
+        f"%{name}_c = linalg.conv_2d_nchw_fchw ins(%{src}, %{name}_w : {_t(n, c, hw, hw)}, {_t(f, c, 3, 3)}) "
+        f"outs(%{name}_ci : {_t(n, f, ch, ch)}) -> {_t(n, f, ch, ch)}\n"
+        f"%{name}_pi = tensor.empty() : {_t(n, f, ph, ph)}\n"
+        f"%{name}_win = tensor.empty() : {_t(2, 2)}\n"
+        f"%{name}_p = linalg.pooling_nchw_sum {{strides = dense<2> : vector<2xi64>}} ins(%{name}_c, %{name}_win : "
+        f"{_t(n, f, ch, ch)}, {_t(2, 2)}) outs(%{name}_pi : {_t(n, f, ph, ph)}) -> {_t(n, f, ph, ph)}\n"
+    )
+    if avg:
+        text += (
+            f"%{name}_four = arith.constant 4.0 : f32\n"
+            f"%{name} = linalg.generic {{indexing_maps = [{ID4}, {ID4}], iterator_types = {PAR4}}} "
+            f"ins(%{name}_p : {_t(n, f, ph, ph)}) outs(%{name}_pi : {_t(n, f, ph, ph)}) {{\n"
+            f"^bb0(%i: f32, %o: f32):\n  %q = arith.divf %i, %{name}_four : f32\n  linalg.yield %q : f32\n"
+            f"}} -> {_t(n, f, ph, ph)}\n"
+        )
+    else:
+        text += f"%{name} = tensor.cast %{name}_p : {_t(n, f, ph, ph)} to {_t(n, f, ph, ph)}\n"
+    return text
+
+
+def _fc(name: str, src: str, k: int, m: int) -> str:
+    return (
+        f"%{name}_w = arith.constant dense<0.1> : {_t(k, m)}\n"
+        f"%{name}_o = tensor.empty() : {_t(1, m)}\n"
+        f"%{name} = linalg.matmul ins(%{src}, %{name}_w : {_t(1, k)}, {_t(k, m)}) outs(%{name}_o : {_t(1, m)}) -> {_t(1, m)}\n"
+    )
+
+
+def alexnet_tiny_style() -> str:
+    """conv, pool, x^2, conv, pool, x^2, fc, x^2, fc: the issue's AlexNet-Tiny-style net."""
+    body = (
+        _conv_pool("b1", "x", 1, 3, 4, 18)  # -> 1x4x8x8
+        + _square("s1", "b1", (1, 4, 8, 8))
+        + _conv_pool("b2", "s1", 1, 4, 8, 8)  # -> 1x8x3x3
+        + _square("s2", "b2", (1, 8, 3, 3))
+        + f"%flat = tensor.collapse_shape %s2 [[0], [1, 2, 3]] : {_t(1, 8, 3, 3)} into {_t(1, 72)}\n"
+        + _fc("fc1", "flat", 72, 16)
+        + _square("s3", "fc1", (1, 16))
+        + _fc("fc2", "s3", 16, 10)
+    )
+    return f"func.func @main(%x: {_t(1, 3, 18, 18)}) -> {_t(1, 10)} {{\n{body}func.return %fc2 : {_t(1, 10)}\n}}\n"
+
+
+def _one(text: str, model: CostModel | None = None) -> FunctionDepth:
+    (result,) = analyze_module(parse(text), model)
+    return result
+
+
+def test_alexnet_tiny_style_before_and_after_conv_pool_fusion() -> None:
+    text = alexnet_tiny_style()
+    before = _one(text)
+    # conv 1 + pool 1 + x^2 1, twice; fc 1 + x^2 1 + fc 1; the /4 is free.
+    assert (before.depth, before.linear_ops, before.ct_ct_muls) == (9, 6, 3)
+    assert before.exact
+    module = parse(text)
+    run_pipeline(module, "linalg-fuse-conv-pool")
+    (after,) = analyze_module(module)
+    assert (after.depth, after.linear_ops, after.ct_ct_muls) == (7, 4, 3)
+    run_pipeline(module, "lower-tensor-ext")
+    (lowered,) = analyze_module(module)
+    assert (lowered.depth, lowered.linear_ops) == (7, 4)  # folded filters: no extra plaintext conv
+
+
+def test_conv_pool_conv_pool_without_activation() -> None:
+    body = _conv_pool("b1", "x", 2, 1, 2, 14, avg=False) + _conv_pool("b2", "b1", 2, 2, 3, 6, avg=False)
+    text = f"func.func @main(%x: {_t(2, 1, 14, 14)}) -> {_t(2, 3, 2, 2)} {{\n{body}func.return %b2 : {_t(2, 3, 2, 2)}\n}}\n"
+    assert (_one(text).depth, _one(text).linear_ops) == (4, 4)
+    module = parse(text)
+    run_pipeline(module, "linalg-fuse-conv-pool")
+    (after,) = analyze_module(module)
+    assert (after.depth, after.linear_ops) == (2, 2)
+
+
+def _elementwise(body: str, ins: str, types: str, args: str, n_in: int) -> str:
+    maps = ", ".join([ID2] * (n_in + 1))
+    return (
+        f"func.func @f({args}) -> {_t(2, 2)} {{\n%e = tensor.empty() : {_t(2, 2)}\n"
+        f'%y = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}} '
+        f"ins({ins} : {types}) outs(%e : {_t(2, 2)}) {{\n{body}\n}} -> {_t(2, 2)}\n"
+        f"func.return %y : {_t(2, 2)}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "depth", "ct_ct"),
+    [
+        ("^bb0(%a: f32, %o: f32):\n %m = arith.mulf %a, %a : f32\n %c = arith.mulf %m, %a : f32\n linalg.yield %c : f32", 2, 2),
+        ("^bb0(%a: f32, %o: f32):\n %m = arith.mulf %a, %a : f32\n %c = arith.mulf %m, %m : f32\n linalg.yield %c : f32", 2, 2),
+        ("^bb0(%a: f32, %o: f32):\n %m = arith.mulf %a, %a : f32\n %c = arith.mulf %m, %m : f32\n %d = arith.mulf %c, %a : f32\n linalg.yield %d : f32", 3, 3),
+        ("^bb0(%a: f32, %o: f32):\n %k = arith.constant 3.0 : f32\n %m = arith.mulf %a, %k : f32\n %s = arith.addf %m, %a : f32\n linalg.yield %s : f32", 0, 0),
+    ],
+)
+def test_polynomial_bodies(body: str, depth: int, ct_ct: int) -> None:
+    result = _one(_elementwise(body, "%x", _t(2, 2), f"%x: {_t(2, 2)}", 1))
+    assert (result.depth, result.ct_ct_muls) == (depth, ct_ct)
+
+
+def test_scalar_scale_is_free_unless_the_model_charges_it() -> None:
+    body = "^bb0(%a: f32, %o: f32):\n %k = arith.constant 4.0 : f32\n %q = arith.divf %a, %k : f32\n linalg.yield %q : f32"
+    text = _elementwise(body, "%x", _t(2, 2), f"%x: {_t(2, 2)}", 1)
+    assert _one(text).depth == 0
+    assert _one(text, CostModel(scalar_mul_levels=1)).depth == 1
+
+
+def test_per_element_plaintext_multiply_is_a_linear_op() -> None:
+    body = "^bb0(%a: f32, %sc: f32, %o: f32):\n %m = arith.mulf %a, %sc : f32\n linalg.yield %m : f32"
+    text = _elementwise(body, "%x, %s", f"{_t(2, 2)}, {_t(2, 2)}", f"%x: {_t(2, 2)}", 2).replace(
+        "%e = tensor.empty()", f"%s = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : {_t(2, 2)}\n%e = tensor.empty()"
+    )
+    result = _one(text)
+    assert (result.depth, result.linear_ops, result.ct_ct_muls) == (1, 1, 0)
+
+
+def test_relu_is_not_modelled_and_marks_a_lower_bound() -> None:
+    body = "^bb0(%a: f32, %o: f32):\n %z = arith.constant 0.0 : f32\n %r = arith.maximumf %a, %z : f32\n linalg.yield %r : f32"
+    result = _one(_elementwise(body, "%x", _t(2, 2), f"%x: {_t(2, 2)}", 1))
+    assert result.approximated == ("arith.maximumf",)
+    assert result.depth_text() == "0+"
+
+
+def test_plaintext_only_work_costs_nothing_and_plaintext_args() -> None:
+    text = (
+        f"func.func @f(%x: {_t(2, 2)}, %w: {_t(2, 2)}) -> ({_t(2, 2)}, {_t(2, 2)}) {{\n"
+        f"%a = arith.constant dense<1.0> : {_t(2, 2)}\n%o = tensor.empty() : {_t(2, 2)}\n"
+        f"%pt = linalg.matmul ins(%a, %a : {_t(2, 2)}, {_t(2, 2)}) outs(%o : {_t(2, 2)}) -> {_t(2, 2)}\n"
+        f"%ct = linalg.matmul ins(%x, %w : {_t(2, 2)}, {_t(2, 2)}) outs(%o : {_t(2, 2)}) -> {_t(2, 2)}\n"
+        f"func.return %pt, %ct : {_t(2, 2)}, {_t(2, 2)}\n}}\n"
+    )
+    both_ct = _one(text)
+    assert both_ct.result_depths == (None, 1)
+    assert (both_ct.linear_ops, both_ct.ct_ct_muls) == (0, 1)
+    weights_pt = _one(text, CostModel(plaintext_args=frozenset({1})))
+    assert (weights_pt.linear_ops, weights_pt.ct_ct_muls) == (1, 0)
+
+
+def test_examples_alexnet_tiny() -> None:
+    from heirpy.interp.resources import load_file
+
+    module = load_file(EXAMPLES / "alexnet_tiny.mlir").module
+    (before,) = analyze_module(module)
+    assert (before.depth, before.linear_ops, before.ct_ct_muls) == (10, 7, 3)
+    run_pipeline(module, "linalg-fuse-conv-pool")
+    (after,) = analyze_module(module)
+    assert (after.depth, after.linear_ops) == (7, 4)
+
+
+def test_table_format() -> None:
+    table = format_depth_table([FunctionDepth("main", (3, None), 2, 1, ("math.exp",))])
+    lines = table.splitlines()
+    assert lines[0].split() == ["function", "depth", "result", "depths", "linear", "ops", "ct", "x", "ct", "muls", "not", "modelled"]
+    assert lines[2].split() == ["@main", "3+", "3,", "pt", "2", "1", "math.exp"]
