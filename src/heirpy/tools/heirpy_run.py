@@ -1,0 +1,200 @@
+"""`heirpy-run` and `heirpy-equiv`: run MLIR functions with heirpy's numpy evaluator.
+
+    heirpy-run FILE [--function NAME] [--inputs in.npz | --random SEED] [--output out.npz]
+                    [--check] [--rtol R] [--atol A] [--debug]
+
+Runs one function (default: `main`, or the module's only function) and prints each
+result's shape, dtype and first values. Inputs come from an .npz holding `arg0`,
+`arg1`, ... (the format of examples/*.npz) or are drawn from a seed (default 0).
+`--output` writes the inputs and results as `arg*` / `result*`. `--check` compares the
+results with the `result*` arrays of the `--inputs` file and exits 1 on a mismatch.
+
+    heirpy-equiv A.mlir B.mlir [--function NAME] [--seeds N] [--rtol R] [--atol A] [--debug]
+
+Runs the function of both files on the same random inputs for seeds 0..N-1 (default 3)
+and prints the max absolute and relative error of each result; exits 1 when a result
+differs beyond `atol + rtol * |a|` (defaults 1e-5 and 1e-4; integers must be equal).
+
+Errors print one line, `file:line:col: error: ...` or `error: ...`, and exit 1; `--debug`
+shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.func import FuncOp
+
+from heirpy.diagnostics import HeirpyError
+from heirpy.interp.equivalence import check_equivalence, compare_arrays, random_inputs
+from heirpy.interp.evaluator import Evaluator
+from heirpy.interp.resources import LoadedModule, load_file
+
+PREVIEW_VALUES = 6
+
+
+class UsageError(HeirpyError):
+    """A bad command line (argparse would exit 2 with a usage dump)."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"error: {message}")
+
+
+# ----------------------------------------------------------------------------- heirpy-run
+def run_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(prog="heirpy-run", description="Run an MLIR function with heirpy's numpy evaluator.")
+    parser.add_argument("file", help="MLIR file")
+    parser.add_argument("--function", help="function to run (default: main, or the only function)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--inputs", type=Path, help=".npz with arg0, arg1, ...")
+    source.add_argument("--random", type=int, metavar="SEED", help="draw inputs from this seed (default 0)")
+    parser.add_argument("--output", type=Path, help="write arg* and result* to this .npz")
+    parser.add_argument("--check", action="store_true", help="compare with result* of the --inputs file")
+    parser.add_argument("--rtol", type=float, default=1e-4)
+    parser.add_argument("--atol", type=float, default=1e-5)
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    return parser
+
+
+def default_function(loaded: LoadedModule, name: str | None) -> str:
+    if name is not None:
+        return name
+    names = [op.sym_name.data for op in loaded.module.ops if isinstance(op, FuncOp) and op.body.blocks]
+    if "main" in names or len(names) != 1:
+        return "main"
+    return names[0]
+
+
+def load_inputs(path: Path, count: int) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
+    try:
+        with np.load(path) as data:
+            arrays = {key: data[key] for key in data.files}
+    except (OSError, ValueError) as err:
+        raise HeirpyError(f"error: cannot read inputs '{path}': {err}") from err
+    missing = [f"arg{i}" for i in range(count) if f"arg{i}" not in arrays]
+    if missing:
+        raise HeirpyError(f"error: '{path}' has no {', '.join(missing)} (the function takes {count} argument(s))")
+    return [arrays[f"arg{i}"] for i in range(count)], arrays
+
+
+def describe(name: str, value: np.ndarray) -> str:
+    shape = "x".join(map(str, value.shape)) or "scalar"
+    flat = value.reshape(-1)
+    preview = np.array2string(flat[:PREVIEW_VALUES], precision=6, separator=", ", max_line_width=200)
+    more = f" ... ({flat.size} values)" if flat.size > PREVIEW_VALUES else ""
+    stats = ""
+    if flat.size and value.dtype.kind in "fiu":
+        stats = f"  min {flat.min():.6g} max {flat.max():.6g}"
+    return f"{name}: {shape} {value.dtype} {preview}{more}{stats}"
+
+
+def run_main(argv: Sequence[str] | None = None) -> int:
+    args = run_parser().parse_args(argv)
+    if args.check and args.inputs is None:
+        raise UsageError("error: --check needs --inputs (the file holding result0, ...)")
+    loaded = load_file(args.file)
+    evaluator = Evaluator(loaded.module, loaded.resources)
+    name = default_function(loaded, args.function)
+    func = evaluator.function(name)
+    count = len(func.function_type.inputs.data)
+    if args.inputs is not None:
+        inputs, stored = load_inputs(args.inputs, count)
+    else:
+        inputs, stored = random_inputs(func, 0 if args.random is None else args.random), {}
+    results = [np.ascontiguousarray(r) for r in evaluator.call(name, inputs)]
+    for index, value in enumerate(results):
+        print(describe(f"result{index}", value))
+    if args.output is not None:
+        arrays = {f"arg{i}": np.asarray(a) for i, a in enumerate(inputs)}
+        arrays |= {f"result{i}": r for i, r in enumerate(results)}
+        try:
+            np.savez(args.output, **arrays)
+        except OSError as err:
+            raise HeirpyError(f"error: cannot write '{args.output}': {err.strerror or err}") from err
+    if args.check:
+        return check_against(stored, results, args.rtol, args.atol, str(args.inputs))
+    return 0
+
+
+def check_against(stored: dict[str, np.ndarray], results: list[np.ndarray], rtol: float, atol: float, source: str) -> int:
+    failed = False
+    for index, value in enumerate(results):
+        key = f"result{index}"
+        if key not in stored:
+            raise HeirpyError(f"error: '{source}' has no {key} to check against")
+        comparison = compare_arrays(index, stored[key], value, rtol, atol)
+        print(f"check {comparison.line()}")
+        failed |= not comparison.ok
+    return 1 if failed else 0
+
+
+# ----------------------------------------------------------------------------- heirpy-equiv
+def equiv_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(
+        prog="heirpy-equiv", description="Check that two MLIR files compute the same function."
+    )
+    parser.add_argument("file_a", help="reference MLIR file")
+    parser.add_argument("file_b", help="MLIR file to compare (e.g. after a pass pipeline)")
+    parser.add_argument("--function", default="main")
+    parser.add_argument("--seeds", type=int, default=3, help="number of random input sets (seeds 0..N-1)")
+    parser.add_argument("--rtol", type=float, default=1e-4)
+    parser.add_argument("--atol", type=float, default=1e-5)
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    return parser
+
+
+def equiv_run(argv: Sequence[str] | None = None) -> int:
+    args = equiv_parser().parse_args(argv)
+    if args.seeds < 1:
+        raise UsageError("error: --seeds must be at least 1")
+    a, b = load_file(args.file_a), load_file(args.file_b)
+    report = check_equivalence(
+        a.module, b.module, args.function, range(args.seeds), args.rtol, args.atol,
+        resources_a=a.resources, resources_b=b.resources,
+    )
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+# ----------------------------------------------------------------------------- entry points
+def _guarded(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        return run(argv)
+    except HeirpyError as err:
+        if debug:
+            traceback.print_exc()
+        print(str(err).splitlines()[0] if str(err) else "error: unknown error", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 1
+    except Exception as err:  # a bug in heirpy: still one line unless --debug
+        if debug:
+            traceback.print_exc()
+        print(f"error: internal error: {type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
+        return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `heirpy-run`."""
+    return _guarded(run_main, argv)
+
+
+def equiv_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `heirpy-equiv`."""
+    return _guarded(equiv_run, argv)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--equiv":  # `python -m ... --equiv A B` runs heirpy-equiv
+        sys.exit(equiv_main(sys.argv[2:]))
+    sys.exit(main())
