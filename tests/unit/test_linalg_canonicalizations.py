@@ -191,3 +191,38 @@ def test_transpose_broadcast_permutation_reorders_to_loop_order() -> None:
 )
 def test_unit_reassociation(rank: int, units: list[int], groups: list[list[int]]) -> None:
     assert unit_reassociation(rank, units) == groups
+
+
+def test_generic_attributes_go_onto_the_new_ops() -> None:
+    """HEIR copies a generic's extra attributes onto each op it becomes (xDSL's generic
+    parser drops them from text, so the attribute is set here)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    module = heirpy.parse(
+        """
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant 4.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.divf %in, %c : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+    )
+    generic = next(op for op in module.walk() if op.name == "linalg.generic")
+    generic.attributes["some_attr"] = StringAttr("foo")
+    heirpy.run_pipeline(module, "linalg-canonicalizations")
+    divf = next(op for op in module.walk() if op.name == "arith.divf")
+    assert divf.attributes["some_attr"] == StringAttr("foo")
+
+
+def test_elementwise_option_keeps_generics() -> None:
+    text = (CHECK_DIR / "docstring.mlir").read_text()
+    module = heirpy.parse(text)
+    heirpy.run_pipeline(module, "linalg-canonicalizations{elementwise=false}")
+    assert "linalg.generic" in heirpy.print_module(module)

@@ -1,0 +1,211 @@
+// Conv followed by a sum/avg pool is never split: conv_pool_patterns() run first and make
+// tensor_ext.fused_conv_pool (lower-tensor-ext then gives one conv with the composed filter).
+// RUN: heirpy-opt %s --split-input-file -p linalg-canonicalizations | filecheck %s
+// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-canonicalizations,lower-tensor-ext | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+// MLIR-COUNT-8: linalg.conv_2d_nchw_fchw
+// MLIR-NOT: linalg.pooling_nchw_sum
+
+// Conv stride 2 (HEIR's case): 10x10 -> 4x4 -> pool 2x2 stride 1 -> 3x3.
+// CHECK-LABEL: func.func @conv_stride2
+// CHECK: tensor_ext.fused_conv_pool
+// CHECK-NOT: linalg.pooling_nchw_sum
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_stride2(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x4x4xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x3x3xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%c, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %p : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// Pool window 3 with stride 2 (overlapping windows).
+// CHECK-LABEL: func.func @pool_stride_ne_window
+// CHECK: tensor_ext.fused_conv_pool
+// CHECK-NOT: linalg.pooling_nchw_sum
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @pool_stride_ne_window(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %pe = tensor.empty() : tensor<1x2x3x3xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x8x8xf32>, tensor<3x3xf32>) outs(%pi : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %p : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// A dilated conv followed by a pool is fused (dilations kept in the fused op).
+// CHECK-LABEL: func.func @dilated_conv_pool
+// CHECK: tensor_ext.fused_conv_pool
+// CHECK-NOT: linalg.pooling_nchw_sum
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @dilated_conv_pool(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x6x6xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x3x3xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x6x6xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %p : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// The conv reads a padded input (tensor.pad stays in front of the fused op).
+// CHECK-LABEL: func.func @padded_input
+// CHECK: %[[P:.*]] = tensor.pad
+// CHECK: tensor_ext.fused_conv_pool {{.*}} ins(%[[P]],
+// CHECK-NOT: linalg.pooling_nchw_sum
+func.func @padded_input(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x1x8x8xf32> to tensor<1x1x10x10xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xp, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x4x4xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %p : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A broadcast bias as the conv init.
+// CHECK-LABEL: func.func @bias_init
+// CHECK: tensor_ext.fused_conv_pool
+// CHECK-NOT: linalg.pooling_nchw_sum
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @bias_init(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %bias = arith.constant dense<[0.25, -0.5]> : tensor<2xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.broadcast ins(%bias : tensor<2xf32>) outs(%ce : tensor<1x2x8x8xf32>) dimensions = [0, 2, 3]
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x4x4xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %p : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// The pool starts from 1.0, not 0.
+// CHECK-LABEL: func.func @nonzero_pool_init
+// CHECK: tensor_ext.fused_conv_pool
+// CHECK-NOT: linalg.pooling_nchw_sum
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @nonzero_pool_init(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 1.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x4x4xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %p : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Average pool: the divide as arith.divf on tensors.
+// CHECK-LABEL: func.func @avg_divf_tensor
+// CHECK: tensor_ext.fused_conv_pool {{.*}}divisor = 4.0
+// CHECK-NOT: arith.divf
+func.func @avg_divf_tensor(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x4x4xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %four = arith.constant dense<4.0> : tensor<1x2x4x4xf32>
+  %r = arith.divf %p, %four : tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Average pool: the divide as a linalg.generic.
+// CHECK-LABEL: func.func @avg_divf_generic
+// CHECK: tensor_ext.fused_conv_pool {{.*}}divisor = 4.0
+// CHECK-NOT: arith.divf
+// CHECK-NOT: linalg.generic
+func.func @avg_divf_generic(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x4x4xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %four = arith.constant 4.0 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : tensor<1x2x4x4xf32>) outs(%pe : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %four : f32
+    linalg.yield %d : f32
+  } -> tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Must not fuse: an activation (x*x) between conv and pool; the pool alone becomes a conv.
+// CHECK-LABEL: func.func @activation_between
+// CHECK-NOT: tensor_ext.fused_conv_pool
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK: %[[A:.*]] = arith.mulf %[[C]], %[[C]]
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[A]],
+func.func @activation_between(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %pv = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[0.5, -1.0, 0.0], [1.5, 2.0, -0.5], [0.0, 1.0, 1.0]]]]> : tensor<2x1x3x3xf32>
+  %ce = tensor.empty() : tensor<1x2x8x8xf32>
+  %ci = linalg.fill ins(%z : f32) outs(%ce : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x10xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x2x8x8xf32>) outs(%ce : tensor<1x2x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<1x2x4x4xf32>
+  %pi = linalg.fill ins(%pv : f32) outs(%pe : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%sq, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %p : tensor<1x2x4x4xf32>
+}
