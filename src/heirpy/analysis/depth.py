@@ -18,6 +18,7 @@ The cost model (`CostModel` holds the knobs):
   they also cost one level and count as a ct x ct multiply. A sum pool costs a level
   although it only adds: HEIR packs it as a plaintext matrix product, like a conv.
   The init (outs) operand is only added: it contributes its depth, no level.
+* **Kernels** (`tensor_ext.kernel`) cost what their body's ops cost.
 * **Elementwise bodies** (`linalg.generic`, `linalg.map`, `linalg.reduce`, named
   elementwise ops, and `arith` ops on whole tensors): the body is read as a polynomial
   in its ciphertext inputs. A polynomial of degree d costs `ceil(log2 d)` levels above
@@ -183,6 +184,12 @@ class _Walker:
             results = [self.linear(op, inputs)] * len(op.results)
         elif op.name in FREE_OPS:
             results = [_join(inputs)] * len(op.results)
+        elif op.name == "tensor_ext.kernel" and op.regions and op.regions[0].blocks:
+            # Its body runs with the block arguments bound to the operands.
+            block = op.regions[0].blocks[0]
+            for arg, info in zip(block.args, inputs):
+                self.env[arg] = info
+            results = self.run_block(block)
         elif op.regions and op.name.startswith("linalg."):
             results = self.structured(op)
         elif op.name.startswith(("arith.", "math.")) and not op.regions:

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.diagnostics import HeirpyError
 
-DEFAULT_PIPELINE = "canonicalize,dce"
+DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
 
 
 @dataclass
@@ -65,8 +65,17 @@ def numeric_check(before: ModuleOp, after: ModuleOp, seeds: int) -> str:
         from heirpy.interp.equivalence import check_equivalence
     except ImportError:
         return "n/a"
+    from heirpy.api import context_of
+    from heirpy.interp.resources import module_resources
+
+    # Each parse keeps its dense_resource blobs in its own context: pass them along.
     report = check_equivalence(
-        before, after, function=first_function(before), seeds=tuple(range(seeds))
+        before,
+        after,
+        function=first_function(before),
+        seeds=tuple(range(seeds)),
+        resources_a=module_resources(before, context_of(before)),
+        resources_b=module_resources(after, context_of(after)),
     )
     if report.problems:
         return "MISMATCH (" + "; ".join(report.problems) + ")"
@@ -91,13 +100,41 @@ def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) ->
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / path.name).write_text(output)
-    return ModelReport(
+    report = ModelReport(
         name=path.stem,
         ops_before=count_compute_ops(before),
         ops_after=count_compute_ops(after),
-        heir_opt=heir_opt_accepts(output),
+        heir_opt=heir_opt_accepts(lowered_for_mlir(output, str(path))),
         numerics=numeric_check(before, after, seeds),
     )
+    report.extra.update(depth_columns(before, after))
+    return report
+
+
+def lowered_for_mlir(output: str, filename: str) -> str:
+    """`output` with heirpy's tensor_ext ops lowered (`lower-tensor-ext`): heir-opt has a
+    dialect of that name and rejects heirpy's ops, so this is what heir-opt gets."""
+    if "tensor_ext." not in output:
+        return output
+    module = parse(output, filename)
+    run_pipeline(module, "lower-tensor-ext")
+    return print_module(module)
+
+
+def depth_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
+    """Multiplicative depth and plaintext-ciphertext linear ops of the entry function
+    before -> after (CKKS cost model of `heirpy.analysis.depth`; `+`: a lower bound)."""
+    from heirpy.analysis.depth import analyze_function
+
+    entry = first_function(before)
+    pair = [
+        analyze_function(next(f for f in m.ops if getattr(f, "sym_name", None) and f.sym_name.data == entry))  # type: ignore[attr-defined]
+        for m in (before, after)
+    ]
+    return {
+        "depth before→after": f"{pair[0].depth_text()}→{pair[1].depth_text()}",
+        "linear ops before→after": f"{pair[0].linear_ops}→{pair[1].linear_ops}",
+    }
 
 
 def format_table(rows: Sequence[ModelReport]) -> str:

@@ -8,9 +8,11 @@ later group matches what the earlier ones produce):
 | `conv-pool`    | conv + sum/avg pool          | `conv_pool_fusion` (`conv_pool_patterns`)              |
 | `linear-chains`| whole linear chains          | `linear_chains` (`linear_chain_patterns`)              |
 | `pointwise`    | pointwise across layout ops  | `linalg_fuse_pointwise` (`pointwise_fusion_patterns`)  |
+| `pointwise`    | reduction root + epilogue    | `linalg_fuse_pointwise` (`kernel_formation_patterns`)  |
 
 conv + pool goes first so that the linear-chain group sees `fused_conv_pool` ops, and
-pointwise fusion goes last so that it never hides a linear op inside a kernel. A
+pointwise fusion goes last so that it never hides a linear op inside a kernel (its
+two phases are two groups under one option, as `linalg-fuse-pointwise` runs them). A
 group whose module is not part of this installation is skipped (the table is the one
 place to add a group: one line in `PATTERN_GROUPS`). Every group can be switched off,
 e.g. `linalg-fuse-ops{conv-pool=false}`.
@@ -58,6 +60,7 @@ PATTERN_GROUPS: tuple[PatternGroup, ...] = (
     PatternGroup("conv_pool", "conv_pool_fusion", "conv_pool_patterns"),
     PatternGroup("linear_chains", "linear_chains", "linear_chain_patterns"),
     PatternGroup("pointwise", "linalg_fuse_pointwise", "pointwise_fusion_patterns"),
+    PatternGroup("pointwise", "linalg_fuse_pointwise", "kernel_formation_patterns"),
 )
 
 
