@@ -195,6 +195,4 @@ def equiv_main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--equiv":  # `python -m ... --equiv A B` runs heirpy-equiv
-        sys.exit(equiv_main(sys.argv[2:]))
     sys.exit(main())

@@ -1,0 +1,111 @@
+"""heirpy-run and heirpy-equiv: results, exit codes, and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from heirpy.tools.heirpy_run import equiv_main, main
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+UNSUPPORTED = """func.func @main(%a: i32, %b: i32) -> i32 {
+  %lo, %hi = arith.mulsi_extended %a, %b : i32
+  return %lo : i32
+}
+"""
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run(
+        [sys.executable, "-m", "heirpy.tools.heirpy_run", *args], capture_output=True, text=True, env=env
+    )
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def test_run_prints_results_and_checks_them(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "out.npz"
+    code = main([str(EXAMPLES_DIR / "tiny_cnn.mlir"), "--inputs", str(EXAMPLES_DIR / "tiny_cnn.npz"),
+                 "--check", "--output", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert printed.startswith("result0: 1x10 float32 [")
+    assert "check result #0" in printed and "ok" in printed
+    with np.load(out) as data, np.load(EXAMPLES_DIR / "tiny_cnn.npz") as reference:
+        np.testing.assert_array_equal(data["arg0"], reference["arg0"])
+        np.testing.assert_allclose(data["result0"], reference["result0"], rtol=1e-4, atol=1e-5)
+
+
+def test_run_random_inputs_are_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES_DIR / "tiny_cnn_onnx.mlir")  # its only function is @main_graph
+    assert main([path, "--random", "7"]) == 0
+    first = capsys.readouterr().out
+    assert main([path, "--random", "7"]) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_check_fails_on_wrong_reference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    with np.load(EXAMPLES_DIR / "tiny_cnn.npz") as data:
+        np.savez(tmp_path / "wrong.npz", arg0=data["arg0"], result0=data["result0"] + 1e-2)
+    code = main([str(EXAMPLES_DIR / "tiny_cnn.mlir"), "--inputs", str(tmp_path / "wrong.npz"), "--check"])
+    assert code == 1
+    assert "MISMATCH" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("make_args", "expected"),
+    [
+        (lambda tmp: [str(tmp / "missing.mlir")], "error: cannot read"),
+        (lambda tmp: [str(EXAMPLES_DIR / "tiny_cnn.mlir"), "--function", "nope"], "error: no function @nope"),
+        (lambda tmp: [str(EXAMPLES_DIR / "tiny_cnn.mlir"), "--inputs", str(tmp / "none.npz")], "error: cannot read inputs"),
+        (lambda tmp: [str(EXAMPLES_DIR / "tiny_cnn.mlir"), "--bogus"], "error: unrecognized arguments"),
+    ],
+)
+def test_run_errors_are_one_line(make_args, expected: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(make_args(tmp_path)) == 1
+    assert one_error_line(capsys.readouterr().err).startswith(expected)
+
+
+def test_parse_error_has_a_location(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_text("func.func @main() {\n  %x = arith.bogus : f32\n  return\n}\n")
+    assert main([str(path)]) == 1
+    assert one_error_line(capsys.readouterr().err).startswith(f"{path}:2:")
+
+
+def test_unsupported_op_names_op_and_location_in_a_subprocess(tmp_path: Path) -> None:
+    path = tmp_path / "unsupported.mlir"
+    path.write_text(UNSUPPORTED)
+    proc = run_cli(str(path))
+    assert proc.returncode == 1
+    line = one_error_line(proc.stderr)
+    assert line == f"{path}:2:3: error: 'arith.mulsi_extended' has no evaluator (unsupported op)"
+    debug = run_cli(str(path), "--debug")
+    assert debug.returncode == 1 and "Traceback" in debug.stderr
+
+
+def test_equiv_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    onnx = EXAMPLES_DIR / "tiny_cnn_onnx.mlir"
+    wrong = tmp_path / "wrong.mlir"
+    wrong.write_text(onnx.read_text().replace("-0.0024956069", "0.5"))
+    assert equiv_main([str(onnx), str(onnx), "--function", "main_graph", "--seeds", "2"]) == 0
+    assert "equivalent" in capsys.readouterr().out
+    assert equiv_main([str(onnx), str(wrong), "--function", "main_graph"]) == 1
+    assert "NOT equivalent" in capsys.readouterr().out
+    # The torch-mlir export (dense_resource) and its inlined twin are the same model.
+    assert equiv_main([str(EXAMPLES_DIR / "tiny_cnn.mlir"), str(EXAMPLES_DIR / "tiny_cnn_dense.mlir")]) == 0
+    assert equiv_main([str(onnx), str(wrong), "--seeds", "0"]) == 1
+    assert one_error_line(capsys.readouterr().err) == "error: --seeds must be at least 1"

@@ -1,0 +1,112 @@
+"""The equivalence checker passes identical functions and flags a wrong rewrite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from heirpy.api import print_module
+from heirpy.interp import check_equivalence, load_file, load_module, run_function
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
+
+CONV = """
+func.func @main(%x: tensor<1x2x6x6xf32>) -> tensor<1x3x4x4xf32> {
+  %w = arith.constant dense<FILTER> : tensor<3x2x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>)
+         outs(%init : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %r : tensor<1x3x4x4xf32>
+}
+"""
+
+
+def conv_module(weights: np.ndarray) -> str:
+    return CONV.replace("FILTER", np.array2string(weights, separator=", ", threshold=10**6, floatmode="unique"))
+
+
+def test_identity_rewrite_passes() -> None:
+    weights = np.random.default_rng(0).standard_normal((3, 2, 3, 3)).astype(np.float32)
+    before = load_module(conv_module(weights))
+    # A print / parse round trip is the identity rewrite every pass starts from.
+    after = load_module(print_module(before.module))
+    report = check_equivalence(before.module, after.module)
+    assert report.ok, report.summary()
+    assert report.results[0].max_abs_error == 0.0
+
+
+def test_one_changed_filter_weight_is_flagged() -> None:
+    weights = np.random.default_rng(0).standard_normal((3, 2, 3, 3)).astype(np.float32)
+    changed = weights.copy()
+    changed[1, 0, 2, 1] += 0.25
+    report = check_equivalence(load_module(conv_module(weights)).module, load_module(conv_module(changed)).module)
+    assert not report.ok
+    assert report.results[0].max_abs_error > 0.1
+    assert "NOT equivalent" in report.summary()
+
+
+def test_changed_weight_in_a_front_end_model_is_flagged() -> None:
+    text = (EXAMPLES_DIR / "tiny_cnn_onnx.mlir").read_text()
+    original = "-0.0024956069"  # the first weight of the first conv filter
+    assert text.count(original) == 1
+    before = load_module(text)
+    after = load_module(text.replace(original, "0.5"))
+    assert check_equivalence(before.module, before.module, "main_graph").ok
+    report = check_equivalence(before.module, after.module, "main_graph")
+    assert not report.ok, report.summary()
+
+
+def test_same_resource_names_with_different_blobs_are_kept_apart() -> None:
+    """Both modules name their blobs alike (xDSL would share them): the checker must
+    still compare the two filters, not one filter with itself."""
+    text = (EXAMPLES_DIR / "tiny_cnn.mlir").read_text()
+    blob = '"0x04000000568D23BB'  # header, then the first weight of the first conv filter
+    assert text.count(blob) == 1
+    before = load_file(EXAMPLES_DIR / "tiny_cnn.mlir")
+    after = load_module(text.replace(blob, '"0x040000000000803F'))  # that weight := 1.0
+    same = check_equivalence(before.module, before.module, resources_a=before.resources, resources_b=before.resources)
+    assert same.ok
+    report = check_equivalence(
+        before.module, after.module, resources_a=before.resources, resources_b=after.resources
+    )
+    assert not report.ok, report.summary()
+
+
+INT_MODULE = """
+func.func @main(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %r = arith.addi %a, %b OFFSET: tensor<4xi8>
+  return RESULT : tensor<4xi8>
+}
+"""
+
+
+def test_integer_results_compare_exactly() -> None:
+    plain = INT_MODULE.replace("OFFSET", "").replace("RESULT", "%r")
+    plus_one = INT_MODULE.replace(" OFFSET", "").replace(
+        "  return RESULT",
+        "  %one = arith.constant dense<1> : tensor<4xi8>\n  %s = arith.addi %r, %one : tensor<4xi8>\n  return %s",
+    )
+    a, b = load_module(plain).module, load_module(plus_one).module
+    assert check_equivalence(a, a).ok
+    # A difference of 1 is far below rtol * |a| for most values: integers must still differ.
+    report = check_equivalence(a, b, rtol=1.0, atol=1.0)
+    assert not report.ok
+    assert report.results[0].max_abs_error == 1.0
+
+
+def test_signature_mismatch_is_reported() -> None:
+    conv = load_module(conv_module(np.zeros((3, 2, 3, 3), np.float32))).module
+    tiny = load_file(EXAMPLES_DIR / "tiny_cnn.mlir")
+    report = check_equivalence(conv, tiny.module, resources_b=tiny.resources)
+    assert not report.ok
+    assert "argument types differ" in report.summary()
+
+
+def test_run_function_returns_one_array_per_result() -> None:
+    loaded = load_module(INT_MODULE.replace("OFFSET", "").replace("RESULT", "%r"))
+    a = np.array([100, 1, -128, 5], dtype=np.int8)
+    (result,) = run_function(loaded.module, "main", [a, a])
+    np.testing.assert_array_equal(result, np.array([-56, 2, 0, 10], dtype=np.int8))
