@@ -21,7 +21,8 @@ from math import prod
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, ShapedType
-from xdsl.dialects.linalg import GenericOp, IndexOp, IteratorType, IteratorTypeAttr, TransposeOp, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -99,10 +100,10 @@ def _erase_dead(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
         if op.parent is None or any(r.uses for r in op.results):
             continue
         inits = [v.op for v in op.operands[1:] if isinstance(v, OpResult)]
-        rewriter.erase_op(op)
+        rewriter.erase(op)
         for init in inits:
             if isinstance(init, tensor.EmptyOp) and not init.tensor.uses and init.parent:
-                rewriter.erase_op(init)
+                rewriter.erase(init)
 
 
 def _rebuild(
@@ -217,7 +218,7 @@ class AbsorbLayoutChain(RewritePattern):
             inputs = list(op.inputs)
             inputs[index] = source
             new_op = _rebuild(op, inputs, new_maps, new_kinds, rewriter.move_region_contents_to_new_regions(op.body))
-            rewriter.replace_op(op, new_op)
+            rewriter.replace(op, new_op)
             _erase_dead(chain, rewriter)
             return
 
@@ -285,8 +286,8 @@ class FuseElementwiseProducer(RewritePattern):
             new_input_maps = producer_fusion_maps(maps, sizes, index, _maps(producer))
             if new_input_maps is None:
                 continue
-            rewriter.replace_op(op, _fuse(op, index, producer, new_input_maps))
-            rewriter.erase_op(producer)
+            rewriter.replace(op, _fuse(op, index, producer, new_input_maps))
+            rewriter.erase(producer)
             return
 
 
@@ -372,7 +373,7 @@ class TransposeToGeneric(RewritePattern):
             _iterator_attrs(["parallel"] * rank),
             [op.res[0].type],
         )
-        rewriter.replace_op(op, generic)
+        rewriter.replace(op, generic)
 
 
 # ------------------------------------------------------------------ kernels
@@ -446,9 +447,9 @@ class FormKernel(RewritePattern):
             and _single_user(v) is root and v.op.parent is op.parent
         ]
         members = [*sorted(prologue, key=_position), root, op]
-        rewriter.replace_op(op, _build_kernel(members, op))
+        rewriter.replace(op, _build_kernel(members, op))
         for member in reversed(members[:-1]):
-            rewriter.erase_op(member)
+            rewriter.erase(member)
 
 
 def _position(op: Operation) -> int:

@@ -33,6 +33,6 @@ class LowerKernel(RewritePattern):
         terminator = block.last_op
         assert isinstance(terminator, KernelYieldOp)  # the verifier guarantees it
         values = list(terminator.values)
-        rewriter.erase_op(terminator)
+        rewriter.erase(terminator)
         rewriter.inline_block(block, InsertPoint.before(op), arg_values=list(op.inputs))
-        rewriter.replace_op(op, [], values)
+        rewriter.replace(op, [], values)

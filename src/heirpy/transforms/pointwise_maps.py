@@ -18,7 +18,7 @@ from math import prod
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ShapedType
-from xdsl.dialects.linalg import BroadcastOp, TransposeOp
+from xdsl.dialects.linalg.ops import BroadcastOp, TransposeOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 

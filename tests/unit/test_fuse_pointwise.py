@@ -1,0 +1,283 @@
+"""Tests for linalg-fuse-pointwise: its pure legality/map helpers, and numerics.
+
+Every FileCheck case of the pass (positive and must-not-fire) is run through the
+evaluator before and after the pass, and after lowering the kernels, on several seeds;
+so are both real YOLO heads (batch 1 and 2) and random layout chains (hypothesis).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from heirpy.api import print_module, run_pipeline
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.evaluator import run_function
+from heirpy.interp.resources import load_module
+from heirpy.transforms.axis_map import ExpandShape, Transpose, trace
+from heirpy.transforms.linalg_fuse_pointwise import (
+    kernel_read_is_whole,
+    plan_absorb,
+    producer_fusion_maps,
+)
+from heirpy.transforms.pointwise_maps import (
+    bare_dims,
+    inverse_of_permutation,
+    loop_sizes,
+    loops_inferable,
+    no_recompute,
+    read_factorizations,
+    refine_loops,
+    source_map,
+    split_keeps_reductions_whole,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "filecheck" / "transforms" / "linalg-fuse-pointwise"
+EXAMPLES = ROOT / "examples"
+SEEDS = (0, 1, 2)
+
+
+def amap(text: str) -> AffineMap:
+    """`"(d0, d1) -> (d1, d0 * 4 + d1)"` as an AffineMap (tiny parser for tests)."""
+    dims_text, results_text = text.split("->")
+    dims = [d.strip() for d in dims_text.strip()[1:-1].split(",") if d.strip()]
+    env = {name: AffineExpr.dimension(i) for i, name in enumerate(dims)}
+    body = results_text.strip()[1:-1]
+    results = [
+        eval(r, {}, env) if not r.strip().isdigit() else AffineExpr.constant(int(r))  # noqa: S307
+        for r in body.split(",")
+        if r.strip()
+    ]
+    return AffineMap(len(dims), 0, tuple(results))
+
+
+YOLO = trace([1, 255, 80, 80], [ExpandShape([[0], [1, 2], [3], [4]], [1, 3, 85, 80, 80]),
+                                Transpose([0, 1, 3, 4, 2])])
+
+
+# ------------------------------------------------------------------ pure helpers
+
+
+def test_loop_sizes_read_bare_dims() -> None:
+    maps = [amap("(d0, d1) -> (d1, d0)"), amap("(d0, d1) -> (d0 * 4 + d1)")]
+    assert loop_sizes(maps, [(4, 6), (24,)]) == [6, 4]
+    assert loop_sizes([amap("(d0, d1) -> (d0 * 4 + d1)")], [(24,)]) is None
+
+
+def test_loops_inferable_needs_every_loop_bare() -> None:
+    assert loops_inferable([amap("(d0, d1) -> (d0, d1)"), amap("(d0, d1) -> (d0 * 4 + d1)")], 2)
+    assert not loops_inferable([amap("(d0, d1) -> (d0 * 4 + d1)")], 2)
+
+
+def test_bare_dims() -> None:
+    assert bare_dims(amap("(d0, d1) -> (d1, 0, d0)")) == [1, None, 0]
+    assert bare_dims(amap("(d0, d1) -> (d0, d0)")) is None
+    assert bare_dims(amap("(d0, d1) -> (d0 + d1)")) is None
+
+
+def test_yolo_read_needs_no_split_and_reads_the_conv_through_d1_85_d4() -> None:
+    assert YOLO is not None
+    identity = AffineMap.identity(5)
+    splits = read_factorizations(identity, YOLO)
+    assert splits == {0: [1], 1: [3], 2: [80], 3: [80], 4: [85]}
+    refined = refine_loops([1, 3, 80, 80, 85], splits)
+    assert refined is not None
+    sizes, _, runs = refined
+    assert sizes == [1, 3, 80, 80, 85]
+    assert str(source_map(identity, YOLO, runs, 5)) == "(d0, d1, d2, d3, d4) -> (d0, ((d1 * 85) + d4), d2, d3)"
+
+
+def test_refine_loops_splits_and_rejects_bad_factors() -> None:
+    refined = refine_loops([24, 5], {0: [6, 4]})
+    assert refined is not None
+    sizes, exprs, runs = refined
+    assert sizes == [6, 4, 5] and runs == [[0, 1], [2]]
+    assert str(exprs[0]) == "((d0 * 4) + d1)" and str(exprs[1]) == "d2"
+    assert refine_loops([24], {0: [5, 5]}) is None
+    assert refine_loops([-1], {0: [2, 3]}) is None  # a dynamic loop never splits
+
+
+def test_reductions_stay_whole() -> None:
+    assert split_keeps_reductions_whole({0: [6, 4], 1: [3]}, ["parallel", "reduction"])
+    assert not split_keeps_reductions_whole({0: [6, 4]}, ["reduction"])
+
+
+def test_plan_absorb_refuses_to_split_a_reduction() -> None:
+    from heirpy.transforms.axis_map import CollapseShape
+
+    collapse = trace([6, 4], [CollapseShape([[0, 1]])])
+    assert collapse is not None
+    maps = [amap("(d0) -> (d0)"), amap("(d0) -> ()")]
+    assert plan_absorb(maps, ["reduction"], [(24,), ()], 0, collapse) is None
+    plan = plan_absorb([amap("(d0) -> (d0)"), amap("(d0) -> (d0)")], ["parallel"], [(24,), (24,)], 0, collapse)
+    assert plan is not None
+    new_maps, kinds = plan
+    assert [str(m) for m in new_maps] == ["(d0, d1) -> (d0, d1)", "(d0, d1) -> (((d0 * 4) + d1))"]
+    assert kinds == ("parallel", "parallel")
+
+
+def test_plan_absorb_refuses_uninferable_loops() -> None:
+    # [6, 4] collapsed to [24] and read by a consumer whose only other operand is the
+    # [24] output: fine, the source itself has d0 and d1 bare. A broadcast source has not.
+    from heirpy.transforms.axis_map import Broadcast, CollapseShape
+
+    chain = trace([4], [Broadcast([0], [6, 4]), CollapseShape([[0, 1]])])
+    assert chain is not None
+    maps = [amap("(d0) -> (d0)"), amap("(d0) -> (d0)")]
+    assert plan_absorb(maps, ["parallel"], [(24,), (24,)], 0, chain) is None
+
+
+def test_no_recompute_and_producer_fusion_maps() -> None:
+    assert no_recompute(amap("(d0, d1) -> (d1, d0)"), [4, 6])
+    assert not no_recompute(amap("(d0, d1) -> (d1)"), [4, 6])
+    assert no_recompute(amap("(d0, d1) -> (d1)"), [1, 6])
+    consumer = [amap("(d0, d1) -> (d1, d0)"), amap("(d0, d1) -> (d0, d1)")]
+    producer = [amap("(d0, d1) -> (d0, d1)"), amap("(d0, d1) -> (d0, d1)")]
+    fused = producer_fusion_maps(consumer, [6, 4], 0, producer)
+    assert fused is not None and [str(m) for m in fused] == ["(d0, d1) -> (d1, d0)"]
+    broadcast = [amap("(d0, d1) -> (d1)"), amap("(d0, d1) -> (d0, d1)")]
+    assert producer_fusion_maps(broadcast, [4, 6], 0, [amap("(d0) -> (d0)")] * 2) is None
+
+
+def test_inverse_of_permutation() -> None:
+    assert inverse_of_permutation(amap("(d0, d1, d2) -> (d2, d0, d1)")) == [1, 2, 0]
+    assert inverse_of_permutation(amap("(d0, d1) -> (d0)")) is None
+
+
+def test_kernel_read_is_whole() -> None:
+    read = amap("(d0, d1, d2, d3, d4) -> (d0, d1 * 85 + d4, d2, d3)")
+    assert kernel_read_is_whole(read, [1, 3, 80, 80, 85], [1, 255, 80, 80])
+    assert not kernel_read_is_whole(amap("(d0, d1) -> (d1)"), [4, 6], [6])
+
+
+# ------------------------------------------------------------------ numerics
+
+
+def _chunks(path: Path) -> list[str]:
+    text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("// RUN"))
+    return [c for c in re.split(r"^// -----$", text, flags=re.M) if "func.func" in c]
+
+
+def _functions(module: ModuleOp) -> list[FuncOp]:
+    return [op for op in module.ops if isinstance(op, FuncOp)]
+
+
+def _is_dynamic(func: FuncOp) -> bool:
+    return any(
+        isinstance(t, ShapedType) and any(d < 0 for d in t.get_shape())
+        for t in func.function_type.inputs.data
+    )
+
+
+def _check(text: str, pipeline: str, seeds: tuple[int, ...] = SEEDS) -> None:
+    before = load_module(text)
+    after = load_module(text)
+    run_pipeline(after.module, pipeline)
+    for func in _functions(before.module):
+        name = func.sym_name.data
+        if _is_dynamic(func):
+            for seed in seeds:
+                rng = np.random.default_rng(seed)
+                shape = [3 if d < 0 else d for d in func.function_type.inputs.data[0].get_shape()]  # type: ignore[union-attr]
+                x = rng.standard_normal(shape).astype(np.float32)
+                a = run_function(before.module, name, [x], resources=before.resources)
+                b = run_function(after.module, name, [x], resources=after.resources)
+                for u, v in zip(a, b):
+                    np.testing.assert_allclose(v, u, rtol=1e-5, atol=1e-6)
+            continue
+        report = check_equivalence(
+            before.module, after.module, name, seeds,
+            resources_a=before.resources, resources_b=after.resources,
+        )
+        assert report.ok, report.summary()
+
+
+CASE_CHUNKS = [
+    pytest.param(chunk, id=f"{path.stem}-{i}")
+    for path in sorted(CASES.glob("*.mlir"))
+    for i, chunk in enumerate(_chunks(path))
+]
+
+
+@pytest.mark.parametrize("pipeline", ["linalg-fuse-pointwise", "linalg-fuse-pointwise,lower-tensor-ext"])
+@pytest.mark.parametrize("chunk", CASE_CHUNKS)
+def test_filecheck_cases_keep_their_values(chunk: str, pipeline: str) -> None:
+    _check(chunk, pipeline)
+
+
+def _batched(text: str, batch: int) -> str:
+    return text.replace("tensor<1x", f"tensor<{batch}x").replace("output_shape [1,", f"output_shape [{batch},")
+
+
+@pytest.mark.parametrize("head", ["yolo_head_k1", "yolo_head_k3"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_yolo_heads_fuse_to_one_kernel_with_equal_values(head: str, batch: int) -> None:
+    text = _batched((EXAMPLES / f"{head}.mlir").read_text(), batch)
+    fused = load_module(text)
+    run_pipeline(fused.module, "linalg-fuse-pointwise")
+    body = _functions(fused.module)[0].body.block
+    top = [op.name for op in body.ops]
+    assert top.count("tensor_ext.kernel") == 1
+    assert not any(n.startswith("linalg.") or n.startswith("tensor.") for n in top), top
+    seeds = SEEDS if batch == 1 else (0,)
+    _check(text, "linalg-fuse-pointwise", seeds)
+    _check(text, "linalg-fuse-pointwise,lower-tensor-ext", seeds[:1])
+
+
+def test_yolo_head_matches_pytorch_after_fusion() -> None:
+    loaded = load_module((EXAMPLES / "yolo_head_k3.mlir").read_text())
+    run_pipeline(loaded.module, "linalg-fuse-pointwise")
+    data = np.load(EXAMPLES / "yolo_head_k3.npz")
+    (out,) = run_function(loaded.module, "main", [data["arg0"]], resources=loaded.resources)
+    np.testing.assert_allclose(out, data["result0"], rtol=1e-4, atol=1e-5)
+
+
+def test_pass_is_idempotent_on_the_yolo_head() -> None:
+    loaded = load_module((EXAMPLES / "yolo_head_k3.mlir").read_text())
+    run_pipeline(loaded.module, "linalg-fuse-pointwise")
+    once = print_module(loaded.module)
+    run_pipeline(loaded.module, "linalg-fuse-pointwise")
+    assert print_module(loaded.module) == once
+
+
+# ------------------------------------------------------------------ random chains
+
+_CHAIN = """
+func.func @f(%x: tensor<{a}x{bc}xf32>, %y: tensor<{a}x{c}x{b}xf32>) -> tensor<{a}x{c}x{b}xf32> {{
+  %e0 = tensor.empty() : tensor<{a}x{bc}xf32>
+  %p = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%x : tensor<{a}x{bc}xf32>) outs(%e0 : tensor<{a}x{bc}xf32>) {{
+  ^bb0(%u: f32, %o: f32):
+    %s = math.tanh %u : f32
+    linalg.yield %s : f32
+  }} -> tensor<{a}x{bc}xf32>
+  %r = tensor.expand_shape %p [[0], [1, 2]] output_shape [{a}, {b}, {c}] : tensor<{a}x{bc}xf32> into tensor<{a}x{b}x{c}xf32>
+  %e1 = tensor.empty() : tensor<{a}x{c}x{b}xf32>
+  %t = linalg.transpose ins(%r : tensor<{a}x{b}x{c}xf32>) outs(%e1 : tensor<{a}x{c}x{b}xf32>) permutation = [0, 2, 1]
+  %q = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%t, %y : tensor<{a}x{c}x{b}xf32>, tensor<{a}x{c}x{b}xf32>) outs(%e1 : tensor<{a}x{c}x{b}xf32>) {{
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %s = arith.mulf %u, %v : f32
+    linalg.yield %s : f32
+  }} -> tensor<{a}x{c}x{b}xf32>
+  return %q : tensor<{a}x{c}x{b}xf32>
+}}
+"""
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(st.integers(1, 3), st.integers(1, 5), st.integers(1, 5))
+def test_random_expand_transpose_chains_fuse_to_one_generic(a: int, b: int, c: int) -> None:
+    text = _CHAIN.format(a=a, b=b, c=c, bc=b * c)
+    fused = load_module(text)
+    run_pipeline(fused.module, "linalg-fuse-pointwise")
+    names = [op.name for op in _functions(fused.module)[0].body.block.ops]
+    assert names.count("linalg.generic") == 1 and "linalg.transpose" not in names, names
+    _check(text, "linalg-fuse-pointwise", (0,))
