@@ -258,6 +258,13 @@ class LowerFusedConvPool(RewritePattern):
             strides=_i64_vector(geometry.composed_strides()),
             dilations=_i64_vector((1, 1)),
         )
+        # Readable names instead of copies of the replaced result's name.
+        for new_op in new_ops:
+            for result in new_op.results:
+                result.name_hint = "fcp"
+        composed.name_hint = "composed_filter"
+        if term is not op.pool_init:
+            term.name_hint = "conv_pool_init"
         rewriter.replace(op, [*new_ops, conv])
 
 

@@ -141,3 +141,23 @@ func.func @runtime_divisor(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci
 // CHECK:     %[[F:.*]] = tensor_ext.fused_conv_pool
 // CHECK-NOT: divisor
 // CHECK:     arith.divf %{{.*}}, %s
+
+// -----
+
+// A square after the pool is not a scale: conv + pool fuse, the x*x stays.
+func.func @square_after(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tensor<1x2x4x4xf32>, %pi: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %e = tensor.empty() : tensor<1x2x2x2xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : tensor<1x2x2x2xf32>) outs(%e : tensor<1x2x2x2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %q = arith.mulf %in, %in : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x2x2xf32>
+  return %a : tensor<1x2x2x2xf32>
+}
+// CHECK-LABEL: func.func @square_after
+// CHECK:     %[[F:.*]] = tensor_ext.fused_conv_pool
+// CHECK-NOT: divisor
+// CHECK:     arith.mulf %{{.*}}, %{{.*}} : f32
