@@ -33,7 +33,8 @@ which is also the number of plaintext-ciphertext products the op needs):
     D_in x D_out matrix with the constant term as init, and reshaped back.
     cost = D_in * D_out; at most 2^22 weights (else the chain is left alone).
   The cheaper one wins; ties go to the conv (a much smaller constant). E.g. conv3x3 →
-  avgpool2 → conv3x3 → avgpool2 on 3x16x16 without padding is a 4-channel 10x10 conv,
+  avgpool2 → conv3x3 → avgpool2 on 3x16x16 (8 output channels) without padding is one
+  conv with an 8x3x10x10 filter,
   stride 4 (8*2*2*3*10*10 = 9600 MACs) instead of a 768x32 matrix (24576); with torch's
   padding=1 between the convs the map is not a conv (the pad breaks translation
   invariance at the border), so it becomes the 768 x 128 matrix.

@@ -1,0 +1,167 @@
+"""linalg-fuse-linear-ops: the folding rule on its own, then numerics through the
+evaluator (before vs after, several seeds) for every linear op, every elementwise form
+and torch-mlir's batch-norm export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith
+
+from heirpy.api import parse, print_module, run_pipeline
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.resources import load_file, load_module
+from heirpy.transforms.linalg_fuse_linear_ops import fold_elementwise
+from heirpy.transforms.linear_maps import channel_vector, varying_axes
+from heirpy.transforms.linear_match import ElementwiseAffine, LinearOpView
+
+INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-ops/Inputs"
+
+
+# ----------------------------------------------------------------------------- pure rules
+def _view(weight: np.ndarray, out_axis: int, weight_axis: int) -> LinearOpView:
+    return LinearOpView(arith.ConstantOp.from_int_and_width(0, 32), 0, 1, out_axis, weight_axis, weight)
+
+
+def _elementwise(kind: str, constant: np.ndarray, lhs: bool = True) -> ElementwiseAffine:
+    op = arith.ConstantOp.from_int_and_width(0, 32)
+    return ElementwiseAffine(op, kind, op.result, lhs, constant, op.result)
+
+
+def test_channel_vector() -> None:
+    full = np.broadcast_to(np.array([1.0, 2.0, 3.0])[None, :, None], (2, 3, 4))
+    np.testing.assert_array_equal(channel_vector(full, 1), [1.0, 2.0, 3.0])
+    assert channel_vector(full, 0) is None
+    assert varying_axes(full) == (1,)
+
+
+def test_fold_rules() -> None:
+    w = np.arange(6.0).reshape(3, 2)  # matmul x @ w: columns are output channels
+    init = np.ones((4, 2))
+    view = _view(w, out_axis=1, weight_axis=1)
+    scale = np.broadcast_to(np.array([2.0, 3.0]), (4, 2))
+    folded = fold_elementwise(view, init, _elementwise("mul", scale))
+    assert folded is not None
+    np.testing.assert_array_equal(folded.weight, w * [2.0, 3.0])
+    np.testing.assert_array_equal(folded.init, init * scale)  # the bias is scaled too
+    folded = fold_elementwise(view, init, _elementwise("sub", scale, lhs=False))
+    assert folded is not None
+    np.testing.assert_array_equal(folded.weight, -w)
+    np.testing.assert_array_equal(folded.init, scale - init)
+    # Not fusable: a row scale, a reciprocal, a division by zero.
+    assert fold_elementwise(view, init, _elementwise("mul", np.arange(8.0).reshape(4, 2))) is None
+    assert fold_elementwise(view, init, _elementwise("div", scale, lhs=False)) is None
+    assert fold_elementwise(view, init, _elementwise("div", np.zeros((4, 2)))) is None
+
+
+# ----------------------------------------------------------------------------- numerics
+def _t(shape: tuple[int, ...]) -> str:
+    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+
+
+def _generic(name: str, src: str, const: str, const_map: str, shape: tuple[int, ...], op: str, lhs: bool = True) -> str:
+    rank = len(shape)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    ident = f"affine_map<({dims}) -> ({dims})>"
+    cmap = f"affine_map<({dims}) -> ({const_map})>"
+    a, b = ("%in", "%kk") if lhs else ("%kk", "%in")
+    iterators = ", ".join(['"parallel"'] * rank)
+    return (
+        f"%{name}_e = tensor.empty() : {_t(shape)}\n"
+        f"%{name} = linalg.generic {{indexing_maps = [{ident}, {cmap}, {ident}], iterator_types = "
+        f"[{iterators}]}} ins({src}, {const} : {_t(shape)}, CONSTTYPE) outs(%{name}_e : {_t(shape)}) {{\n"
+        f"^bb0(%in: f32, %kk: f32, %out: f32):\n  %v = arith.{op} {a}, {b} : f32\n  linalg.yield %v : f32\n}} -> {_t(shape)}\n"
+    )
+
+
+def _case_conv_bias_scale_batch2() -> str:
+    rng = np.random.default_rng(3)
+    w = rng.normal(size=(3, 2, 3, 3)).astype(np.float32)
+    text = (
+        "func.func @main(%x: tensor<2x2x6x6xf32>) -> tensor<2x3x4x4xf32> {\n"
+        f"%w = arith.constant dense<{w.tolist()}> : tensor<3x2x3x3xf32>\n"
+        "%b = arith.constant dense<[0.5, -1.0, 2.0]> : tensor<3xf32>\n"
+        "%s = arith.constant dense<[[[2.0]], [[-0.5]], [[3.0]]]> : tensor<3x1x1xf32>\n"
+        "%e = tensor.empty() : tensor<2x3x4x4xf32>\n"
+        "%bi = linalg.broadcast ins(%b : tensor<3xf32>) outs(%e : tensor<2x3x4x4xf32>) dimensions = [0, 2, 3]\n"
+        "%c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<2x2x6x6xf32>, tensor<3x2x3x3xf32>) outs(%bi : tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>\n"
+    )
+    text += _generic("m", "%c", "%s", "d1, 0, 0", (2, 3, 4, 4), "mulf").replace("CONSTTYPE", "tensor<3x1x1xf32>")
+    text += _generic("a", "%m", "%b", "d1", (2, 3, 4, 4), "subf", lhs=False).replace("CONSTTYPE", "tensor<3xf32>")
+    return text + "return %a : tensor<2x3x4x4xf32>\n}\n"
+
+
+def _case_matmul(op: str, lhs: bool) -> str:
+    rng = np.random.default_rng(5)
+    w = rng.normal(size=(4, 3)).astype(np.float32)
+    text = (
+        "func.func @main(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {\n"
+        f"%w = arith.constant dense<{w.tolist()}> : tensor<4x3xf32>\n"
+        "%k = arith.constant dense<[1.5, -2.0, 0.25]> : tensor<3xf32>\n"
+        "%z = arith.constant dense<[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]> : tensor<2x3xf32>\n"
+        "%m = linalg.matmul ins(%x, %w : tensor<2x4xf32>, tensor<4x3xf32>) outs(%z : tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+    )
+    text += _generic("r", "%m", "%k", "d1", (2, 3), op, lhs).replace("CONSTTYPE", "tensor<3xf32>")
+    return text + "return %r : tensor<2x3xf32>\n}\n"
+
+
+def _case_vector(kind: str, op: str) -> str:
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(3, 3)).astype(np.float32)
+    operands, types = (
+        ("%a, %x", "tensor<3x3xf32>, tensor<3xf32>") if kind == "matvec"
+        else ("%x, %a", "tensor<3xf32>, tensor<3x3xf32>")
+    )
+    return (
+        "func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+        f"%a = arith.constant dense<{a.tolist()}> : tensor<3x3xf32>\n"
+        "%k = arith.constant dense<[2.0, -4.0, 0.5]> : tensor<3xf32>\n"
+        "%e = arith.constant dense<0.0> : tensor<3xf32>\n"
+        f"%m = linalg.{kind} ins({operands} : {types}) outs(%e : tensor<3xf32>) -> tensor<3xf32>\n"
+        f"%r = arith.{op} %m, %k : tensor<3xf32>\n"
+        "return %r : tensor<3xf32>\n}\n"
+    )
+
+
+CASES = {
+    "conv_scale_then_rsub_batch2": _case_conv_bias_scale_batch2(),
+    "matmul_mul": _case_matmul("mulf", True),
+    "matmul_div": _case_matmul("divf", True),
+    "matmul_add_const_lhs": _case_matmul("addf", False),
+    "matmul_sub": _case_matmul("subf", True),
+    "matvec_mul": _case_vector("matvec", "mulf"),
+    "matvec_add": _case_vector("matvec", "addf"),
+    "vecmat_div": _case_vector("vecmat", "divf"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fused_is_numerically_equal(name: str) -> None:
+    text = CASES[name]
+    before = parse(text)
+    after = parse(text)
+    run_pipeline(after, "linalg-fuse-linear-ops")
+    func = next(iter(after.ops))
+    names = [op.name for op in func.body.block.ops]  # top level: named ops have arith bodies
+    assert "linalg.generic" not in names
+    assert not any(n in names for n in ("arith.mulf", "arith.divf", "arith.addf", "arith.subf"))
+    report = check_equivalence(before, after, "main", seeds=(0, 1, 2))
+    assert report.ok, report.summary()
+
+
+def test_torch_batch_norm_folds_into_one_conv() -> None:
+    path = INPUTS / "conv_batchnorm_torch.mlir"
+    before = load_file(path)
+    module = parse(path.read_text())
+    run_pipeline(module, "linalg-fuse-linear-ops")
+    after = load_module(print_module(module))
+    names = [op.name for op in after.module.walk()]
+    assert names.count("linalg.conv_2d_nchw_fchw") == 1
+    assert "linalg.generic" not in names and "cf.assert" not in names
+    report = check_equivalence(
+        before.module, after.module, "main", seeds=(0, 1, 2),
+        resources_a=before.resources, resources_b=after.resources,
+    )
+    assert report.ok, report.summary()

@@ -1,0 +1,199 @@
+"""linalg-fuse-linear-chains: the composition math and legality rules on their own, then
+numerics through the evaluator (before vs after, several seeds) on torch-mlir exports
+and on generated conv/pool/conv chains with strides, dilations and batch > 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from heirpy.api import parse, print_module, run_pipeline
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.resources import load_file, load_module
+from heirpy.transforms.linear_chains import linear_chain_patterns
+from heirpy.transforms.linear_maps import (
+    MAX_MATRIX_ELEMENTS,
+    AffineConv,
+    affine_matrix,
+    choose_representation,
+    compose_affine_convs,
+    composed_conv_fits,
+    composed_window,
+    conv_nchw,
+    keeps_batch_axis,
+    pad_keeps_batch,
+    pool_filter,
+    sum_pool_nchw,
+    window_out_size,
+)
+
+INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-chains/Inputs"
+SETTINGS = settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+# ----------------------------------------------------------------------------- pure rules
+def test_composed_window_examples() -> None:
+    # 3x3 conv then 2x2 conv: 4x4, stride 1.
+    assert composed_window((3, 1, 1), (2, 1, 1)) == (4, 1, 1)
+    # conv stride 2 then pool 2 stride 2: 3 + (2-1)*2 = 5... on the grid of gcd(2, 1) = 1.
+    assert composed_window((3, 2, 1), (2, 2, 1)) == (5, 4, 1)
+    # Both taps on a grid of 2: dilation 2 survives.
+    assert composed_window((2, 1, 2), (2, 1, 2)) == (3, 1, 2)
+    # A 1x1 first step keeps the second's taps, spread by the first stride.
+    assert composed_window((1, 3, 1), (2, 1, 1)) == (2, 3, 3)
+    assert composed_window((1, 1, 1), (1, 1, 1)) == (1, 1, 1)
+
+
+def test_legality_helpers() -> None:
+    assert keeps_batch_axis([[0], [1, 2, 3]])
+    assert not keeps_batch_axis([[0, 1], [2, 3]])
+    assert pad_keeps_batch([0, 0, 1, 1], [0, 0, 1, 1])
+    assert not pad_keeps_batch([1, 0, 1, 1], [0, 0, 1, 1])
+    assert not pad_keeps_batch([0, 0, -1, 0], [0, 0, 0, 0])
+
+
+def test_choose_representation() -> None:
+    assert choose_representation(100, 10, 20) == "conv"  # 100 <= 200
+    assert choose_representation(300, 10, 20) == "matrix"
+    assert choose_representation(None, 10, 20) == "matrix"
+    assert choose_representation(None, MAX_MATRIX_ELEMENTS, 2) is None
+    assert choose_representation(10**9, MAX_MATRIX_ELEMENTS, 2) == "conv"
+
+
+def test_affine_matrix_recovers_a_known_map() -> None:
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(3, 6)), rng.normal(size=3)
+    matrix, bias = affine_matrix(lambda x: x.reshape(x.shape[0], -1) @ a.T + b, (2, 3), chunk=4)
+    np.testing.assert_allclose(matrix, a)
+    np.testing.assert_allclose(bias, b)
+
+
+def test_pool_filter_is_a_sum_pool() -> None:
+    x = np.random.default_rng(1).normal(size=(2, 3, 7, 7))
+    np.testing.assert_allclose(
+        conv_nchw(x, pool_filter(3, (2, 3)), (2, 1), (1, 2)),
+        sum_pool_nchw(x, (2, 3), (2, 1), (1, 2)),
+    )
+
+
+window = st.tuples(st.integers(1, 3), st.integers(1, 2), st.integers(1, 2))
+
+
+@SETTINGS
+@given(
+    first=st.tuples(window, window), second=st.tuples(window, window),
+    channels=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)),
+    hw=st.tuples(st.integers(6, 14), st.integers(6, 14)), seed=st.integers(0, 99),
+)
+def test_composition_equals_applying_both(first, second, channels, hw, seed) -> None:  # type: ignore[no-untyped-def]
+    """compose_affine_convs == second(first(x)), constants included, for any geometry."""
+    rng = np.random.default_rng(seed)
+    c, f, g = channels
+    k1, k2 = tuple(w[0] for w in first), tuple(w[0] for w in second)
+    s1, d1 = tuple(w[1] for w in first), tuple(w[2] for w in first)
+    s2, d2 = tuple(w[1] for w in second), tuple(w[2] for w in second)
+    h1 = [window_out_size(n, k, s, d) for n, k, s, d in zip(hw, k1, s1, d1)]
+    h2 = [window_out_size(n, k, s, d) for n, k, s, d in zip(h1, k2, s2, d2)]
+    if min(h1 + h2) <= 0:
+        return
+    a = AffineConv(rng.normal(size=(f, c, *k1)), s1, d1, rng.normal(size=(f, *h1)))
+    b = AffineConv(rng.normal(size=(g, f, *k2)), s2, d2, rng.normal(size=(g, *h2)))
+    composed = compose_affine_convs(a, b)
+    assert composed_conv_fits(hw, composed)
+    x = rng.normal(size=(2, c, *hw))
+    np.testing.assert_allclose(composed.apply(x), b.apply(a.apply(x)), atol=1e-9)
+
+
+# ----------------------------------------------------------------------------- numerics
+def _ops(module) -> list[str]:  # type: ignore[no-untyped-def]
+    return [op.name for op in module.walk()]
+
+
+LINEAR = ("linalg.conv_2d_nchw_fchw", "linalg.pooling_nchw_sum", "linalg.matmul", "linalg.matvec")
+
+
+@pytest.mark.parametrize(
+    "name,expected",
+    [("cc", 1), ("cpcp_nopad", 1), ("cpcp_pad", 1), ("pool_linear", 1), ("linlin", 1), ("cc_relu", 2)],
+)
+def test_torch_chains_fuse_and_stay_equal(name: str, expected: int) -> None:
+    before = load_file(INPUTS / f"{name}.mlir")
+    module = parse((INPUTS / f"{name}.mlir").read_text())
+    run_pipeline(module, "linalg-fuse-linear-chains")
+    after = load_module(print_module(module))
+    assert sum(_ops(after.module).count(n) for n in LINEAR) == expected
+    report = check_equivalence(
+        before.module, after.module, "main", seeds=(0, 1, 2),
+        resources_a=before.resources, resources_b=after.resources,
+    )
+    assert report.ok, report.summary()
+
+
+def _conv(name: str, x: str, x_shape, w: np.ndarray, strides, dilations, bias: np.ndarray) -> tuple[str, tuple[int, ...]]:  # type: ignore[no-untyped-def]
+    n, _, h, wd = x_shape
+    out = (n, w.shape[0], window_out_size(h, w.shape[2], strides[0], dilations[0]),
+           window_out_size(wd, w.shape[3], strides[1], dilations[1]))
+    t = lambda s: "tensor<" + "x".join(map(str, s)) + "xf32>"  # noqa: E731
+    text = (
+        f"%{name}_w = arith.constant dense<{w.tolist()}> : {t(w.shape)}\n"
+        f"%{name}_b = arith.constant dense<{bias.tolist()}> : tensor<{bias.size}xf32>\n"
+        f"%{name}_e = tensor.empty() : {t(out)}\n"
+        f"%{name}_i = linalg.broadcast ins(%{name}_b : tensor<{bias.size}xf32>) outs(%{name}_e : {t(out)}) dimensions = [0, 2, 3]\n"
+        f"%{name} = linalg.conv_2d_nchw_fchw {{dilations = dense<{list(dilations)}> : vector<2xi64>, "
+        f"strides = dense<{list(strides)}> : vector<2xi64>}} ins({x}, %{name}_w : {t(x_shape)}, {t(w.shape)}) "
+        f"outs(%{name}_i : {t(out)}) -> {t(out)}\n"
+    )
+    return text, out
+
+
+def _pool(name: str, x: str, x_shape, window, strides) -> tuple[str, tuple[int, ...]]:  # type: ignore[no-untyped-def]
+    n, c, h, wd = x_shape
+    out = (n, c, window_out_size(h, window[0], strides[0], 1), window_out_size(wd, window[1], strides[1], 1))
+    t = lambda s: "tensor<" + "x".join(map(str, s)) + "xf32>"  # noqa: E731
+    text = (
+        f"%{name}_z = arith.constant dense<0.0> : {t(out)}\n"
+        f"%{name}_win = tensor.empty() : tensor<{window[0]}x{window[1]}xf32>\n"
+        f"%{name} = linalg.pooling_nchw_sum {{strides = dense<{list(strides)}> : vector<2xi64>}} "
+        f"ins({x}, %{name}_win : {t(x_shape)}, tensor<{window[0]}x{window[1]}xf32>) outs(%{name}_z : {t(out)}) -> {t(out)}\n"
+    )
+    return text, out
+
+
+@SETTINGS
+@given(
+    k=st.integers(1, 3), s=st.integers(1, 2), d=st.integers(1, 2), p=st.integers(1, 3),
+    t=st.integers(1, 2), k2=st.integers(1, 3), batch=st.integers(1, 2), seed=st.integers(0, 9),
+)
+def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:  # type: ignore[no-untyped-def]
+    """conv(k, stride s, dilation d) -> sum pool(p, stride t) -> conv(k2): one linear op,
+    numerically equal through the evaluator."""
+    rng = np.random.default_rng(seed)
+    x_shape = (batch, 2, 12, 11)
+    a, shape_a = _conv("a", "%x", x_shape, rng.normal(size=(3, 2, k, k)).astype(np.float32), (s, s), (d, d),
+                       rng.normal(size=3).astype(np.float32))
+    if min(shape_a[2:]) < p:
+        return
+    b, shape_b = _pool("b", "%a", shape_a, (p, p), (t, t))
+    if min(shape_b[2:]) < k2:
+        return
+    c, shape_c = _conv("c", "%b", shape_b, rng.normal(size=(2, 3, k2, k2)).astype(np.float32), (1, 1), (1, 1),
+                       rng.normal(size=2).astype(np.float32))
+    tt = lambda sh: "tensor<" + "x".join(map(str, sh)) + "xf32>"  # noqa: E731
+    text = f"func.func @main(%x: {tt(x_shape)}) -> {tt(shape_c)} {{\n{a}{b}{c}return %c : {tt(shape_c)}\n}}\n"
+    before = parse(text)
+    after = parse(text)
+    run_pipeline(after, "linalg-fuse-linear-chains")
+    assert sum(_ops(after).count(n) for n in LINEAR) == 1
+    # f32 sums of ~100 products of magnitude ~10: rounding differs by ~1e-4 absolute.
+    report = check_equivalence(before, after, "main", seeds=(0, 1), atol=1e-3)
+    assert report.ok, report.summary()
+
+
+def test_pattern_list_is_exported() -> None:
+    assert [type(p).__name__ for p in linear_chain_patterns()] == ["FuseLinearChain"]
