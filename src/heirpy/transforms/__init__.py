@@ -28,14 +28,15 @@ def _lazy(module: str, cls: str) -> PassFactory:
 
 
 HEIRPY_PASSES: dict[str, PassFactory] = {
-    "linalg-fuse-pointwise": _lazy("linalg_fuse_pointwise", "LinalgFusePointwisePass"),
     "linalg-fuse-conv-pool": _lazy("conv_pool_fusion", "LinalgFuseConvPoolPass"),
     "lower-tensor-ext": _lazy("lower_tensor_ext", "LowerTensorExtPass"),
+    "linalg-fuse-ops": _lazy("linalg_fuse_ops", "LinalgFuseOpsPass"),
     "report-depth": _lazy("report_depth", "ReportDepthPass"),
     "linalg-fuse-linear-ops": _lazy("linalg_fuse_linear_ops", "LinalgFuseLinearOpsPass"),
     "linalg-fuse-linear-chains": _lazy("linear_chains", "LinalgFuseLinearChainsPass"),
-    "linalg-fuse-ops": _lazy("linalg_fuse_ops", "LinalgFuseOpsPass"),
     "linalg-canonicalizations": _lazy("linalg_canonicalizations", "LinalgCanonicalizationsPass"),
+    "linalg-fuse-pointwise": _lazy("linalg_fuse_pointwise", "LinalgFusePointwisePass"),
+    "report-kernels": _lazy("report_kernels", "ReportKernelsPass"),
 }
 
 

@@ -1,0 +1,207 @@
+"""Kernel count and intermediate traffic: how many ops touch tensor data, and how many
+bytes of tensors are materialised between them.
+
+What is a kernel (an op that reads or writes tensor data, i.e. one loop nest a code
+generator emits):
+* every `linalg` op except the terminators/helpers of bodies (`linalg.yield`,
+  `linalg.index`): generics, named ops, `fill`, `broadcast`, `transpose`, ...;
+* every `tensor_ext` op except `tensor_ext.yield`; a `tensor_ext.kernel` is ONE kernel,
+  whatever its body holds;
+* the `tensor` ops that move data: `pad`, `extract_slice`, `insert_slice`, `concat`,
+  `gather`, `scatter`, `generate`, `splat`, `from_elements`, `insert` -- they copy
+  elements into a new tensor, so they count;
+* `arith`/`math` ops whose result is a tensor (elementwise on whole tensors), except
+  `arith.constant`.
+
+Not kernels: `tensor.expand_shape`, `collapse_shape`, `reshape`, `cast`, `bitcast`
+(views: same bytes, new shape), `tensor.empty` (no data), `tensor.dim`, `tensor.extract`
+(reads one scalar), constants, and everything without tensor data (`func.return`, index
+arithmetic). Ops nested in a kernel (a generic's body, a kernel's region) are part of it.
+
+Intermediate bytes: a tensor result of a kernel that another kernel reads -- directly or
+through views -- must be materialised in memory: element size x element count, summed
+over such results. A result read only by `func.return` (or non-kernels) is not
+intermediate. Results with a dynamic shape are listed as `dynamic` and not summed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+
+VIEW_OPS: frozenset[str] = frozenset(
+    {"tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast", "tensor.bitcast"}
+)
+DATA_MOVING_TENSOR_OPS: frozenset[str] = frozenset(
+    {
+        "tensor.pad",
+        "tensor.extract_slice",
+        "tensor.insert_slice",
+        "tensor.concat",
+        "tensor.gather",
+        "tensor.scatter",
+        "tensor.generate",
+        "tensor.splat",
+        "tensor.from_elements",
+        "tensor.insert",
+    }
+)
+_NOT_KERNELS: frozenset[str] = frozenset(
+    {"linalg.yield", "linalg.index", "tensor_ext.yield", "arith.constant"}
+)
+
+
+def is_kernel(op: Operation) -> bool:
+    """Does `op` read or write tensor data as one kernel? (See the module docstring.)"""
+    name = op.name
+    if name in _NOT_KERNELS:
+        return False
+    dialect = name.split(".", 1)[0]
+    if dialect in ("linalg", "tensor_ext"):
+        return True
+    if name in DATA_MOVING_TENSOR_OPS:
+        return True
+    if dialect in ("arith", "math"):
+        return any(isinstance(r.type, TensorType) for r in op.results)
+    return False
+
+
+def element_bytes(element: Attribute) -> int | None:
+    """Bytes per element: bit width rounded up to whole bytes (index = 8), else None."""
+    if isinstance(element, IntegerType):
+        return (element.width.data + 7) // 8
+    if isinstance(element, IndexType):
+        return 8
+    if isinstance(element, AnyFloat):
+        return (element.bitwidth + 7) // 8
+    return None
+
+
+def tensor_bytes(value_type: Attribute) -> int | None:
+    """Size of a statically shaped tensor in bytes; None if dynamic or unknown."""
+    if not isinstance(value_type, ShapedType):
+        return None
+    shape = value_type.get_shape()
+    size = element_bytes(value_type.get_element_type())  # type: ignore[arg-type]
+    if size is None or any(d < 0 for d in shape):
+        return None
+    return prod(shape) * size
+
+
+def kernels_of(ops: Iterator[Operation] | list[Operation]) -> Iterator[Operation]:
+    """The kernels among `ops` and inside non-kernel regions (not inside kernels)."""
+    for op in ops:
+        if is_kernel(op):
+            yield op
+            continue
+        for region in op.regions:
+            for block in region.blocks:
+                yield from kernels_of(list(block.ops))
+
+
+def _enclosing_kernel(op: Operation) -> Operation | None:
+    current: Operation | None = op
+    while current is not None:
+        if is_kernel(current):
+            return current
+        current = current.parent_op()
+    return None
+
+
+def read_by_kernel(value: SSAValue, producer: Operation) -> bool:
+    """Is `value` read by another kernel, directly or through view ops?"""
+    for use in value.uses:
+        user = use.operation
+        if user.name in VIEW_OPS:
+            if any(read_by_kernel(r, producer) for r in user.results):
+                return True
+            continue
+        reader = _enclosing_kernel(user)
+        if reader is not None and reader is not producer:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Intermediate:
+    producer: str
+    type: str
+    bytes: int | None  # None: dynamic shape
+
+
+@dataclass(frozen=True)
+class KernelReport:
+    """Kernels and materialised intermediates of one function."""
+
+    function: str
+    kernels: tuple[str, ...]
+    intermediates: tuple[Intermediate, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.kernels)
+
+    @property
+    def intermediate_bytes(self) -> int:
+        return sum(i.bytes for i in self.intermediates if i.bytes is not None)
+
+    @property
+    def dynamic(self) -> int:
+        return sum(1 for i in self.intermediates if i.bytes is None)
+
+
+def analyze_function(func: FuncOp) -> KernelReport:
+    kernels = list(kernels_of(list(func.body.ops)))
+    intermediates: list[Intermediate] = []
+    for kernel in kernels:
+        for result in kernel.results:
+            if isinstance(result.type, TensorType) and read_by_kernel(result, kernel):
+                intermediates.append(
+                    Intermediate(kernel.name, str(result.type), tensor_bytes(result.type))
+                )
+    return KernelReport(
+        func.sym_name.data, tuple(k.name for k in kernels), tuple(intermediates)
+    )
+
+
+def analyze_module(module: ModuleOp) -> list[KernelReport]:
+    return [analyze_function(op) for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+
+
+def count_kernels(module: ModuleOp) -> int:
+    return sum(r.count for r in analyze_module(module))
+
+
+def intermediate_bytes(module: ModuleOp) -> int:
+    return sum(r.intermediate_bytes for r in analyze_module(module))
+
+
+def _kinds(names: tuple[str, ...]) -> str:
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{n} x{c}" if c > 1 else n for n, c in counts.items()) or "-"
+
+
+def format_kernel_table(reports: list[KernelReport]) -> str:
+    """One row per function: kernel count, intermediate bytes, which kernels."""
+    header = ["function", "kernels", "intermediate bytes", "dynamic", "kernel ops"]
+    rows = [
+        [f"@{r.function}", str(r.count), str(r.intermediate_bytes), str(r.dynamic), _kinds(r.kernels)]
+        for r in reports
+    ]
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in [header, *rows]]
+    return "\n".join(lines)
