@@ -8,6 +8,7 @@ parsing and turns xDSL's exceptions into that line.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from math import prod
 
@@ -20,6 +21,13 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
+
+
+# xDSL's lexer matches string literals with `"(?:[^"\\...]+|\\...)*"`, a nested
+# quantifier that backtracks exponentially when the closing quote is missing: a
+# truncated hex weight blob hung the parser for minutes. The same pattern with
+# possessive quantifiers (Python 3.11) matches exactly the same strings in linear time.
+_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
 class HeirpyError(Exception):
@@ -36,6 +44,7 @@ class LocatingParser(Parser):
 
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
+        self.lexer._unescaped_characters_regex = _STRING_LITERAL  # noqa: SLF001
         content = self.lexer.input.content
         newline = "\n" if isinstance(content, str) else ord("\n")
         self._line_starts = [0] + [i + 1 for i, ch in enumerate(content) if ch == newline]
