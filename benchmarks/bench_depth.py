@@ -34,10 +34,9 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from heirpy.analysis.depth import FunctionDepth, analyze_function
-from heirpy.api import parse, print_module, run_pipeline
+from heirpy.api import context_of, parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module, module_resources
-from heirpy.api import context_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GENVENV_PYTHON = ROOT.parent / "genvenv" / "bin" / "python"
@@ -55,6 +54,9 @@ nets = {
     "gen_conv_s2_avgpool3_s2": (nn.Sequential(nn.Conv2d(3, 4, 3, stride=2), nn.AvgPool2d(3, stride=2)), (1, 3, 17, 17)),
     "gen_dilated_conv_avgpool2": (nn.Sequential(nn.Conv2d(3, 4, 3, dilation=2), nn.AvgPool2d(2)), (1, 3, 16, 16)),
     "gen_conv_conv": (nn.Sequential(nn.Conv2d(2, 3, 3), nn.Conv2d(3, 4, 3)), (1, 2, 10, 10)),
+    "gen_conv_pool_conv_pool_pad1": (nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2), nn.Conv2d(4, 8, 3, padding=1), nn.AvgPool2d(2)), (1, 3, 16, 16)),
+    "gen_conv_avgpool_flatten_linear": (nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.AvgPool2d(2), nn.Flatten(), nn.Linear(32, 10)), (2, 1, 8, 8)),
+    "gen_linear_linear": (nn.Sequential(nn.Linear(6, 5), nn.Linear(5, 3)), (2, 6)),
     "gen_batch2_conv_avgpool": (nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2)), (2, 3, 8, 8)),
     "gen_alexnet_tiny_style": (nn.Sequential(
         nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2), Square(),

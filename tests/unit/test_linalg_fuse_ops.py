@@ -1,0 +1,51 @@
+"""linalg-fuse-ops: the group table, its options, and numerics on a real model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heirpy.api import context_of, parse, print_module, run_pipeline
+from heirpy.context import make_context
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.resources import load_file, module_resources
+from heirpy.transforms.linalg_fuse_ops import (
+    PATTERN_GROUPS,
+    LinalgFuseOpsPass,
+    PatternGroup,
+    apply_groups,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_conv_pool_group_comes_first_and_options_switch_groups() -> None:
+    assert PATTERN_GROUPS[0].module == "conv_pool_fusion"
+    assert [g.option for g in PATTERN_GROUPS] == sorted(
+        [g.option for g in PATTERN_GROUPS], key=["conv_pool", "linear_chains", "pointwise"].index
+    )
+    enabled = LinalgFuseOpsPass(conv_pool=False).enabled_groups()
+    assert all(g.option != "conv_pool" for g in enabled)
+    assert {g.option for g in LinalgFuseOpsPass().enabled_groups()} == {
+        "conv_pool", "linear_chains", "pointwise"
+    }
+
+
+def test_a_missing_group_module_is_skipped() -> None:
+    missing = PatternGroup("conv_pool", "no_such_module_here", "patterns")
+    assert not missing.available()
+    module = parse("func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n  func.return %x : tensor<2xf32>\n}\n")
+    apply_groups(module, make_context(), [missing])  # no error, nothing changed
+    assert "func.return %x" in print_module(module)
+
+
+def test_tiny_cnn_numerics_through_fuse_ops_and_lowering() -> None:
+    loaded = load_file(EXAMPLES / "tiny_cnn.mlir")
+    after = load_file(EXAMPLES / "tiny_cnn.mlir").module
+    run_pipeline(after, "linalg-fuse-ops,lower-tensor-ext")
+    names = [op.name for op in after.walk()]
+    assert not any(name.startswith("tensor_ext.") for name in names)
+    report = check_equivalence(
+        loaded.module, after, function="main", seeds=(0, 1, 2),
+        resources_a=loaded.resources, resources_b=module_resources(after, context_of(after)),
+    )
+    assert report.ok, report.summary()
