@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.dialects.tensor_ext import FusedConvPoolOp
@@ -205,3 +207,33 @@ def test_conv_with_second_user_is_left_alone() -> None:
         "func.return %r, %c : tensor<1x2x3x3xf32>, tensor<1x2x6x6xf32>",
     )
     assert _fused_ops(text) == []
+
+
+_pair = st.tuples(st.integers(1, 3), st.integers(1, 3))
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(
+    kernel=_pair, s=_pair, d=_pair, p=_pair, t=_pair, e=_pair, extra=_pair,
+    n=st.integers(1, 2), c=st.integers(1, 2), f=st.integers(1, 3),
+    const_weights=st.booleans(), bias=st.booleans(),
+    divide=st.sampled_from([None, "generic", "mul", "tensor"]),
+    pool_init=st.sampled_from([0.0, 0.75]),
+)
+def test_random_geometries(kernel, s, d, p, t, e, extra, n, c, f, const_weights, bias, divide, pool_init) -> None:
+    g = ConvPoolGeometry(kernel, s, d, p, t, e)
+    hw = tuple(
+        (k - 1) * dd + 1 + ((pp - 1) * ee + tt * x) * ss
+        for k, dd, pp, ee, tt, x, ss in zip(kernel, d, p, e, t, extra, s)
+    )
+    case = Case(n=n, c=c, f=f, hw=hw, geometry=g, const_weights=const_weights, bias=bias,
+                pool_init=pool_init, divide=divide)
+    text = case.text(seed=sum(hw))
+    before, fused = parse(text), parse(text)
+    run_pipeline(fused, "linalg-fuse-conv-pool")
+    assert [op.name for op in fused.walk()].count("tensor_ext.fused_conv_pool") == 1
+    lowered = parse(print_module(fused))
+    run_pipeline(lowered, "lower-tensor-ext")
+    for after in (fused, lowered):
+        report = check_equivalence(before, after, function="main", seeds=(0, 1))
+        assert report.ok, report.summary()
