@@ -36,6 +36,7 @@ from heirpy.interp.resources import Resources, module_resources
 # Importing the op-family modules registers their handlers.
 from heirpy.interp import (  # noqa: F401, E402  isort: skip
     arith_math,
+    cf_ops,
     func_ops,
     linalg_generic,
     linalg_named,
