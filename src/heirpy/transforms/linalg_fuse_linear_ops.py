@@ -147,10 +147,10 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         new_linear = view.op.clone()
         new_linear.operands[view.weight_index] = weight_op.result
         new_linear.operands[2] = init_result
-        rewriter.insert_op([weight_op, *init_ops, new_linear], InsertPoint.before(view.op))
+        rewriter.insert([weight_op, *init_ops, new_linear], InsertPoint.before(view.op))
         old_operands = [*op.operands, *view.op.operands]
-        rewriter.replace_op(op, [], [new_linear.results[0]])
-        rewriter.erase_op(view.op)
+        rewriter.replace(op, [], [new_linear.results[0]])
+        rewriter.erase(view.op)
         erase_dead_constant_slices(rewriter, old_operands)
 
 

@@ -538,10 +538,10 @@ class FuseLinearChain(RewritePattern):
             return
         constants = [v for s in chain.steps for v in s.constants]
         last = chain.steps[-1].op  # `op` may be a reshape the chain leaves outside
-        rewriter.insert_op(new_ops, InsertPoint.before(last))
-        rewriter.replace_op(last, [], [new_ops[-1].results[0]])
+        rewriter.insert(new_ops, InsertPoint.before(last))
+        rewriter.replace(last, [], [new_ops[-1].results[0]])
         for old in reversed(chain.steps[:-1]):
-            rewriter.erase_op(old.op)
+            rewriter.erase(old.op)
         erase_dead_constant_slices(rewriter, constants)
 
 

@@ -203,5 +203,5 @@ def erase_dead_constant_slices(rewriter: PatternRewriter, roots: Sequence[SSAVal
         if any(result.uses.get_length() for result in op.results):
             continue
         owners = [v.owner for nested in op.walk() for v in nested.operands]
-        rewriter.erase_op(op)
+        rewriter.erase(op)
         pending.extend(o for o in owners if isinstance(o, Operation) and not _is_inside_op(o, op))
