@@ -165,3 +165,35 @@ def test_torch_batch_norm_folds_into_one_conv() -> None:
         resources_a=before.resources, resources_b=after.resources,
     )
     assert report.ok, report.summary()
+
+
+# ----------------------------------------------------------------------------- constants
+def test_reader_folds_through_transpose_and_resources_and_stops_at_arguments() -> None:
+    from heirpy.transforms.linear_constants import ConstantReader
+
+    module = load_file(INPUTS / "conv_batchnorm_torch.mlir")
+    reader = ConstantReader()
+    func = next(iter(parse((INPUTS / "conv_batchnorm_torch.mlir").read_text()).ops))
+    conv = next(op for op in func.walk() if op.name == "linalg.conv_2d_nchw_fchw")
+    weight = reader.fold(conv.operands[1])  # a dense_resource blob
+    assert weight is not None and weight.shape == (3, 2, 3, 3)
+    assert reader.fold(conv.operands[0]) is None  # the function argument
+    assert module.resources  # the same blobs the evaluator reads
+
+
+@pytest.mark.parametrize(
+    "array,expected",
+    [
+        (np.zeros((2, 3)), ["arith.constant", "tensor.empty", "linalg.fill"]),
+        (np.broadcast_to(np.array([1.0, 2.0, 3.0]), (2, 3)), ["arith.constant", "tensor.empty", "linalg.broadcast"]),
+        (np.arange(6.0).reshape(2, 3), ["arith.constant"]),
+    ],
+)
+def test_build_init_picks_the_smallest_form(array: np.ndarray, expected: list[str]) -> None:
+    from xdsl.dialects.builtin import TensorType, f32
+
+    from heirpy.transforms.linear_constants import build_init
+
+    ops, value = build_init(array.astype(np.float32), TensorType(f32, [2, 3]))
+    assert [op.name for op in ops] == expected
+    assert value is ops[-1].results[0]

@@ -45,3 +45,9 @@
 // RELU: linalg.conv_2d_nchw_fchw
 // RELU: arith.cmpf ugt
 // RELU: linalg.conv_2d_nchw_fchw
+//
+// heir-opt accepts the matrix form (collapse_shape + matmul + expand_shape).
+// RUN: %if heir-opt %{ heirpy-opt %S/Inputs/cpcp_pad.mlir -p linalg-fuse-linear-chains | heir-opt | filecheck %s --check-prefix=HEIR %}
+// HEIR-LABEL: func.func @main(
+// HEIR-COUNT-1: linalg.matmul
+// HEIR-NOT: linalg.conv_2d_nchw_fchw
