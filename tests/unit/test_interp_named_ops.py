@@ -566,3 +566,63 @@ def test_named_conv_matches_its_indexing_maps(op_name: str, seed: int, w: dict, 
     with without_handler(op_name):
         by_maps = run(ir, *args)
     np.testing.assert_allclose(fast, by_maps, **FLOAT_TOL)
+
+
+POOL_OPS: dict[str, Callable[..., list[list[int]]]] = {
+    # name -> shapes of input, window, output from (n, c, kh, kw, h, w, oh, ow)
+    "linalg.pooling_nchw_sum": lambda n, c, kh, kw, h, w, oh, ow: [[n, c, h, w], [kh, kw], [n, c, oh, ow]],
+    "linalg.pooling_nchw_max": lambda n, c, kh, kw, h, w, oh, ow: [[n, c, h, w], [kh, kw], [n, c, oh, ow]],
+    "linalg.pooling_nhwc_sum": lambda n, c, kh, kw, h, w, oh, ow: [[n, h, w, c], [kh, kw], [n, oh, ow, c]],
+    "linalg.pooling_nhwc_max": lambda n, c, kh, kw, h, w, oh, ow: [[n, h, w, c], [kh, kw], [n, oh, ow, c]],
+    "linalg.pooling_ncw_sum": lambda n, c, kh, kw, h, w, oh, ow: [[n, c, w], [kw], [n, c, ow]],
+    "linalg.pooling_ncw_max": lambda n, c, kh, kw, h, w, oh, ow: [[n, c, w], [kw], [n, c, ow]],
+}
+
+
+@pytest.mark.parametrize("op_name", sorted(POOL_OPS))
+@settings(max_examples=8, deadline=None)
+@given(seed=seeds, w=windows2d(), n=st.integers(1, 2), c=small)
+def test_named_pooling_matches_its_indexing_maps(op_name: str, seed: int, w: dict, n: int, c: int) -> None:
+    rng = np.random.default_rng(seed)
+    h, wd = spatial(w)
+    shapes = POOL_OPS[op_name](n, c, *w["kernel"], h, wd, *w["out"])
+    x_t, win_t, o_t = (ttype(s) for s in shapes)
+    one_d = len(shapes[1]) == 1
+    strides, dilations = (w["stride"][1:], w["dilation"][1:]) if one_d else (w["stride"], w["dilation"])
+    ir = func(
+        [("x", x_t), ("init", o_t)],
+        f"  %win = tensor.empty() : {win_t}\n"
+        f"  %r = {op_name} {window_attrs(strides, dilations)} ins(%x, %win : {x_t}, {win_t}) "
+        f"outs(%init : {o_t}) -> {o_t}",
+        "%r", o_t,
+    )
+    x, init = data(rng, shapes[0]), data(rng, shapes[2])
+    fast = run(ir, x, init)
+    with without_handler(op_name):
+        by_maps = run(ir, x, init)
+    np.testing.assert_allclose(fast, by_maps, **FLOAT_TOL)
+
+
+CONTRACTIONS = {
+    "linalg.matmul": ([[3, 4], [4, 5]], [3, 5]),
+    "linalg.matvec": ([[3, 4], [4]], [3]),
+    "linalg.vecmat": ([[3], [3, 4]], [4]),
+    "linalg.batch_matmul": ([[2, 3, 4], [2, 4, 5]], [2, 3, 5]),
+}
+
+
+@pytest.mark.parametrize("op_name", sorted(CONTRACTIONS))
+def test_named_contraction_matches_its_indexing_maps(op_name: str) -> None:
+    rng = np.random.default_rng(0)
+    (lhs_shape, rhs_shape), out_shape = CONTRACTIONS[op_name]
+    lhs_t, rhs_t, out_t = ttype(lhs_shape), ttype(rhs_shape), ttype(out_shape)
+    ir = func(
+        [("a", lhs_t), ("b", rhs_t), ("c", out_t)],
+        f"  %r = {op_name} ins(%a, %b : {lhs_t}, {rhs_t}) outs(%c : {out_t}) -> {out_t}",
+        "%r", out_t,
+    )
+    args = [data(rng, s) for s in (lhs_shape, rhs_shape, out_shape)]
+    fast = run(ir, *args)
+    with without_handler(op_name):
+        by_maps = run(ir, *args)
+    np.testing.assert_allclose(fast, by_maps, **FLOAT_TOL)

@@ -117,6 +117,16 @@ class Evaluator:
                 raise _with_frame(err, f"op #{index} of {where}") from err
         raise EvaluationError(f"error: block of {where} has no terminator")
 
+    @contextmanager
+    def frame(self) -> Iterator[None]:
+        """A fresh, empty environment for evaluating ops outside a function call, e.g.
+        `with ev.frame(): for op in slice: ev.eval_op(op)` to fold constants."""
+        self._frames.append({})
+        try:
+            yield
+        finally:
+            self._frames.pop()
+
     def eval_op(self, op: Operation) -> None:
         """Evaluate one (non-terminator) op in the current frame and record its results."""
         operands = [self.value(operand, op) for operand in op.operands]
