@@ -1,8 +1,10 @@
 """Pointwise fusion across reshape / transpose / broadcast, and kernels with a reduction root.
 
-Four patterns, run in two phases by `linalg-fuse-pointwise` (pointwise first, then
+Five patterns, run in two phases by `linalg-fuse-pointwise` (pointwise first, then
 kernels, so that other fusions in `linalg-fuse-ops` see plain linalg first):
 
+* `ElementwiseToGeneric`: arith/math on whole tensors (HEIR's canonical form) becomes
+  a generic, with splat constants as scalars.
 * `AbsorbLayoutChain`: a generic reading a chain of expand/collapse/reshape/transpose/
   broadcast reads the chain's source directly, through the axis map's affine map.
 * `FuseElementwiseProducer`: an all-parallel generic feeding a generic is inlined in it.
@@ -20,7 +22,13 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, ShapedType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
@@ -376,6 +384,103 @@ class TransposeToGeneric(RewritePattern):
         rewriter.replace(op, generic)
 
 
+def _splat_scalar(value: SSAValue) -> arith.ConstantOp | None:
+    """A scalar constant for a splat tensor constant (`dense<1.0> : tensor<...>`)."""
+    owner = value.op if isinstance(value, OpResult) else None
+    if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, DenseIntOrFPElementsAttr):
+        return None
+    attr = owner.value
+    if not attr.is_splat():
+        return None
+    first = attr.get_attrs()[0]
+    return arith.ConstantOp(first)
+
+
+def _is_tensor_elementwise(op: Operation) -> bool:
+    """An arith/math op on whole tensors of one static shape (MLIR's elementwise form)."""
+    if op.name.split(".")[0] not in ("arith", "math") or isinstance(op, arith.ConstantOp):
+        return False
+    if len(op.results) != 1 or not op.operands or op.regions:
+        return False
+    result = op.results[0].type
+    if not isinstance(result, TensorType) or any(d < 0 for d in result.get_shape()):
+        return False
+    shape = result.get_shape()
+    return all(isinstance(v.type, TensorType) and v.type.get_shape() == shape for v in op.operands)
+
+
+def _fusible_neighbour(value: SSAValue) -> bool:
+    """Is `value` made by something a generic could fuse with?"""
+    owner = value.op if isinstance(value, OpResult) else None
+    if owner is None:
+        return False
+    return (
+        isinstance(owner, (GenericOp, *LAYOUT_OPS))
+        or is_kernel_root(owner)
+        or _is_tensor_elementwise(owner)
+    )
+
+
+class ElementwiseToGeneric(RewritePattern):
+    """An arith/math op on whole tensors becomes a linalg.generic, so that it can fuse.
+
+        %n = arith.negf %t : tensor<1x3x80x80x85xf32>
+        %one = arith.constant dense<1.0> : tensor<1x3x80x80x85xf32>
+        %a = arith.addf %n, %one : tensor<1x3x80x80x85xf32>
+      ==>
+        %a = linalg.generic {maps = [id, id]} ins(%n) outs(%empty) {
+          ^bb0(%x: f32, %o: f32):
+            %one_s = arith.constant 1.0 : f32
+            %y = arith.addf %x, %one_s : f32
+            linalg.yield %y : f32
+        }
+
+    (`linalg-canonicalizations` turns elementwise generics into this form, as HEIR
+    does.) Splat tensor constants become scalars in the body, so they are never
+    materialised at full size; a value used twice (`x * x`) is one input. Legality: all
+    operands and the result have one static shape, and some operand comes from an op
+    this pass can fuse with (a generic, a layout op, a reduction root, another such op).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not _is_tensor_elementwise(op) or isinstance(op.parent_op(), GenericOp):
+            return
+        if not any(_fusible_neighbour(v) for v in op.operands):
+            return
+        result_type = op.results[0].type
+        assert isinstance(result_type, TensorType)
+        rank = len(result_type.get_shape())
+        inputs: list[SSAValue] = []
+        for value in op.operands:
+            if _splat_scalar(value) is None and value not in inputs:
+                inputs.append(value)
+        element_types = [v.type.get_element_type() for v in inputs]  # type: ignore[attr-defined]
+        block = Block(arg_types=[*element_types, result_type.get_element_type()])
+        scalars: list[SSAValue] = []
+        for value in op.operands:
+            splat = _splat_scalar(value)
+            if splat is not None:
+                block.add_op(splat)
+                scalars.append(splat.result)
+            else:
+                scalars.append(block.args[inputs.index(value)])
+        scalar_op = type(op).create(
+            operands=scalars,
+            result_types=[result_type.get_element_type()],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        block.add_ops([scalar_op, YieldOp(scalar_op.results[0])])
+        empty = tensor.EmptyOp([], result_type)
+        identity = AffineMapAttr(AffineMap.identity(rank))
+        generic = GenericOp(
+            inputs, [empty.tensor], Region(block), [identity] * (len(inputs) + 1),
+            _iterator_attrs(["parallel"] * rank), [result_type],
+        )
+        rewriter.replace(op, [empty, generic])
+
+
 # ------------------------------------------------------------------ kernels
 
 
@@ -506,7 +611,12 @@ def _defined_in(value: SSAValue, member: Operation) -> bool:
 
 def pointwise_fusion_patterns() -> list[RewritePattern]:
     """The pointwise group: read through layout chains, inline producers."""
-    return [AbsorbLayoutChain(), FuseElementwiseProducer(), TransposeToGeneric()]
+    return [
+        ElementwiseToGeneric(),
+        AbsorbLayoutChain(),
+        FuseElementwiseProducer(),
+        TransposeToGeneric(),
+    ]
 
 
 def kernel_formation_patterns() -> list[RewritePattern]:

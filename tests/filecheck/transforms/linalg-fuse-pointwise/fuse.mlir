@@ -149,3 +149,33 @@ func.func @dynamic_batch_static_split(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> 
 // CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 3) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
 // MLIR-LABEL: func.func @dynamic_batch_static_split(
 // MLIR: linalg.generic
+
+// -----
+
+// HEIR's canonical form (arith/math on whole tensors, a splat constant) after a
+// transpose: one generic, the splat constant a scalar in the body.
+func.func @tensor_arith_after_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
+  %e1 = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) permutation = [1, 0]
+  %n = arith.negf %t : tensor<6x4xf32>
+  %e = math.exp %n : tensor<6x4xf32>
+  %one = arith.constant dense<1.0> : tensor<6x4xf32>
+  %d = arith.addf %e, %one : tensor<6x4xf32>
+  %r = arith.divf %one, %d : tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+// CHECK-LABEL: func.func @tensor_arith_after_transpose(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>)
+// CHECK-NOT:   dense<1.0
+// CHECK-NOT:   linalg.transpose
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]] : tensor<4x6xf32>)
+// CHECK:         arith.negf %{{.*}} : f32
+// CHECK:         math.exp %{{.*}} : f32
+// CHECK:         arith.constant 1.000000e+00 : f32
+// CHECK:         arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT:   linalg.generic
+// CHECK-NOT:   arith.{{.*}} : tensor<6x4xf32>
+// CHECK:       func.return
+// MLIR-LABEL: func.func @tensor_arith_after_transpose(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}

@@ -199,3 +199,14 @@ func.func @dynamic_merge(%x: tensor<?x4xf32>) -> tensor<?xf32> {
 // CHECK:       %[[A:.*]] = linalg.generic
 // CHECK:       %[[C:.*]] = tensor.collapse_shape %[[A]]
 // CHECK:       linalg.generic {{.*}} ins(%[[C]] : tensor<?xf32>)
+
+// -----
+
+// Arith on whole tensors with nothing to fuse with (only function arguments) stays.
+func.func @lonely_tensor_arith(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %r = arith.addf %x, %y : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @lonely_tensor_arith(
+// CHECK-NEXT:  %[[R:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<4xf32>
+// CHECK-NEXT:  func.return %[[R]]
