@@ -196,3 +196,14 @@ def test_kernel_op_evaluates_as_its_lowering(chunk: str) -> None:
     assert "tensor_ext.kernel" not in {op.name for op in after.module.walk()}
     report = check_equivalence(before.module, after.module, name, SEEDS)
     assert report.ok, report.summary()
+
+
+def test_heirpy_report_kernel_columns() -> None:
+    from heirpy.tools.heirpy_report import kernel_columns
+
+    text = _head(2, 3)
+    before, after = parse(text), parse(text)
+    run_pipeline(after, "linalg-canonicalizations,linalg-fuse-ops")
+    columns = kernel_columns(before, after)
+    assert columns["kernels before→after"] == "5→1"
+    assert columns["intermediate bytes before→after"].endswith("→0")

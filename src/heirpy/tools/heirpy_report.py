@@ -108,7 +108,19 @@ def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) ->
         numerics=numeric_check(before, after, seeds),
     )
     report.extra.update(depth_columns(before, after))
+    report.extra.update(kernel_columns(before, after))
     return report
+
+
+def kernel_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
+    """Kernels and bytes of intermediate tensors, whole module, before -> after
+    (`heirpy.analysis.kernels`: views are free, function results are not intermediate)."""
+    from heirpy.analysis.kernels import count_kernels, intermediate_bytes
+
+    return {
+        "kernels before→after": f"{count_kernels(before)}→{count_kernels(after)}",
+        "intermediate bytes before→after": f"{intermediate_bytes(before)}→{intermediate_bytes(after)}",
+    }
 
 
 def lowered_for_mlir(output: str, filename: str) -> str:
