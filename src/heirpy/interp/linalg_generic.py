@@ -327,7 +327,7 @@ def _einsum_operands(s: Structured, value: SSAValue, combine: Operation) -> tupl
     return numbers[0], numbers[1]
 
 
-def _letters(dims: Sequence[int]) -> str:
+def axis_letters(dims: Sequence[int]) -> str:
     return "".join(string.ascii_letters[d] for d in dims)
 
 
@@ -366,8 +366,8 @@ def _reduce_by_pattern(
         if ij is not None:
             i, j = ij
             spec = (
-                f"{_letters(projection_dims(s.maps[i]) or [])},{_letters(projection_dims(s.maps[j]) or [])}"
-                f"->{_letters(kept)}"
+                f"{axis_letters(projection_dims(s.maps[i]) or [])},{axis_letters(projection_dims(s.maps[j]) or [])}"
+                f"->{axis_letters(kept)}"
             )
             # Projections to size-1 loops broadcast; einsum wants exact sizes, so expand.
             reduced = np.einsum(spec, inputs[i], inputs[j], optimize=True).astype(dtype, copy=False)

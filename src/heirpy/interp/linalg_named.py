@@ -26,7 +26,7 @@ from xdsl.ir import Operation
 from heirpy.dialects.linalg import window_values
 from heirpy.interp.dtypes import element_dtype
 from heirpy.interp.errors import EvaluationError, op_error
-from heirpy.interp.linalg_generic import _letters, projection_dims
+from heirpy.interp.linalg_generic import axis_letters, projection_dims
 from heirpy.interp.registry import register
 
 if TYPE_CHECKING:
@@ -221,7 +221,7 @@ def contraction(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     dims = [projection_dims(m) for m in maps]
     if any(d is None for d in dims):
         raise op_error(op, "has an indexing map that is not a projection")
-    spec = ",".join(_letters(d) for d in dims[:2]) + "->" + _letters(dims[2])  # type: ignore[arg-type]
+    spec = ",".join(axis_letters(d) for d in dims[:2]) + "->" + axis_letters(dims[2])  # type: ignore[arg-type]
     dtype = init.dtype
     product = np.einsum(spec, lhs.astype(dtype, copy=False), rhs.astype(dtype, copy=False), optimize=True)
     return [init + product.astype(dtype, copy=False)]
