@@ -438,15 +438,19 @@ class ElementwiseToGeneric(RewritePattern):
     (`linalg-canonicalizations` turns elementwise generics into this form, as HEIR
     does.) Splat tensor constants become scalars in the body, so they are never
     materialised at full size; a value used twice (`x * x`) is one input. Legality: all
-    operands and the result have one static shape, and some operand comes from an op
-    this pass can fuse with (a generic, a layout op, a reduction root, another such op).
+    operands and the result have one static shape, and some operand comes from, or some
+    user is, an op this pass can fuse with (a generic, a layout op, a reduction root as
+    producer, another such op).
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not _is_tensor_elementwise(op) or isinstance(op.parent_op(), GenericOp):
             return
-        if not any(_fusible_neighbour(v) for v in op.operands):
+        users = [use.operation for use in op.results[0].uses]
+        if not any(_fusible_neighbour(v) for v in op.operands) and not any(
+            isinstance(u, (GenericOp, *LAYOUT_OPS)) or _is_tensor_elementwise(u) for u in users
+        ):
             return
         result_type = op.results[0].type
         assert isinstance(result_type, TensorType)

@@ -179,3 +179,25 @@ func.func @tensor_arith_after_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> 
 // MLIR-LABEL: func.func @tensor_arith_after_transpose(
 // MLIR-COUNT-1: linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+
+// -----
+
+// Tensor arith on arguments only still converts when its user is a layout op: the
+// add -> transpose -> add -> relu chain in HEIR's canonical form is one generic.
+func.func @tensor_arith_chain(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  %a = arith.addf %x, %y : tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) permutation = [1, 0]
+  %b = arith.addf %t, %z : tensor<6x4xf32>
+  %zero = arith.constant dense<0.0> : tensor<6x4xf32>
+  %r = arith.maximumf %b, %zero : tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+// CHECK-LABEL: func.func @tensor_arith_chain(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[Y:.*]]: tensor<4x6xf32>, %[[Z:.*]]: tensor<6x4xf32>)
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK-NOT:   linalg.generic
+// CHECK-NOT:   linalg.transpose
+// MLIR-LABEL: func.func @tensor_arith_chain(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
