@@ -134,15 +134,13 @@ class ConstantReader:
         if ops is None or module is None:
             return None
         evaluator = self._evaluator(module)
-        evaluator._frames.append({})  # one scratch frame: the slice has no block arguments
         try:
-            for op in ops:
-                evaluator.eval_op(op)
-            result = evaluator.value(value, value.owner)  # type: ignore[arg-type]
+            with evaluator.frame():  # a scratch environment: the slice has no arguments
+                for op in ops:
+                    evaluator.eval_op(op)
+                result = evaluator.value(value, value.owner)  # type: ignore[arg-type]
         except (EvaluationError, HeirpyError):
             return None
-        finally:
-            evaluator._frames.pop()
         return np.array(result)
 
     def init_value(self, value: SSAValue) -> np.ndarray | None:
