@@ -18,16 +18,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.arg_spec import parse_spec  # noqa: F401  (re-exported for pass authors)
-from xdsl.utils.exceptions import ParseError
 
 from heirpy.context import make_context
-from heirpy.diagnostics import (
-    HeirpyError,
-    LocatingParser,
-    is_blank,
-    parse_error_line,
-    verify_module,
-)
+from heirpy.diagnostics import HeirpyError, parse_module_text, verify_module
 from heirpy.transforms import available_passes
 
 
@@ -61,19 +54,7 @@ def context_of(module: ModuleOp) -> Context:
 
 
 def _parse(text: str | bytes, filename: str, ctx: Context, verify: bool) -> ModuleOp:
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise HeirpyError(
-                f"{filename}: error: input is not valid UTF-8 (byte {err.start})"
-            ) from err
-    if is_blank(text):
-        return ModuleOp([])
-    try:
-        module = LocatingParser(ctx, text, filename).parse_module()
-    except ParseError as err:
-        raise HeirpyError(parse_error_line(err)) from err
+    module = parse_module_text(ctx, text, filename)
     if verify:
         verify_module(module)
     return module

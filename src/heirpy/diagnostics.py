@@ -130,3 +130,31 @@ def verify_module(module: ModuleOp) -> None:
         except (VerifyException, DiagnosticException, ValueError) as err:
             message = _first_line(err).removeprefix("Operation does not verify: ")
             raise HeirpyError(f"{location_prefix(op)}error: '{op.name}' op {message}") from err
+
+
+def parse_module_text(
+    ctx: Context,
+    text: str | bytes,
+    filename: str,
+    *,
+    line_offset: int = 0,
+    implicit_module: bool = True,
+) -> ModuleOp:
+    """Parse MLIR text, turning every kind of bad input into a one-line HeirpyError.
+
+    Blank input is an empty module, as in mlir-opt. The parser is built inside the
+    `try` because xDSL lexes the first token in its constructor.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise HeirpyError(
+                f"{filename}: error: input is not valid UTF-8 (byte {err.start})"
+            ) from err
+    if is_blank(text):
+        return ModuleOp([])
+    try:
+        return LocatingParser(ctx, text, filename, line_offset).parse_module(implicit_module)
+    except ParseError as err:
+        raise HeirpyError(parse_error_line(err, line_offset)) from err

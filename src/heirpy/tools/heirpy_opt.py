@@ -24,18 +24,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
 from heirpy.context import make_context
-from heirpy.diagnostics import (
-    HeirpyError,
-    LocatingParser,
-    is_blank,
-    parse_error_line,
-    verify_module,
-)
+from heirpy.diagnostics import HeirpyError, parse_module_text, verify_module
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
 
 
@@ -106,18 +99,13 @@ class HeirpyOptMain(xDSLOptMain):
             stream.write(f"{name.ljust(width)}  {pass_summary(names[name])}\n")
 
     def parse_text(self, chunk: bytes, line_offset: int) -> ModuleOp:
-        name = self.get_input_name()
-        try:
-            text = chunk.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise HeirpyError(f"{name}: error: input is not valid UTF-8 (byte {err.start})") from err
-        if is_blank(text):
-            return ModuleOp([])
-        parser = LocatingParser(self.ctx, text, name, line_offset)
-        try:
-            return parser.parse_module(not self.args.no_implicit_module)
-        except ParseError as err:
-            raise HeirpyError(parse_error_line(err, line_offset)) from err
+        return parse_module_text(
+            self.ctx,
+            chunk,
+            self.get_input_name(),
+            line_offset=line_offset,
+            implicit_module=not self.args.no_implicit_module,
+        )
 
     def process(self, module: ModuleOp, output: IO[str]) -> None:
         if not self.args.disable_verify:

@@ -1,0 +1,2 @@
+// EXPECT: error
+~ bad first character
