@@ -331,54 +331,72 @@ def axis_letters(dims: Sequence[int]) -> str:
     return "".join(string.ascii_letters[d] for d in dims)
 
 
+@dataclass(frozen=True)
+class _Accumulation:
+    """One output of a reduction body `yield combine(%out, value)`; `contraction` names
+    the two inputs when `value = in_i * in_j` and einsum can compute the sum."""
+
+    combine: Operation
+    value: SSAValue
+    contraction: tuple[int, int] | None
+
+
+def _accumulations(s: Structured) -> list[_Accumulation] | None:
+    terminator = s.block.last_op
+    assert terminator is not None and terminator.has_trait(IsTerminator)
+    out_args = s.block.args[s.num_inputs :]
+    if len(out_args) != len(terminator.operands):
+        return None
+    found = []
+    for out_arg, yielded in zip(out_args, terminator.operands):
+        pattern = _combiner(s.block, out_arg, yielded)
+        if pattern is None:
+            return None
+        combine, value = pattern
+        found.append(_Accumulation(combine, value, _einsum_operands(s, value, combine)))
+    return found
+
+
 def _reduce_by_pattern(
     ev: Evaluator, s: Structured, inputs: Arrays, inits: Arrays, ranges: tuple[int, ...]
 ) -> list[np.ndarray] | None:
-    terminator = s.block.last_op
-    assert terminator is not None and terminator.has_trait(IsTerminator)
-    num_outputs = len(inits)
-    out_args = s.block.args[s.num_inputs :]
-    patterns = [_combiner(s.block, arg, y) for arg, y in zip(out_args, terminator.operands)]
-    if len(patterns) != num_outputs or any(p is None for p in patterns):
+    accumulations = _accumulations(s)
+    if accumulations is None or len(ranges) > len(string.ascii_letters):
         return None
-    if len(ranges) > len(string.ascii_letters):
-        return None
-    contractions = [_einsum_operands(s, v, c) for c, v in patterns]  # type: ignore[misc]
-    skipped: set[Operation] = {c for c, _ in patterns}  # type: ignore[misc]
-    skipped |= {v.op for (_, v), ij in zip(patterns, contractions) if ij is not None}  # type: ignore[misc, union-attr]
-    needed = [v for (_, v), ij in zip(patterns, contractions) if ij is None]  # type: ignore[misc]
-    env_values: dict[SSAValue, np.ndarray] = {}
-    if needed:
-        gathered_inputs = [gather(s.op, a, m, ranges) for a, m in zip(inputs, s.maps)]
-        for arg, value in zip(s.block.args, gathered_inputs):
+    # Evaluate the body once over the whole loop space, except the combining ops (done
+    # by reductions below) and the products einsum computes from the inputs directly.
+    skipped = {a.combine for a in accumulations}
+    skipped |= {a.value.op for a in accumulations if a.contraction is not None and isinstance(a.value, OpResult)}
+    values: dict[SSAValue, np.ndarray] = {}
+    if any(a.contraction is None for a in accumulations):
+        for arg, value in zip(s.block.args, (gather(s.op, a, m, ranges) for a, m in zip(inputs, s.maps))):
             ev.bind(arg, value)
+        terminator = s.block.last_op
         with ev.iteration_space(index_grids(ranges)):
             for op in s.block.ops:
-                if op is terminator or op in skipped:
-                    continue
-                ev.eval_op(op)
-        env_values = {v: ev.value(v, terminator) for v in needed}
+                if op is not terminator and op not in skipped:
+                    ev.eval_op(op)
+        values = {a.value: ev.value(a.value, s.op) for a in accumulations if a.contraction is None}
     reduction_axes = tuple(sorted(s.reduction_dims))
+    reduced_shape = [1 if d in s.reduction_dims else r for d, r in enumerate(ranges)]
     kept = [d for d in range(len(ranges)) if d not in s.reduction_dims]
     results = []
-    for (combine, v), ij, init, out_map in zip(patterns, contractions, inits, s.maps[s.num_inputs :]):  # type: ignore[misc]
-        dtype = element_dtype(combine.results[0].type)
-        if ij is not None:
-            i, j = ij
+    for a, init, out_map in zip(accumulations, inits, s.maps[s.num_inputs :]):
+        dtype = element_dtype(a.combine.results[0].type)
+        ufunc, read = _reduce_ufunc(a.combine.name, dtype)
+        if a.contraction is not None:
+            i, j = a.contraction
             spec = (
-                f"{axis_letters(projection_dims(s.maps[i]) or [])},{axis_letters(projection_dims(s.maps[j]) or [])}"
-                f"->{axis_letters(kept)}"
+                f"{axis_letters(projection_dims(s.maps[i]) or [])},"
+                f"{axis_letters(projection_dims(s.maps[j]) or [])}->{axis_letters(kept)}"
             )
-            # Projections to size-1 loops broadcast; einsum wants exact sizes, so expand.
             reduced = np.einsum(spec, inputs[i], inputs[j], optimize=True).astype(dtype, copy=False)
-            reduced = reduced.reshape([1 if d in s.reduction_dims else ranges[d] for d in range(len(ranges))])
+            reduced = reduced.reshape(reduced_shape)
         else:
-            ufunc, read = _reduce_ufunc(combine.name, dtype)
-            full = np.broadcast_to(read(np.asarray(env_values[v])), ranges)
+            full = np.broadcast_to(read(np.asarray(values[a.value])), ranges)
             reduced = ufunc.reduce(full, axis=reduction_axes, keepdims=True, dtype=full.dtype)
-        ufunc, read = _reduce_ufunc(combine.name, dtype)
-        accumulated = ufunc(read(gather(s.op, init, out_map, ranges)), read(np.asarray(reduced)))
-        results.append(wrap_to(np.asarray(accumulated), dtype) if dtype.kind != "f" else np.asarray(accumulated).astype(dtype, copy=False))
+        accumulated = np.asarray(ufunc(read(gather(s.op, init, out_map, ranges)), read(np.asarray(reduced))))
+        results.append(accumulated.astype(dtype, copy=False) if dtype.kind == "f" else wrap_to(accumulated, dtype))
     return results
 
 
