@@ -201,8 +201,17 @@ def _check(text: str, pipeline: str, seeds: tuple[int, ...] = SEEDS) -> None:
         assert report.ok, report.summary()
 
 
+# The gather guard indexes with a data-dependent tensor.extract in a generic body,
+# which the evaluator does not vectorise (and random indices would be out of bounds);
+# the pass leaves that IR unchanged, which FileCheck checks.
+_NOT_EVALUATED = pytest.mark.skip(reason="evaluator: no tensor.extract in generic bodies")
+
 CASE_CHUNKS = [
-    pytest.param(chunk, id=f"{path.stem}-{i}")
+    pytest.param(
+        chunk,
+        id=f"{path.stem}-{i}",
+        marks=[_NOT_EVALUATED] if "tensor.extract %" in chunk else [],
+    )
     for path in sorted(CASES.glob("*.mlir"))
     for i, chunk in enumerate(_chunks(path))
 ]

@@ -210,3 +210,29 @@ func.func @lonely_tensor_arith(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4
 // CHECK-LABEL: func.func @lonely_tensor_arith(
 // CHECK-NEXT:  %[[R:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<4xf32>
 // CHECK-NEXT:  func.return %[[R]]
+
+// -----
+
+// A gather (torch-mlir's form: a generic reading a table with tensor.extract at a
+// data-dependent index) ends the kernel: the table's producer stays on its own.
+func.func @gather_ends_kernel(%x: tensor<8xf32>, %idx: tensor<4xi32>) -> tensor<4xf32> {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%idx : tensor<4xi32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %j = arith.index_cast %i : i32 to index
+    %v = tensor.extract %a[%j] : tensor<8xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @gather_ends_kernel(
+// CHECK:       %[[A:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf32>)
+// CHECK:         math.exp
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<4xi32>)
+// CHECK:         tensor.extract %[[A]]
