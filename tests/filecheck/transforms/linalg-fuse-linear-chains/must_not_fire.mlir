@@ -123,3 +123,29 @@ func.func @batch_varying_init(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-LABEL: func.func @batch_varying_init(
 // CHECK: linalg.matmul ins(%x, %w
 // CHECK: linalg.matmul ins(%a, %w
+
+// -----
+
+// A pad between two convs rules out the conv form, and the explicit matrix would have
+// 12288 x 16384 entries (over the 2^22 cap): left alone.
+func.func @matrix_too_big(%x: tensor<1x3x64x64xf32>) -> tensor<1x4x64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<1.0> : tensor<4x3x3x3xf32>
+  %w2 = arith.constant dense<0.5> : tensor<4x4x3x3xf32>
+  %z = arith.constant dense<0.0> : tensor<1x4x64x64xf32>
+  %p1 = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x64x64xf32> to tensor<1x3x66x66xf32>
+  %a = linalg.conv_2d_nchw_fchw ins(%p1, %w1 : tensor<1x3x66x66xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<1x4x64x64xf32>) -> tensor<1x4x64x64xf32>
+  %p2 = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x64x64xf32> to tensor<1x4x66x66xf32>
+  %b = linalg.conv_2d_nchw_fchw ins(%p2, %w2 : tensor<1x4x66x66xf32>, tensor<4x4x3x3xf32>) outs(%z : tensor<1x4x64x64xf32>) -> tensor<1x4x64x64xf32>
+  return %b : tensor<1x4x64x64xf32>
+}
+// CHECK-LABEL: func.func @matrix_too_big(
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%p1, %w1
+// CHECK: tensor.pad %a
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%p2, %w2
