@@ -41,7 +41,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from heirpy.dialects.tensor_ext import (
     KernelOp,
@@ -134,17 +133,6 @@ def _rebuild(
 
 
 # ------------------------------------------------------------------ the patterns
-
-
-@dataclass(frozen=True)
-class AbsorbPlan:
-    """What `AbsorbLayoutChain` will do for one operand: checked before any rewrite."""
-
-    operand: int
-    source: SSAValue
-    ops: tuple[Operation, ...]
-    maps: tuple[AffineMap, ...]
-    kinds: tuple[str, ...]
 
 
 def plan_absorb(

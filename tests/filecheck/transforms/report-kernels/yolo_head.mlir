@@ -9,3 +9,8 @@
 // K3: @main  5  23026688  0  tensor.pad, linalg.broadcast, linalg.conv_2d_nchw_fchw, linalg.transpose, linalg.generic
 // FUSED: @main  1  0  0  tensor_ext.kernel
 // LOWERED: @main  4  16498688  0  tensor.pad, linalg.broadcast, linalg.conv_2d_nchw_fchw, linalg.generic
+
+// The main job's default pipeline (linalg-fuse-ops runs the pointwise groups last)
+// reaches the same single kernel from HEIR's canonical form.
+// RUN: heirpy-opt %examples/yolo_head_k1.mlir -p linalg-canonicalizations,linalg-fuse-ops,report-kernels 2>&1 >/dev/null | filecheck %s --check-prefix=FUSED
+// RUN: heirpy-opt %examples/yolo_head_k3.mlir -p linalg-canonicalizations,linalg-fuse-ops,report-kernels 2>&1 >/dev/null | filecheck %s --check-prefix=FUSED
