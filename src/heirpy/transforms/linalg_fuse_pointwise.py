@@ -327,25 +327,35 @@ def _fuse(
 
 
 class TransposeToGeneric(RewritePattern):
-    """A transpose of a single-use all-parallel generic becomes a generic (then fuses).
+    """A transpose of a single-use pointwise or root result becomes a generic (then fuses).
 
         %a = linalg.generic ... -> tensor<2x3xf32>
         %t = linalg.transpose ins(%a) outs(%i : tensor<3x2xf32>) permutation = [1, 0]
       ==>
         %t = linalg.generic {maps = [(d0, d1) -> (d1, d0), id]} ins(%a) outs(%i) { yield }
 
-    Legality: the transpose's input, through expand/collapse views, is the only use of
-    an all-parallel generic's result (otherwise the transpose is a kernel either way).
+    Legality: the transpose's input, through layout ops, is the only use of an
+    all-parallel generic's result or of a reduction root's (conv, matmul: the copy becomes
+    the root's epilogue); otherwise the transpose is a kernel either way. Not when a
+    pointwise op reads the transpose: that one absorbs it without a copy.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 1 or len(op.res) != 1:
             return
+        if any(
+            isinstance(use.operation, GenericOp) or _is_tensor_elementwise(use.operation)
+            for use in op.res[0].uses
+        ):
+            return  # a pointwise user reads through the transpose itself (AbsorbLayoutChain)
         source, _, chain = layout_chain(op.inputs[0])
         holders = [*chain, op]
         producer = source.op if isinstance(source, OpResult) else None
-        if not isinstance(producer, GenericOp) or "reduction" in _kinds(producer):
+        if producer is None or not (
+            (isinstance(producer, GenericOp) and "reduction" not in _kinds(producer))
+            or is_kernel_root(producer)
+        ):
             return
         value: SSAValue = source
         for holder in holders:
@@ -576,7 +586,10 @@ def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp
         inputs.append(value)
         mapper[value] = block.insert_arg(value.type, len(block.args))
 
-    for member in members:
+    # Capture the root's operands first, so the kernel reads (input, weights, ...) in
+    # the root's order; cloning still follows program order.
+    root_first = sorted(members, key=lambda m: 0 if is_kernel_root(m) else 1)
+    for member in root_first:
         for nested in member.walk():
             for value in nested.operands:
                 if not _defined_in(value, member):

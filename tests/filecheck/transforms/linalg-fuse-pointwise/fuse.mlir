@@ -1,7 +1,7 @@
 // Pointwise chains across transpose / reshape / broadcast become one linalg.generic.
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
-// RUN: %if iree-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | %iree-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+// RUN: %if iree-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise,lower-tensor-ext | %iree-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @add_transpose_add_relu(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tensor<6x4xf32>) -> tensor<6x4xf32> {
@@ -201,3 +201,24 @@ func.func @tensor_arith_chain(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tens
 // MLIR-LABEL: func.func @tensor_arith_chain(
 // MLIR-COUNT-1: linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+
+// -----
+
+// A matmul whose result is only reshaped and transposed: the transpose becomes the
+// root's copy epilogue, one kernel.
+func.func @matmul_transpose_only(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %z: tensor<6x8xf32>) -> tensor<2x8x3xf32> {
+  %c = linalg.matmul ins(%a, %b : tensor<6x4xf32>, tensor<4x8xf32>) outs(%z : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %e = tensor.expand_shape %c [[0, 1], [2]] output_shape [2, 3, 8] : tensor<6x8xf32> into tensor<2x3x8xf32>
+  %i = tensor.empty() : tensor<2x8x3xf32>
+  %t = linalg.transpose ins(%e : tensor<2x3x8xf32>) outs(%i : tensor<2x8x3xf32>) permutation = [0, 2, 1]
+  return %t : tensor<2x8x3xf32>
+}
+// CHECK-LABEL: func.func @matmul_transpose_only(
+// CHECK-SAME:    %[[A:.*]]: tensor<6x4xf32>, %[[B:.*]]: tensor<4x8xf32>, %[[Z:.*]]: tensor<6x8xf32>)
+// CHECK:       %[[K:.*]] = tensor_ext.kernel ins(%[[A]], %[[B]], %[[Z]] :
+// CHECK:         linalg.matmul
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK:         tensor_ext.yield
+// CHECK:       func.return %[[K]]
+// MLIR-LABEL: func.func @matmul_transpose_only(
+// MLIR: linalg.matmul
