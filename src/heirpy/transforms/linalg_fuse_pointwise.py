@@ -228,9 +228,9 @@ def producer_fusion_maps(
     """Maps of the producer's inputs over the consumer's loops, or None if illegal.
 
     Pure: the producer's output map must be a permutation (so each of its loops is one
-    index expression of the consumer), and the consumer must read every producer
-    element once (`no_recompute`: a broadcast read would recompute a small producer
-    over a large shape).
+    index expression of the consumer), the consumer must read every producer element
+    once (`no_recompute`: a broadcast read would recompute a small producer over a large
+    shape), and every loop must stay a bare result of some map.
     """
     read = consumer_maps[operand]
     if not no_recompute(read, consumer_sizes):
@@ -240,7 +240,11 @@ def producer_fusion_maps(
         return None
     producer_loops = [read.results[inverse[p]] for p in range(len(inverse))]
     num = consumer_maps[0].num_dims
-    return [substitute(m, producer_loops, num) for m in producer_maps[:-1]]
+    fused = [substitute(m, producer_loops, num) for m in producer_maps[:-1]]
+    others = [m for k, m in enumerate(consumer_maps) if k != operand]
+    if not loops_inferable([*others, *fused], num):
+        return None  # the read was the only bare use of a loop (MLIR needs one)
+    return fused
 
 
 class FuseElementwiseProducer(RewritePattern):
