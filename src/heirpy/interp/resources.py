@@ -1,12 +1,8 @@
-"""`dense_resource` blobs, and parsing a module so that its blobs stay its own.
+"""`dense_resource` blobs: the bytes behind each handle a module references.
 
-xDSL 0.74 keeps resource blobs in the `OpAsmDialectInterface` of the *builtin dialect
-object*, which every context shares. Parsing a second module whose resources have the
-same names (the same model twice, or a model and its rewrite) renames the handles to
-`name_0` and leaves their blobs empty, and any later parse overwrites the blobs an
-earlier module reads. So the evaluator never reads that storage lazily: `load_module`
-parses with an empty storage and keeps a snapshot of the blobs (`LoadedModule`), and
-`module_resources` snapshots the current storage for modules parsed elsewhere.
+Each context heirpy makes has its own blob store (see `heirpy.context`), and
+`heirpy.api.context_of` finds the context a module was parsed with, so a module's
+blobs are looked up there; `LoadedModule` keeps a snapshot next to the module.
 
 A blob as printed is hex whose first 4 bytes are the blob's alignment (a little-endian
 u32), not data; `Resources` maps a handle to the data bytes after that header.
@@ -19,11 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
-from xdsl.dialects.builtin import Builtin, DenseResourceAttr, ModuleOp
+from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp
 
-from heirpy.api import parse
-from heirpy.context import make_context
+from heirpy.api import context_of, parse
+from heirpy.context import blob_store
 from heirpy.diagnostics import HeirpyError
 
 Resources = Mapping[str, bytes]
@@ -36,13 +31,6 @@ class LoadedModule:
 
     module: ModuleOp
     resources: Resources = field(default_factory=dict)
-
-
-def _blob_interface(ctx: Context | None) -> OpAsmDialectInterface:
-    dialect = Builtin if ctx is None else ctx.get_dialect("builtin")
-    interface = dialect.get_interface(OpAsmDialectInterface)
-    assert interface is not None, "xDSL's builtin dialect always has OpAsmDialectInterface"
-    return interface
 
 
 def resource_handles(module: ModuleOp) -> set[str]:
@@ -69,10 +57,10 @@ def decode_blob(handle: str, text: str) -> bytes:
 
 
 def module_resources(module: ModuleOp, ctx: Context | None = None) -> dict[str, bytes]:
-    """Snapshot the blobs `module` references from `ctx`'s builtin storage (or xDSL's
-    shared one). Handles without a blob are left out; reading them is an evaluation
-    error naming the constant."""
-    interface = _blob_interface(ctx)
+    """Snapshot the blobs `module` references from `ctx`'s store (by default the
+    context `module` was parsed with). Handles without a blob are left out; reading
+    them is an evaluation error naming the constant."""
+    interface = blob_store(context_of(module) if ctx is None else ctx)
     blobs: dict[str, bytes] = {}
     for handle in resource_handles(module):
         text = interface.lookup(handle)
@@ -82,30 +70,9 @@ def module_resources(module: ModuleOp, ctx: Context | None = None) -> dict[str, 
 
 
 def load_module(text: str, filename: str = "<string>") -> LoadedModule:
-    """Parse (and verify) `text` with heirpy's context; keep its blobs with it.
-
-    The shared blob storage is swapped for an empty one while parsing, so handle names
-    are not renamed by an earlier parse; afterwards, blobs of handles the shared storage
-    does not know yet are added to it, so printing the module still shows them.
-    """
-    ctx = make_context()
-    interface = _blob_interface(ctx)
-    shared = interface._blob_storage  # noqa: SLF001 - see the module docstring
-    interface._blob_storage = {}  # noqa: SLF001
-    try:
-        module = parse(text, filename, ctx=ctx)
-        own = interface._blob_storage  # noqa: SLF001
-    finally:
-        interface._blob_storage = shared  # noqa: SLF001
-    for handle, blob in own.items():
-        if not shared.get(handle):
-            shared[handle] = blob
-    resources = {
-        handle: decode_blob(handle, own[handle])
-        for handle in resource_handles(module)
-        if own.get(handle)
-    }
-    return LoadedModule(module, resources)
+    """Parse (and verify) `text` with a fresh heirpy context; keep its blobs with it."""
+    module = parse(text, filename)
+    return LoadedModule(module, module_resources(module))
 
 
 def load_file(path: str | Path) -> LoadedModule:
