@@ -389,29 +389,41 @@ def tensor_ops_from_body(
         env[value] = new.results[0]
         return new.results[0]
 
-    ops = list(block.ops)
-    for inner in ops[:-1]:
-        if isinstance(inner, arith.ConstantOp):
-            continue  # used through splat() as a value defined outside the new ops
-        if inner.name not in ELEMENTWISE_OPS or inner.regions or inner.successors:
-            raise _Abort
-        operands = [env[o] if o in env else splat(o) for o in inner.operands]
-        result_types = [TensorType(r.type, shape) for r in inner.results]
-        new = type(inner).create(
-            operands=operands,
-            result_types=result_types,
-            properties=dict(inner.properties),
-            attributes={**inner.attributes, **extra_attributes},
-        )
-        try:
-            new.verify()
-        except VerifyException as err:
-            raise _Abort from err
-        new_ops.append(new)
-        env.update(zip(inner.results, new.results))
-    terminator = ops[-1]
-    results = [env[v] if v in env else splat(v) for v in terminator.operands]
-    return new_ops, results
+    # The new ops already use the generic's inputs: an abort must erase them, or the
+    # dangling uses reach the rewriter's worklist (and corrupt has_one_use).
+    try:
+        ops = list(block.ops)
+        for inner in ops[:-1]:
+            if isinstance(inner, arith.ConstantOp):
+                continue  # used through splat() as a value defined outside the new ops
+            if inner.name not in ELEMENTWISE_OPS or inner.regions or inner.successors:
+                raise _Abort
+            operands = [env[o] if o in env else splat(o) for o in inner.operands]
+            result_types = [TensorType(r.type, shape) for r in inner.results]
+            new = type(inner).create(
+                operands=operands,
+                result_types=result_types,
+                properties=dict(inner.properties),
+                attributes={**inner.attributes, **extra_attributes},
+            )
+            new_ops.append(new)  # before verifying, so that a failure discards it too
+            try:
+                new.verify()
+            except VerifyException as err:
+                raise _Abort from err
+            env.update(zip(inner.results, new.results))
+        terminator = ops[-1]
+        results = [env[v] if v in env else splat(v) for v in terminator.operands]
+        return new_ops, results
+    except _Abort:
+        discard_ops(new_ops)
+        raise
+
+
+def discard_ops(ops: Sequence[Operation]) -> None:
+    """Erase ops that were built but never inserted, users first, dropping their uses."""
+    for op in reversed(ops):
+        op.erase()
 
 
 class GenericToElementwise(RewritePattern):
@@ -447,6 +459,7 @@ class GenericToElementwise(RewritePattern):
         except _Abort:
             return
         if [r.type for r in results] != [r.type for r in op.res]:
+            discard_ops(new_ops)
             return
         rewriter.replace(op, new_ops, results)
 
@@ -482,6 +495,7 @@ class MapToElementwise(RewritePattern):
         except _Abort:
             return
         if [r.type for r in results] != [result_type]:
+            discard_ops(new_ops)
             return
         rewriter.replace(op, new_ops, results)
 
