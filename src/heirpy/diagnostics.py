@@ -60,6 +60,10 @@ class LocatingParser(Parser):
         start = span.start
         try:
             op = super().parse_operation()
+        except VerifyException as err:
+            # An attribute that cannot exist (an i64 literal out of range) fails
+            # while the parser builds it.
+            self.raise_error(_first_line(err), span)
         except (IndexError, KeyError, TypeError, ValueError, AssertionError) as err:
             # Some ops' custom parsers (xDSL's named linalg ops among them) index
             # operand lists without checking their length; report the op instead.
@@ -158,3 +162,5 @@ def parse_module_text(
         return LocatingParser(ctx, text, filename, line_offset).parse_module(implicit_module)
     except ParseError as err:
         raise HeirpyError(parse_error_line(err, line_offset)) from err
+    except VerifyException as err:  # an impossible attribute outside any op
+        raise HeirpyError(f"{filename}: error: {_first_line(err)}") from err
