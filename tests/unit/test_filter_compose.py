@@ -9,20 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from heirpy.transforms.linear_maps import conv_nchw, sum_pool_nchw
 from heirpy.transforms.filter_compose import (
     ConvPoolGeometry,
     broadcast_bias_term,
     compose_filter,
-    conv2d_nchw_fchw,
     pooled_constant,
-    sum_pool_nchw,
 )
 
 pair = st.tuples(st.integers(1, 3), st.integers(1, 3))
 
 
 def _conv_then_pool(x, w, g: ConvPoolGeometry, conv_init, pool_init, divisor):
-    c = conv2d_nchw_fchw(x, w, g.conv_strides, g.conv_dilations, init=conv_init)
+    c = conv_nchw(x, w, g.conv_strides, g.conv_dilations) + conv_init
     p = pool_init + sum_pool_nchw(c, g.pool_window, g.pool_strides, g.pool_dilations)
     return p / divisor if divisor is not None else p
 
@@ -30,7 +29,7 @@ def _conv_then_pool(x, w, g: ConvPoolGeometry, conv_init, pool_init, divisor):
 def _fused(x, w, g: ConvPoolGeometry, conv_init, pool_init, divisor):
     composed = compose_filter(w.astype(np.float64), g, divisor)
     const = pooled_constant(conv_init, pool_init, g, divisor)
-    return conv2d_nchw_fchw(x, composed, g.composed_strides(), (1, 1), init=const)
+    return conv_nchw(x, composed, g.composed_strides(), (1, 1)) + const
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)

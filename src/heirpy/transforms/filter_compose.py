@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from heirpy.dialects.tensor_ext import window_out_size
+from heirpy.transforms.linear_maps import sum_pool_nchw
 
 Pair = tuple[int, int]
 
@@ -141,48 +142,3 @@ def pooled_constant(
 def broadcast_bias_term(bias: np.ndarray, geometry: ConvPoolGeometry) -> np.ndarray:
     """A per-channel bias broadcast into the conv's init, after the sum pool: `b*PH*PW`."""
     return bias * geometry.window_count()
-
-
-# ---------------------------------------------------------------------- reference ops
-def conv2d_nchw_fchw(
-    x: np.ndarray,
-    w: np.ndarray,
-    strides: Sequence[int] = (1, 1),
-    dilations: Sequence[int] = (1, 1),
-    init: np.ndarray | None = None,
-) -> np.ndarray:
-    """`linalg.conv_2d_nchw_fchw`, VALID, as a numpy reference (float64 accumulation)."""
-    n, c, h, wd = x.shape
-    f, _, kh, kw = w.shape
-    (sh, sw), (dh, dw) = strides, dilations
-    oh, ow = window_out_size(h, kh, sh, dh), window_out_size(wd, kw, sw, dw)
-    acc = np.zeros((n, f, oh, ow), dtype=np.float64)
-    for i in range(kh):
-        for j in range(kw):
-            patch = x[:, :, i * dh : i * dh + (oh - 1) * sh + 1 : sh,
-                      j * dw : j * dw + (ow - 1) * sw + 1 : sw].astype(np.float64)
-            acc += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j].astype(np.float64))
-    if init is not None:
-        acc += init
-    return acc
-
-
-def sum_pool_nchw(
-    x: np.ndarray,
-    window: Sequence[int],
-    strides: Sequence[int] = (1, 1),
-    dilations: Sequence[int] = (1, 1),
-    out_hw: Sequence[int] | None = None,
-) -> np.ndarray:
-    """`linalg.pooling_nchw_sum` with a zero init (VALID unless `out_hw` is smaller)."""
-    n, c, h, w = x.shape
-    (ph, pw), (th, tw), (eh, ew) = window, strides, dilations
-    if out_hw is None:
-        out_hw = (window_out_size(h, ph, th, eh), window_out_size(w, pw, tw, ew))
-    oh, ow = out_hw
-    acc = np.zeros((n, c, oh, ow), dtype=x.dtype)
-    for i in range(ph):
-        for j in range(pw):
-            acc = acc + x[:, :, i * eh : i * eh + (oh - 1) * th + 1 : th,
-                          j * ew : j * ew + (ow - 1) * tw + 1 : tw]
-    return acc

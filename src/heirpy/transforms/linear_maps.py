@@ -21,15 +21,11 @@ from math import gcd, prod
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from heirpy.dialects.tensor_ext import window_out_size
+
 Pair = tuple[int, int]
 SampleMap = Callable[[np.ndarray], np.ndarray]
 """A per-sample map applied to a batch: [B, *sample_in] -> [B, *sample_out]."""
-
-
-def window_out_size(in_size: int, window: int, stride: int, dilation: int) -> int:
-    """Output length of a VALID sliding window (0 when the window does not fit)."""
-    span = dilation * (window - 1) + 1
-    return (in_size - span) // stride + 1 if in_size >= span else 0
 
 
 # ------------------------------------------------------------------------- reference ops
