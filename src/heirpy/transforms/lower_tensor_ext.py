@@ -277,7 +277,7 @@ def tensor_ext_lowering_patterns(ctx: Context | None = None) -> list[RewritePatt
 
 @dataclass(frozen=True)
 class LowerTensorExtPass(ModulePass):
-    """Lower heirpy's tensor_ext ops to standard linalg (fused_conv_pool -> one conv).
+    """Lower heirpy's tensor_ext ops to standard linalg (fused_conv_pool -> one conv, kernel -> its body).
 
         %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>,
                conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>,
