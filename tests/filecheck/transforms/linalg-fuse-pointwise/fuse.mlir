@@ -222,3 +222,32 @@ func.func @matmul_transpose_only(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %z: t
 // CHECK:       func.return %[[K]]
 // MLIR-LABEL: func.func @matmul_transpose_only(
 // MLIR: linalg.matmul
+
+// -----
+
+// A reduction consumer fuses when the reshape leaves the reduced axis whole.
+func.func @reduction_axis_kept_whole(%x: tensor<2x12xf32>, %init: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %e0 = tensor.empty() : tensor<2x12xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x12xf32>) outs(%e0 : tensor<2x12xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x12xf32>
+  %e = tensor.expand_shape %a [[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%e : tensor<2x3x4xf32>) outs(%init : tensor<3x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+// CHECK-LABEL: func.func @reduction_axis_kept_whole(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x12xf32>, %[[I:.*]]: tensor<3x4xf32>)
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
+// CHECK:         math.exp
+// CHECK:         arith.addf
+// CHECK-NOT:   linalg.generic
+// MLIR-LABEL: func.func @reduction_axis_kept_whole(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
