@@ -97,8 +97,8 @@ def _uses_index(op: Operation) -> bool:
 
 
 def _single_user(value: SSAValue) -> Operation | None:
-    users = {use.operation for use in value.uses}
-    return next(iter(users)) if len(users) == 1 and value.has_one_use() else None
+    """The op holding the only use of `value` (None for zero or several uses)."""
+    return next(iter(value.uses)).operation if value.has_one_use() else None
 
 
 def _erase_dead(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
