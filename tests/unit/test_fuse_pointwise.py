@@ -319,9 +319,12 @@ def _pointwise(name: str, inputs: list[str], shape: list[int], body: str) -> str
 
 
 @st.composite
-def layout_chains(draw: st.DrawFn) -> tuple[list[int], list[tuple[str, object]], list[int]]:
+def layout_chains(
+    draw: st.DrawFn, rank: int | None = None
+) -> tuple[list[int], list[tuple[str, object]], list[int]]:
     """A producer shape and 1-3 layout steps as (kind, argument), with the final shape."""
-    shape = draw(st.lists(st.sampled_from([1, 2, 3, 4, 6]), min_size=1, max_size=3))
+    sizes = st.sampled_from([1, 2, 3, 4, 6])
+    shape = draw(st.lists(sizes, min_size=rank or 1, max_size=rank or 3))
     start = list(shape)
     steps: list[tuple[str, object]] = []
     for _ in range(draw(st.integers(1, 3))):
@@ -347,9 +350,21 @@ def layout_chains(draw: st.DrawFn) -> tuple[list[int], list[tuple[str, object]],
     return start, steps, shape
 
 
-def _chain_module(start: list[int], steps: list[tuple[str, object]], final: list[int]) -> str:
-    text = f"func.func @main(%x: {_tensor(start)}, %y: {_tensor(final)}) -> {_tensor(final)} {{\n"
-    text += _pointwise("p", ["%x"], start, "math.tanh %a0 : f32")
+def _chain_module(
+    start: list[int], steps: list[tuple[str, object]], final: list[int], root: bool = False
+) -> str:
+    """tanh (or, with `root`, a [M, 3] x [3, N] matmul) -> the chain -> multiply by %y."""
+    if root:
+        m, n = start
+        text = (
+            f"func.func @main(%x: tensor<{m}x3xf32>, %w: tensor<3x{n}xf32>, %z: {_tensor(start)}, "
+            f"%y: {_tensor(final)}) -> {_tensor(final)} {{\n"
+            f"  %p = linalg.matmul ins(%x, %w : tensor<{m}x3xf32>, tensor<3x{n}xf32>) "
+            f"outs(%z : {_tensor(start)}) -> {_tensor(start)}\n"
+        )
+    else:
+        text = f"func.func @main(%x: {_tensor(start)}, %y: {_tensor(final)}) -> {_tensor(final)} {{\n"
+        text += _pointwise("p", ["%x"], start, "math.tanh %a0 : f32")
     value, shape = "%p", list(start)
     for k, (kind, arg) in enumerate(steps):
         name = f"%s{k}"
@@ -400,3 +415,19 @@ def test_producer_fusion_keeps_every_loop_bare() -> None:
     consumer = [amap("(d0, d1) -> (d0, d1)"), amap("(d0, d1) -> (d0 * 2 + d1)"), amap("(d0, d1) -> (d0 * 2 + d1)")]
     copy = [amap("(d0, d1) -> (d1)"), amap("(d0, d1) -> (d0, d1)")]
     assert producer_fusion_maps(consumer, [2, 2], 0, copy) is None
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(layout_chains(rank=2))
+def test_random_chains_after_a_matmul_keep_their_values(
+    chain: tuple[list[int], list[tuple[str, object]], list[int]],
+) -> None:
+    start, steps, final = chain
+    text = _chain_module(start, steps, final, root=True)
+    _check(text, "linalg-fuse-pointwise", (0,))
+    _check(text, "linalg-fuse-pointwise,lower-tensor-ext", (0,))
+    fused = load_module(text)
+    run_pipeline(fused.module, "linalg-fuse-pointwise")
+    names = [op.name for op in _functions(fused.module)[0].body.block.ops]
+    if not any(kind == "broadcast" for kind, _ in steps) and "linalg.matmul" not in names:
+        assert names.count("tensor_ext.kernel") == 1, names
