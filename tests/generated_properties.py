@@ -1,0 +1,161 @@
+"""The properties every heirpy pass (and the default pipeline) must keep on any valid input,
+checked on one program text. Shared by tests/unit/test_generated_programs.py (a bounded
+number of hypothesis examples in CI) and benchmarks/fuzz_generated.py (thousands on demand),
+so it imports nothing from pytest.
+
+For `spec` (a pass or a pipeline) and an input text:
+  crash           the pass raised (a traceback or a HeirpyError "pass ... failed")
+  invalid         the output does not verify, or its custom or generic print does not parse
+  mismatch        the output computes something else than the input (numpy evaluator)
+  non_idempotent  running `spec` again on the output changes its text (SSA names aside)
+  not_converging  ... and a third run changes it again
+  depth_increase  the multiplicative depth of @main grew (heirpy.analysis.depth)
+A report-only pass (it prints a table) must leave the IR text unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import traceback
+from dataclasses import dataclass, field
+
+from heirpy.analysis.depth import analyze_module
+from heirpy.api import context_of, parse, print_module, run_pipeline
+from heirpy.diagnostics import verify_module
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.resources import load_module, module_resources
+
+FULL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
+REPORT_PASSES = frozenset({"report-depth", "report-kernels"})
+CATEGORIES = ("crash", "invalid", "mismatch", "non_idempotent", "not_converging", "depth_increase")
+
+# Float32 sums reassociated by fusion (a composed filter, a folded bias) differ from the
+# op-by-op order in the last bits; x*x and sigmoid chains amplify that a little.
+RTOL, ATOL = 1e-3, 1e-4
+SEEDS = (0, 1)
+
+
+def single_pass_specs() -> list[str]:
+    """Every registered heirpy pass, by CLI name (report passes included)."""
+    from heirpy.transforms import HEIRPY_PASSES
+
+    return sorted(HEIRPY_PASSES)
+
+
+@dataclass
+class Outcome:
+    """What went wrong for one (spec, program); empty `problems` means all properties hold."""
+
+    spec: str
+    problems: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        return "\n".join(f"[{self.spec}] {k}: {v}" for k, v in self.problems.items())
+
+
+def _run(text_or_module, spec: str):  # type: ignore[no-untyped-def]
+    """Run `spec` without verifying (verification is its own property), report tables muted."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        return run_pipeline(text_or_module, spec, verify=False)
+
+
+def _short_traceback(err: BaseException) -> str:
+    frames = traceback.extract_tb(err.__traceback__)
+    where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
+    cause = err.__cause__
+    if cause is not None and cause.__traceback__ is not None:
+        inner = traceback.extract_tb(cause.__traceback__)[-1]
+        where += f" (cause {type(cause).__name__} at {inner.filename.rsplit('/', 1)[-1]}:{inner.lineno})"
+    return f"{type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ''}{where}"
+
+
+def check_program(text: str, spec: str, *, numerics: bool = True) -> Outcome:
+    """Check every property of `spec` on the program `text` (see the module docstring)."""
+    outcome = Outcome(spec)
+    problems = outcome.problems
+    reference = load_module(text)
+    module = parse(text)
+    before_text = print_module(module)
+    try:
+        _run(module, spec)
+    except Exception as err:  # noqa: BLE001 - any exception is the finding
+        problems["crash"] = _short_traceback(err)
+        return outcome
+    try:
+        verify_module(module)
+    except Exception as err:  # noqa: BLE001
+        problems["invalid"] = f"output does not verify: {_short_traceback(err)}"
+        return outcome
+    after_text = canonical_names(print_module(module))
+    for generic in (False, True):
+        try:
+            parse(print_module(module, generic=generic))
+        except Exception as err:  # noqa: BLE001
+            form = "generic" if generic else "custom"
+            problems["invalid"] = f"{form} print does not re-parse: {_short_traceback(err)}"
+            return outcome
+    if spec in REPORT_PASSES and after_text != canonical_names(before_text):
+        problems["non_idempotent"] = "a report-only pass changed the IR"
+    if numerics:
+        try:
+            report = check_equivalence(
+                reference.module, module, "main", seeds=SEEDS, rtol=RTOL, atol=ATOL,
+                resources_a=reference.resources,
+                resources_b=module_resources(module, context_of(module)),
+            )
+            if not report.ok:
+                problems["mismatch"] = report.summary().replace("\n", " |")
+        except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
+            problems["mismatch"] = f"evaluating the output failed: {_short_traceback(err)}"
+    depth_before = {f.name: f.depth for f in analyze_module(reference.module)}
+    depth_after = {f.name: f.depth for f in analyze_module(module)}
+    grown = {n: (depth_before[n], d) for n, d in depth_after.items() if n in depth_before and d > depth_before[n]}
+    if grown:
+        problems["depth_increase"] = ", ".join(f"@{n}: {a} -> {b}" for n, (a, b) in grown.items())
+    try:
+        _run(module, spec)
+        again = canonical_names(print_module(module))
+    except Exception as err:  # noqa: BLE001
+        problems["crash"] = f"second run: {_short_traceback(err)}"
+        return outcome
+    if again != after_text:
+        problems["non_idempotent"] = _first_difference(after_text, again)
+        # Does a third run change anything? A pipeline whose output is not yet in the
+        # form its first passes produce settles after one more run; one that keeps
+        # changing has two rewrites undoing each other.
+        try:
+            _run(module, spec)
+        except Exception as err:  # noqa: BLE001
+            problems["crash"] = f"third run: {_short_traceback(err)}"
+            return outcome
+        third = canonical_names(print_module(module))
+        if third != again:
+            problems["not_converging"] = _first_difference(again, third)
+    return outcome
+
+
+_SSA_NAME = re.compile(r"%[A-Za-z_$.][\w$.-]*|%\d+")
+
+
+def canonical_names(text: str) -> str:
+    """`text` with SSA names numbered by first appearance: a pass that only renames
+    values (xDSL keeps name hints of ops it re-creates) changes nothing."""
+    names: dict[str, str] = {}
+
+    def rename(match: re.Match[str]) -> str:
+        return names.setdefault(match.group(0), f"%_{len(names)}")
+
+    return _SSA_NAME.sub(rename, text)
+
+
+def _first_difference(a: str, b: str) -> str:
+    for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines())):
+        if x != y:
+            return f"line {i + 1}: {x.strip()[:160]!r} became {y.strip()[:160]!r}"
+    return f"{len(a.splitlines())} lines became {len(b.splitlines())}"
