@@ -34,7 +34,8 @@ from heirpy.transforms.pointwise_maps import (
     loop_sizes,
     loops_inferable,
     no_recompute,
-    read_factorizations,
+    read_splits,
+    axis_loops,
     refine_loops,
     source_map,
     split_keeps_reductions_whole,
@@ -87,13 +88,36 @@ def test_bare_dims() -> None:
 def test_yolo_read_needs_no_split_and_reads_the_conv_through_d1_85_d4() -> None:
     assert YOLO is not None
     identity = AffineMap.identity(5)
-    splits = read_factorizations(identity, YOLO)
-    assert splits == {0: [1], 1: [3], 2: [80], 3: [80], 4: [85]}
-    refined = refine_loops([1, 3, 80, 80, 85], splits)
+    read = read_splits(identity, YOLO, [1, 3, 80, 80, 85])
+    assert read is not None
+    assert read.splits == {0: [1], 1: [3], 2: [80], 3: [80], 4: [85]}
+    refined = refine_loops([1, 3, 80, 80, 85], read.splits)
     assert refined is not None
     sizes, _, runs = refined
     assert sizes == [1, 3, 80, 80, 85]
-    assert str(source_map(identity, YOLO, runs, 5)) == "(d0, d1, d2, d3, d4) -> (d0, ((d1 * 85) + d4), d2, d3)"
+    assert str(source_map(read, YOLO, runs, 5)) == "(d0, d1, d2, d3, d4) -> (d0, ((d1 * 85) + d4), d2, d3)"
+
+
+def test_axis_loops_reads_mixed_radix_numbers() -> None:
+    assert axis_loops(amap("(d0, d1, d2) -> (d0 * 12 + d1, d2)"), [2, 12, 5]) == [(0, 1), (2,)]
+    assert axis_loops(amap("(d0, d1) -> (d0 * 5 + d1)"), [2, 12]) is None  # not a number
+    assert axis_loops(amap("(d0, d1) -> (d0 + 1)"), [2, 12]) is None  # an offset
+    assert axis_loops(amap("(d0, d1) -> (d0, d0)"), [2, 12]) is None
+
+
+def test_read_splits_refines_an_earlier_linear_read() -> None:
+    from heirpy.transforms.axis_map import CollapseShape
+
+    collapse = trace([6, 4], [CollapseShape([[0, 1]])])
+    assert collapse is not None
+    read = read_splits(amap("(d0, d1) -> (d0 * 12 + d1)"), collapse, [2, 12])
+    assert read is not None and read.splits == {0: [2], 1: [3, 4]}
+    refined = refine_loops([2, 12], read.splits)
+    assert refined is not None
+    _, _, runs = refined
+    assert str(source_map(read, collapse, runs, 3)) == "(d0, d1, d2) -> (((d0 * 3) + d1), d2)"
+    # [6, 4] cuts 24 at 6, a [4, 6] read cuts it at 4: no common refinement.
+    assert read_splits(amap("(d0, d1) -> (d0 * 6 + d1)"), collapse, [4, 6]) is None
 
 
 def test_refine_loops_splits_and_rejects_bad_factors() -> None:

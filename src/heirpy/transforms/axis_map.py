@@ -535,6 +535,11 @@ def _common_factors(factorizations: Sequence[Sequence[int]]) -> list[int] | None
     return out
 
 
+def common_factors(factorizations: Sequence[Sequence[int]]) -> list[int] | None:
+    """Finest split of one axis refining every factorization (see `_common_factors`)."""
+    return _common_factors(factorizations)
+
+
 def _refine_map(m: AxisMap, per_axis: Sequence[Sequence[int]]) -> AxisMap:
     """Re-express `m` over the loop space `concat(per_axis)` (which refines m's)."""
     # Each old refined dim becomes a run of new dims: new_dim -> stride inside the old one.

@@ -56,7 +56,7 @@ from heirpy.transforms.pointwise_maps import (
     loop_sizes,
     loops_inferable,
     no_recompute,
-    read_factorizations,
+    read_splits,
     refine_loops,
     shape_of,
     source_map,
@@ -144,23 +144,25 @@ def plan_absorb(
 ) -> tuple[tuple[AffineMap, ...], tuple[str, ...]] | None:
     """New maps and iterator kinds reading `operand`'s chain source, or None if illegal.
 
-    Pure: legality is (1) the consumer reads the chain result with bare dims,
+    Pure: legality is (1) the consumer reads each axis of the chain result as a
+    mixed-radix number of loops (bare dims, or `d0 * 12 + d1` after an earlier fusion)
+    whose cuts nest with the chain's,
     (2) no reduction loop is split, (3) no dynamic loop is split, (4) every refined loop
     still appears bare in some map, so MLIR can infer the loop bounds.
     """
     sizes = loop_sizes(maps, shapes)
     if sizes is None:
         return None
-    splits = read_factorizations(maps[operand], axis_map)
-    if splits is None or not split_keeps_reductions_whole(splits, kinds):
+    read = read_splits(maps[operand], axis_map, sizes)
+    if read is None or not split_keeps_reductions_whole(read.splits, kinds):
         return None
-    refined = refine_loops(sizes, splits)
+    refined = refine_loops(sizes, read.splits)
     if refined is None:
         return None
     new_sizes, exprs, runs = refined
     num = len(new_sizes)
     new_maps = [substitute(m, exprs, num) for m in maps]
-    new_maps[operand] = source_map(maps[operand], axis_map, runs, num)
+    new_maps[operand] = source_map(read, axis_map, runs, num)
     new_kinds = [kinds[old] for old, run in enumerate(runs) for _ in run]
     if not loops_inferable(new_maps, num):
         return None
@@ -659,7 +661,9 @@ class LinalgFusePointwisePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(pointwise_fusion_patterns()), apply_recursively=True
+            GreedyRewritePatternApplier(pointwise_fusion_patterns()),
+            apply_recursively=True,
+            walk_reverse=True,  # consumers first: producers keep permutation out maps
         ).rewrite_module(op)
         if self.kernels:
             PatternRewriteWalker(

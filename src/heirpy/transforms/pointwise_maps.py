@@ -14,16 +14,25 @@ Vocabulary:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ShapedType
 from xdsl.dialects.linalg.ops import BroadcastOp, TransposeOp
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 
 from heirpy.transforms.axis_map import (
     AxisMap,
+    common_factors,
     Broadcast,
     CollapseShape,
     ExpandShape,
@@ -122,22 +131,110 @@ def bare_dims(amap: AffineMap) -> list[int | None] | None:
 # ------------------------------------------------------------------ legality
 
 
-def read_factorizations(
-    amap: AffineMap, axis_map: AxisMap
-) -> dict[int, list[int]] | None:
-    """How the loops reading a layout chain's result must be split to read its source.
+def linear_terms(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
+    """`d0 * 12 + d1 + 3` -> ({0: 12, 1: 1}, 3); None for mod/div/symbols."""
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position: 1}, 0
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = linear_terms(expr.lhs), linear_terms(expr.rhs)
+        if lhs is None or rhs is None:
+            return None
+        if expr.kind == AffineBinaryOpKind.Add:
+            terms = dict(lhs[0])
+            for dim, coeff in rhs[0].items():
+                terms[dim] = terms.get(dim, 0) + coeff
+            return terms, lhs[1] + rhs[1]
+        if expr.kind == AffineBinaryOpKind.Mul:
+            if not lhs[0]:
+                lhs, rhs = rhs, lhs
+            if rhs[0]:
+                return None  # d * d is not affine
+            return {d: c * rhs[1] for d, c in lhs[0].items()}, lhs[1] * rhs[1]
+    return None
 
-    `amap` is the consumer's map for the chain's result (bare dims or constant 0), and
-    `axis_map` the chain's trace. Returns loop -> refined factor sizes (major first).
+
+def axis_loops(amap: AffineMap, sizes: Sequence[int]) -> list[tuple[int, ...]] | None:
+    """Per result of `amap`: the loops it reads as one mixed-radix number, major first.
+
+    `d0 * 12 + d1` with d1 of size 12 is the number (d0, d1); a constant 0 is (). Unit
+    loops beside others always index 0 and are left out. None if a result is not such a number
+    (wrong strides, an offset, mod/div) or if two results share a loop.
     """
-    dims = bare_dims(amap)
-    if dims is None:
-        return None
-    out: dict[int, list[int]] = {}
-    for axis, dim in enumerate(dims):
-        if dim is not None:
-            out[dim] = [axis_map.refined[r] for r in axis_map.consumer_axis_dims(axis)]
+    out: list[tuple[int, ...]] = []
+    seen: set[int] = set()
+    for expr in amap.results:
+        found = linear_terms(expr)
+        if found is None or found[1] != 0:
+            return None
+        terms = {d: c for d, c in found[0].items() if c != 0}
+        if len(terms) > 1:
+            terms = {d: c for d, c in terms.items() if sizes[d] != 1}
+        ordered = sorted(terms, key=lambda d: -terms[d])
+        stride = 1
+        for dim in reversed(ordered):
+            if terms[dim] != stride or (len(ordered) > 1 and sizes[dim] < 0):
+                return None
+            stride *= sizes[dim]
+        if seen & set(ordered):
+            return None
+        seen |= set(ordered)
+        out.append(tuple(ordered))
     return out
+
+
+@dataclass(frozen=True)
+class ChainRead:
+    """How a consumer's loops read a layout chain's result, refined to read its source.
+
+    `splits`: old loop -> its new factor sizes; `pieces[j]`: the common refinement of
+    result axis j (one new loop per piece, in the order of `loops[j]`'s runs).
+    """
+
+    loops: tuple[tuple[int, ...], ...]
+    pieces: tuple[tuple[int, ...], ...]
+    splits: dict[int, list[int]]
+
+
+def read_splits(amap: AffineMap, axis_map: AxisMap, sizes: Sequence[int]) -> ChainRead | None:
+    """The loop splits that let `amap`'s loops read the chain's source without div/mod.
+
+    Each result axis is read as a mixed-radix number of loops (`axis_loops`), and the
+    chain cuts it into refined dims; the loops split at the union of both cuts, which
+    must nest (`common_factors`). Pure.
+    """
+    loops = axis_loops(amap, sizes)
+    if loops is None or len(loops) != len(axis_map.consumer):
+        return None
+    splits: dict[int, list[int]] = {}
+    pieces: list[tuple[int, ...]] = []
+    for axis, read in enumerate(loops):
+        chain = [axis_map.refined[r] for r in axis_map.consumer_axis_dims(axis)]
+        if not read:
+            if any(c != 1 for c in chain):
+                return None  # a fixed index into a larger axis: not a pointwise read
+            pieces.append(())
+            continue
+        if len(read) == 1 and len(chain) == 1:
+            common: list[int] | None = [sizes[read[0]]]
+        elif any(sizes[d] < 0 for d in read) or any(c < 0 for c in chain):
+            return None
+        else:
+            common = common_factors([chain, [sizes[d] for d in read]])
+        if common is None:
+            return None
+        at = 0
+        for dim in read:
+            part: list[int] = []
+            covered = 1
+            while covered != sizes[dim] and at < len(common):
+                part.append(common[at])
+                covered *= common[at]
+                at += 1
+            splits[dim] = part if part else [sizes[dim]]
+        pieces.append(tuple(common))
+    return ChainRead(tuple(loops), tuple(pieces), splits)
 
 
 def split_keeps_reductions_whole(
@@ -178,26 +275,37 @@ def refine_loops(
 
 
 def source_map(
-    amap: AffineMap, axis_map: AxisMap, runs: Sequence[Sequence[int]], num_new_dims: int
+    read: ChainRead, axis_map: AxisMap, runs: Sequence[Sequence[int]], num_new_dims: int
 ) -> AffineMap:
     """The map that reads a layout chain's *source* in the refined loop space.
 
-    `amap` reads the chain's result; loop `d` reading result axis `j` has been split
-    (`read_factorizations`) into exactly the refined dims of axis `j`, so the k-th
-    refined dim of axis `j` is loop `runs[d][k]`. Constant-0 (unit) axes pin their
-    refined dim to 0. Each source axis is then its producer terms over those loops.
+    Result axis j of the chain is read by the new loops `runs[d]` of its loops `d`, one
+    per piece of its common refinement; each refined dim of the chain spans consecutive
+    pieces, so it is a linear combination of those loops. Source axes are then their
+    producer terms over the refined dims (YOLO: `(d0, d1 * 85 + d4, d2, d3)`).
     """
-    dims = bare_dims(amap)
-    assert dims is not None
     refined_expr: dict[int, AffineExpr] = {}
-    for axis, dim in enumerate(dims):
-        for k, r in enumerate(axis_map.consumer_axis_dims(axis)):
-            refined_expr[r] = (
-                AffineExpr.constant(0) if dim is None else AffineExpr.dimension(runs[dim][k])
-            )
+    for axis, loops in enumerate(read.loops):
+        new_loops = [n for d in loops for n in runs[d]]
+        pieces = read.pieces[axis]
+        at = 0
+        for r in axis_map.consumer_axis_dims(axis):
+            if not loops:
+                refined_expr[r] = AffineExpr.constant(0)
+                continue
+            size, start, covered = axis_map.refined[r], at, 1
+            if size < 0 or (size == 1 and at < len(pieces) and pieces[at] == 1):
+                at += 1  # a dynamic axis is never split, a unit one is its unit loop
+            while covered < size:
+                covered *= pieces[at]
+                at += 1
+            expr: AffineExpr = AffineExpr.constant(0)
+            for k in range(start, at):
+                expr = expr + AffineExpr.dimension(new_loops[k]) * prod(pieces[k + 1 : at])
+            refined_expr[r] = expr
     results: list[AffineExpr] = []
     for terms in axis_map.producer:
-        expr: AffineExpr = AffineExpr.constant(0)
+        expr = AffineExpr.constant(0)
         for r, stride in terms:
             expr = expr + refined_expr[r] * stride
         results.append(expr)
