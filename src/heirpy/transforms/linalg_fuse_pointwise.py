@@ -24,6 +24,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    ArrayAttr,
+    IntegerAttr,
     DenseIntOrFPElementsAttr,
     ModuleOp,
     ShapedType,
@@ -54,6 +56,7 @@ from heirpy.transforms.pointwise_maps import (
     inverse_of_permutation,
     layout_chain,
     loop_sizes,
+    bare_dims,
     loops_inferable,
     no_recompute,
     read_splits,
@@ -135,20 +138,59 @@ def _rebuild(
 # ------------------------------------------------------------------ the patterns
 
 
+@dataclass(frozen=True)
+class AbsorbPlan:
+    """New maps and loop kinds; `out_groups`/`out_shape` when the output is written in
+    the refined shape (through an expand_shape of its init, collapsed back after)."""
+
+    maps: tuple[AffineMap, ...]
+    kinds: tuple[str, ...]
+    out_groups: tuple[tuple[int, ...], ...] | None = None
+    out_shape: tuple[int, ...] | None = None
+
+
+def expanded_output(
+    out_map: AffineMap, runs: Sequence[Sequence[int]], new_sizes: Sequence[int]
+) -> tuple[AffineMap, tuple[tuple[int, ...], ...], tuple[int, ...]] | None:
+    """Write an output read by bare loops in the refined shape: every new loop bare.
+
+    Pure. `out_map` is over the old loops; each out axis becomes the run of its loop.
+    None if the map is not bare dims, an axis would be dynamic and split, or nothing
+    splits (then expanding would not help).
+    """
+    dims = bare_dims(out_map)
+    if dims is None or None in dims or all(len(runs[d]) == 1 for d in dims):  # type: ignore[index]
+        return None
+    groups: list[tuple[int, ...]] = []
+    shape: list[int] = []
+    results: list[AffineExpr] = []
+    for dim in dims:
+        group = []
+        for new in runs[dim]:  # type: ignore[index]
+            if new_sizes[new] < 0:
+                return None
+            group.append(len(shape))
+            shape.append(new_sizes[new])
+            results.append(AffineExpr.dimension(new))
+        groups.append(tuple(group))
+    return AffineMap(len(new_sizes), 0, tuple(results)), tuple(groups), tuple(shape)
+
+
 def plan_absorb(
     maps: Sequence[AffineMap],
     kinds: Sequence[str],
     shapes: Sequence[Sequence[int]],
     operand: int,
     axis_map: AxisMap,
-) -> tuple[tuple[AffineMap, ...], tuple[str, ...]] | None:
+) -> AbsorbPlan | None:
     """New maps and iterator kinds reading `operand`'s chain source, or None if illegal.
 
     Pure: legality is (1) the consumer reads each axis of the chain result as a
     mixed-radix number of loops (bare dims, or `d0 * 12 + d1` after an earlier fusion)
-    whose cuts nest with the chain's,
-    (2) no reduction loop is split, (3) no dynamic loop is split, (4) every refined loop
-    still appears bare in some map, so MLIR can infer the loop bounds.
+    whose cuts nest with the chain's, (2) no reduction loop is split, (3) no dynamic
+    loop is split, (4) every refined loop is a bare result of some map, so MLIR can infer
+    the loop bounds -- if not, the (single, static) output is written in the refined
+    shape, where every loop is bare.
     """
     sizes = loop_sizes(maps, shapes)
     if sizes is None:
@@ -163,10 +205,16 @@ def plan_absorb(
     num = len(new_sizes)
     new_maps = [substitute(m, exprs, num) for m in maps]
     new_maps[operand] = source_map(read, axis_map, runs, num)
-    new_kinds = [kinds[old] for old, run in enumerate(runs) for _ in run]
+    new_kinds = tuple(kinds[old] for old, run in enumerate(runs) for _ in run)
+    if loops_inferable(new_maps, num):
+        return AbsorbPlan(tuple(new_maps), new_kinds)
+    expanded = expanded_output(maps[-1], runs, new_sizes)
+    if expanded is None:
+        return None
+    new_maps[-1], groups, shape = expanded
     if not loops_inferable(new_maps, num):
         return None
-    return tuple(new_maps), tuple(new_kinds)
+    return AbsorbPlan(tuple(new_maps), new_kinds, groups, shape)
 
 
 class AbsorbLayoutChain(RewritePattern):
@@ -184,8 +232,10 @@ class AbsorbLayoutChain(RewritePattern):
     Legality (`plan_absorb`): the chain has a common refinement (`axis_map.trace`); the
     consumer reads the chain's result through bare dims; no reduction loop and no dynamic
     loop is split; the refined loops stay inferable; the body uses no `linalg.index`
-    when a loop is split. Broadcast operands stay small: the map just skips the
-    broadcast loops. The chain ops are erased once nothing else reads them.
+    when a loop is split. When no map would read a refined loop bare (MLIR needs one to
+    infer its bound), the output is written as an `expand_shape` view of its init and
+    `collapse_shape`d back -- views, not kernels. Broadcast operands stay small: the map
+    just skips the broadcast loops. The chain ops are erased once nothing reads them.
     """
 
     @op_type_rewrite_pattern
@@ -208,17 +258,47 @@ class AbsorbLayoutChain(RewritePattern):
             if axis_map is None:
                 continue
             plan = plan_absorb(maps, kinds, shapes, index, axis_map)
-            if plan is None:
+            if plan is None or (plan.out_groups is not None and len(op.outputs) != 1):
                 continue
-            new_maps, new_kinds = plan
-            if len(new_kinds) != len(kinds) and _uses_index(op):
+            if len(plan.kinds) != len(kinds) and _uses_index(op):
                 continue
             inputs = list(op.inputs)
             inputs[index] = source
-            new_op = _rebuild(op, inputs, new_maps, new_kinds, rewriter.move_region_contents_to_new_regions(op.body))
-            rewriter.replace(op, new_op)
+            body = rewriter.move_region_contents_to_new_regions(op.body)
+            if plan.out_groups is None:
+                rewriter.replace(op, _rebuild(op, inputs, plan.maps, plan.kinds, body))
+            else:
+                rewriter.replace(op, _rebuild_expanded(op, inputs, plan, body))
             _erase_dead(chain, rewriter)
             return
+
+
+def _rebuild_expanded(
+    op: GenericOp, inputs: Sequence[SSAValue], plan: AbsorbPlan, body: Region
+) -> list[Operation]:
+    """The generic writing a refined-shape view of its init, and the collapse back."""
+    assert plan.out_groups is not None and plan.out_shape is not None
+    old_type = op.res[0].type
+    assert isinstance(old_type, TensorType)
+    new_type = TensorType(old_type.get_element_type(), plan.out_shape)
+    reassociation = ArrayAttr(
+        ArrayAttr(IntegerAttr(i, 64) for i in group) for group in plan.out_groups
+    )
+    expand = tensor.ExpandShapeOp(op.outputs[0], [], reassociation, plan.out_shape, new_type)
+    generic = GenericOp(
+        inputs,
+        [expand.result],
+        body,
+        [AffineMapAttr(m) for m in plan.maps],
+        _iterator_attrs(plan.kinds),
+        [new_type],
+        op.doc,
+        op.library_call,
+    )
+    collapse = tensor.CollapseShapeOp.build(
+        operands=[generic.res[0]], result_types=[old_type], properties={"reassociation": reassociation}
+    )
+    return [expand, generic, collapse]
 
 
 def producer_fusion_maps(

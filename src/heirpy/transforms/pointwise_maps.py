@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ShapedType
+from xdsl.dialects.builtin import ArrayAttr, ShapedType
 from xdsl.dialects.linalg.ops import BroadcastOp, TransposeOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
@@ -333,7 +333,3 @@ def inverse_of_permutation(amap: AffineMap) -> list[int] | None:
 def substitute(amap: AffineMap, exprs: Sequence[AffineExpr], num_dims: int) -> AffineMap:
     """`amap` with loop `d` replaced by `exprs[d]`, over `num_dims` new loops."""
     return amap.replace_dims_and_symbols(tuple(exprs), (), num_dims, 0)
-
-
-def int_attr(value: int) -> IntegerAttr:
-    return IntegerAttr.from_int_and_width(value, 64)

@@ -251,3 +251,44 @@ func.func @reduction_axis_kept_whole(%x: tensor<2x12xf32>, %init: tensor<3x4xf32
 // MLIR-LABEL: func.func @reduction_axis_kept_whole(
 // MLIR-COUNT-1: linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+
+// -----
+
+// collapse [6, 4] -> [24], then expand [24] -> [2, 12]: the loops refine to (2, 3, 4),
+// which no input reads bare, so the output is written through an expand_shape view of
+// its init and collapsed back (views, not kernels).
+func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: tensor<2x12xf32>) -> tensor<2x12xf32> {
+  %e0 = tensor.empty() : tensor<6x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<6x4xf32>) outs(%e0 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = math.exp %p : f32
+    linalg.yield %s : f32
+  } -> tensor<6x4xf32>
+  %c = tensor.collapse_shape %a [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %e1 = tensor.empty() : tensor<24xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c, %y : tensor<24xf32>, tensor<24xf32>) outs(%e1 : tensor<24xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+  %d = tensor.expand_shape %b [[0, 1]] output_shape [2, 12] : tensor<24xf32> into tensor<2x12xf32>
+  %e2 = tensor.empty() : tensor<2x12xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%d, %z : tensor<2x12xf32>, tensor<2x12xf32>) outs(%e2 : tensor<2x12xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.mulf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x12xf32>
+  return %r : tensor<2x12xf32>
+}
+// CHECK-LABEL: func.func @collapse_then_expand(
+// CHECK-SAME:    %[[X:.*]]: tensor<6x4xf32>, %[[Y:.*]]: tensor<24xf32>, %[[Z:.*]]: tensor<2x12xf32>)
+// CHECK:       %[[V:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+// CHECK:       %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d1), d2)>, affine_map<(d0, d1, d2) -> (((d0 * 12) + ((d1 * 4) + d2)))>, affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
+// CHECK:         math.exp
+// CHECK:         arith.addf
+// CHECK:         arith.mulf
+// CHECK:       %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] : tensor<2x3x4xf32> into tensor<2x12xf32>
+// CHECK:       func.return %[[R]]
+// MLIR-LABEL: func.func @collapse_then_expand(
+// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
