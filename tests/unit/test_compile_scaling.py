@@ -1,0 +1,83 @@
+"""Guards for compile-time scaling found by benchmarks/bench_scaling.py.
+
+Folding one constant slice must cost the size of the slice, not of the block it sits in:
+`linear_constants._slice` used to number every op of the block on each fold, which made
+linalg-fuse-ops quadratic in the number of layers (17 s at 1,000 conv blocks). These tests
+check the order the evaluator needs (every op after the slice ops it reads) and that a
+fold never enumerates the enclosing block.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.ir import Block
+
+from heirpy.api import parse
+from heirpy.transforms.linear_constants import ConstantReader, _operands_first, _slice
+
+# A diamond: %t and %s both read %c, %r reads both; an unrelated op sits in between and
+# the function argument's ops must not join the slice.
+DIAMOND = """
+func.func @main(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>) {
+  %c = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %unrelated = arith.addf %x, %x : tensor<2x3xf32>
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%c : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  %s = arith.mulf %c, %c : tensor<2x3xf32>
+  %e2 = tensor.empty() : tensor<3x2xf32>
+  %st = linalg.transpose ins(%s : tensor<2x3xf32>) outs(%e2 : tensor<3x2xf32>) permutation = [1, 0]
+  %r = arith.addf %t, %st : tensor<3x2xf32>
+  return %r, %unrelated : tensor<3x2xf32>, tensor<2x3xf32>
+}
+"""
+
+
+def _main_and_result():  # type: ignore[no-untyped-def]
+    module = parse(DIAMOND)
+    func = next(iter(module.ops))
+    ret = func.body.blocks[0].last_op
+    return module, func, ret.operands[0]
+
+
+def test_slice_is_ordered_operands_first() -> None:
+    _, _, value = _main_and_result()
+    ops = _slice(value)
+    assert ops is not None
+    names = [op.name for op in ops]
+    assert "arith.addf" in names and names.count("arith.addf") == 1  # not %unrelated
+    position = {op: i for i, op in enumerate(ops)}
+    for op in ops:
+        for operand in op.operands:
+            if operand.owner in position:
+                assert position[operand.owner] < position[op], (operand.owner.name, op.name)
+    assert ops[-1] is value.owner
+
+
+def test_operands_first_visits_each_op_once() -> None:
+    _, _, value = _main_and_result()
+    ops = _slice(value)
+    assert ops is not None
+    again = _operands_first(value.owner, set(ops))
+    assert len(again) == len(set(again)) == len(ops)
+
+
+def test_fold_value_and_no_walk_of_the_enclosing_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    module, func, value = _main_and_result()
+    reader = ConstantReader()
+    c = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=np.float32)
+    expected = c.T + (c * c).T
+    first = reader.fold(value)  # also snapshots the module's blobs (walks the module once)
+    assert first is not None and np.array_equal(first, expected)
+
+    body = func.body.blocks[0]
+    real_ops = Block.ops
+
+    def guarded(self: Block):  # type: ignore[no-untyped-def]
+        if self is body:
+            raise AssertionError("folding a slice enumerated the whole function block")
+        return real_ops.fget(self)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Block, "ops", property(guarded))
+    again = reader.fold(value)
+    assert again is not None and np.array_equal(again, expected)
