@@ -117,13 +117,31 @@ def test_conv_pool_is_fused_before_any_pool_to_conv() -> None:
     from heirpy.transforms.conv_pool_fusion import conv_pool_patterns  # noqa: F401
 
     module = heirpy.parse(CONV_POOL)
-    heirpy.run_pipeline(module, "linalg-canonicalizations")
+    heirpy.run_pipeline(module, "linalg-canonicalizations{conv-pool=fused}")
     text = heirpy.print_module(module)
     assert "tensor_ext.fused_conv_pool" in text
     assert "linalg.pooling_nchw_sum" not in text
     assert "linalg.conv_2d_nchw_fchw" not in text
     heirpy.run_pipeline(module, "lower-tensor-ext")
     assert heirpy.print_module(module).count("linalg.conv_2d_nchw_fchw") == 1
+
+
+def test_default_mode_gives_one_conv_and_same_numbers() -> None:
+    """conv-pool=conv (the default): the pair becomes ONE standard conv, numerically equal."""
+    before = heirpy.parse(CONV_POOL)
+    after = heirpy.parse(CONV_POOL)
+    heirpy.run_pipeline(after, "linalg-canonicalizations")
+    text = heirpy.print_module(after)
+    assert "tensor_ext" not in text and "linalg.pooling_nchw_sum" not in text
+    assert text.count("linalg.conv_2d_nchw_fchw") == 1
+    function = next(op for op in before.ops if op.name == "func.func").sym_name.data
+    assert check_equivalence(before, after, function=function).ok
+
+
+def test_bad_conv_pool_option_is_a_clear_error() -> None:
+    module = heirpy.parse(CONV_POOL)
+    with pytest.raises(heirpy.HeirpyError, match="expected 'conv' or 'fused'"):
+        heirpy.run_pipeline(module, "linalg-canonicalizations{conv-pool=both}")
 
 
 def test_pool_to_conv_never_splits_a_conv_pool_pair() -> None:

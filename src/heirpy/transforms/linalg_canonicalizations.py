@@ -14,18 +14,20 @@ The pattern families (one class per pattern) live in three package-private modul
 standalone pools, transposed matvecs) and `canonicalize_elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors).
 
-Ordering rule for conv + pool (a conv followed by a sum/avg pool is never split into
-two linear ops): the pass first applies `conv_pool_patterns()` from
+Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
+linear ops): the pass first applies `conv_pool_patterns()` from
 `heirpy.transforms.conv_pool_fusion` on its own, so every conv + pool (+ constant
 divide) becomes `tensor_ext.fused_conv_pool` before any pool -> conv rewrite can see the
 pool; only then do the other patterns run (with the conv-pool group again, for pairs
-another rewrite exposes). `lower-tensor-ext` later turns the fused op into one conv
-with the composed, strided filter for heir-opt. As a second guard the pool -> conv
-patterns never fire on a pool whose input a conv produces.
+another rewrite exposes). As a second guard the pool -> conv patterns never fire on a
+pool whose input a conv produces. Finally, with the default option `conv-pool=conv`,
+the fused ops this pass made are lowered to ONE `linalg.conv_2d_nchw_fchw` with the
+composed, strided filter (as `lower-tensor-ext` does), so the output is standard
+linalg that heir-opt accepts; `conv-pool=fused` keeps `tensor_ext.fused_conv_pool`.
 
 Differences from HEIR (heir-opt 2026.11.1), each deliberate:
-* HEIR fuses conv + pool straight into two convs; heirpy keeps `fused_conv_pool`
-  (see above).
+* HEIR turns conv + pool into two convs (two levels); heirpy makes one conv, or keeps
+  `fused_conv_pool` with `conv-pool=fused` (see above).
 * HEIR folds an average pool's divide into the filter but leaves a non-zero init
   undivided, which changes the result; heirpy divides the init too, or keeps the divide.
 * `arith.cmpf`/`cmpi`/`select` bodies stay generic (xDSL cannot type them on tensors).
@@ -41,14 +43,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
+    PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from heirpy.diagnostics import HeirpyError
+from heirpy.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.transforms.canonicalize_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize_elementwise import (
     ELEMENTWISE_PATTERNS,
@@ -86,16 +92,42 @@ class LinalgCanonicalizationsPass(ModulePass):
 
     Option `elementwise` (default true): turn elementwise generic/map ops into arith/math
     ops on tensors, as HEIR does; `elementwise=false` keeps them as linalg ops.
+    Option `conv-pool` (default `conv`): a conv + sum/avg pool becomes one conv with the
+    composed, strided filter; `fused` keeps it as `tensor_ext.fused_conv_pool`.
     """
 
     name = "linalg-canonicalizations"
 
     elementwise: bool = True
+    conv_pool: str = "conv"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.conv_pool not in ("conv", "fused"):
+            raise HeirpyError(
+                f"error: linalg-canonicalizations{{conv-pool={self.conv_pool}}}: "
+                "expected 'conv' or 'fused'"
+            )
+        already_fused = {o for o in op.walk() if isinstance(o, FusedConvPoolOp)}
         fusion = conv_pool_group()
         if fusion:
             PatternRewriteWalker(GreedyRewritePatternApplier(fusion)).rewrite_module(op)
         patterns = [*conv_pool_group(), *canonicalization_patterns(ctx, elementwise=self.elementwise)]
         PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        if self.conv_pool == "conv" and lower_new_fused_ops(ctx, op, already_fused):
+            # The lowering makes fills and broadcasts of constants; fold them now so a
+            # second run of the pass finds nothing to do.
+            PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
         region_dce(op.body)
+
+
+def lower_new_fused_ops(ctx: Context, module: ModuleOp, keep: set[Operation]) -> bool:
+    """Lower the fused_conv_pool ops this pass made (not those it was given) to one conv.
+
+    Returns whether there were any."""
+    from heirpy.transforms.lower_tensor_ext import LowerFusedConvPool
+
+    lowering = LowerFusedConvPool(ctx)
+    made_here = [o for o in module.walk() if isinstance(o, FusedConvPoolOp) and o not in keep]
+    for fused in made_here:
+        lowering.match_and_rewrite(fused, PatternRewriter(fused))
+    return bool(made_here)

@@ -1,9 +1,18 @@
 // Conv followed by a sum/avg pool is never split: conv_pool_patterns() run first and make
-// tensor_ext.fused_conv_pool (lower-tensor-ext then gives one conv with the composed filter).
-// RUN: heirpy-opt %s --split-input-file -p linalg-canonicalizations | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-canonicalizations,lower-tensor-ext | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+// tensor_ext.fused_conv_pool; by default (conv-pool=conv) the pass then lowers it to ONE
+// conv with the composed filter, which heir-opt accepts as it is.
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-canonicalizations{conv-pool=fused}' | filecheck %s
+// RUN: heirpy-opt %s --split-input-file -p linalg-canonicalizations | filecheck %s --check-prefix=DEFAULT
+// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-canonicalizations | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
 // MLIR-COUNT-8: linalg.conv_2d_nchw_fchw
 // MLIR-NOT: linalg.pooling_nchw_sum
+// DEFAULT-NOT: tensor_ext
+// DEFAULT-LABEL: func.func @conv_stride2
+// The 3x3 filter, stride 2, composed with a 2x2 pool of stride 1: 5x5 filter, stride 2.
+// DEFAULT: linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x1x10x10xf32>, tensor<2x1x5x5xf32>)
+// DEFAULT-NOT: linalg.conv_2d_nchw_fchw
+// DEFAULT-NOT: linalg.pooling_nchw_sum
+// DEFAULT-LABEL: func.func @pool_stride_ne_window
 
 // Conv stride 2 (HEIR's case): 10x10 -> 4x4 -> pool 2x2 stride 1 -> 3x3.
 // CHECK-LABEL: func.func @conv_stride2

@@ -1,15 +1,15 @@
 // The pass on every example model: its output (with tensor_ext lowered) re-parses in
 // heir-opt; conv + pool pairs end up as one conv each, pools never stand alone.
 // (tests/unit/test_linalg_canonicalizations.py checks the numbers.)
-// RUN: heirpy-opt %examples/tiny_cnn.mlir -p linalg-canonicalizations | filecheck %s --check-prefix=CNN
-// RUN: heirpy-opt %examples/alexnet_tiny.mlir -p linalg-canonicalizations | filecheck %s --check-prefix=ALEX
+// RUN: heirpy-opt %examples/tiny_cnn.mlir -p 'linalg-canonicalizations{conv-pool=fused}' | filecheck %s --check-prefix=CNN
+// RUN: heirpy-opt %examples/alexnet_tiny.mlir -p 'linalg-canonicalizations{conv-pool=fused}' | filecheck %s --check-prefix=ALEX
 // RUN: heirpy-opt %examples/yolo_head_k1.mlir -p linalg-canonicalizations | filecheck %s --check-prefix=YOLO
-// RUN: %if heir-opt %{ heirpy-opt %examples/tiny_cnn.mlir -p linalg-canonicalizations,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/tiny_cnn_dense.mlir -p linalg-canonicalizations,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/tiny_cnn_onnx.mlir -p linalg-canonicalizations,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/alexnet_tiny.mlir -p linalg-canonicalizations,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/yolo_head_k1.mlir -p linalg-canonicalizations,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=YOLO %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/yolo_head_k3.mlir -p linalg-canonicalizations,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=YOLO %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/tiny_cnn.mlir -p linalg-canonicalizations | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/tiny_cnn_dense.mlir -p linalg-canonicalizations | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/tiny_cnn_onnx.mlir -p linalg-canonicalizations | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/alexnet_tiny.mlir -p linalg-canonicalizations | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/yolo_head_k1.mlir -p linalg-canonicalizations | heir-opt | filecheck %s --check-prefix=YOLO %}
+// RUN: %if heir-opt %{ heirpy-opt %examples/yolo_head_k3.mlir -p linalg-canonicalizations | heir-opt | filecheck %s --check-prefix=YOLO %}
 
 // CNN-LABEL: func.func @main
 // CNN-NOT: linalg.pooling_nchw_sum
