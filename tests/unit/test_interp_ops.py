@@ -251,3 +251,27 @@ def test_out_of_bounds_extract_is_an_error_naming_the_op() -> None:
 }"""
     with pytest.raises(EvaluationError, match=r"<string>:2:3: error: 'tensor.extract' index \[3\] is out of bounds"):
         run(ir, np.zeros(3, np.float32), np.int64(3))
+
+
+GATHER = """func.func @main(%t: tensor<5xf32>, %idx: tensor<3xi32>) -> tensor<3xf32> {
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %j = arith.index_cast %i : i32 to index
+    %v = tensor.extract %t[%j] : tensor<5xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}"""
+
+
+def test_tensor_extract_in_a_generic_body_gathers() -> None:
+    table = np.array([10, 11, 12, 13, 14], dtype=np.float32)
+    (out,) = run(GATHER, table, np.array([4, 0, 2], dtype=np.int32))
+    np.testing.assert_array_equal(out, [14, 10, 12])
+
+
+def test_gather_out_of_bounds_is_an_evaluation_error() -> None:
+    table = np.zeros(5, dtype=np.float32)
+    with pytest.raises(EvaluationError, match="out of bounds"):
+        run(GATHER, table, np.array([1, 5, 0], dtype=np.int32))

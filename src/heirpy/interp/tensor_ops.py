@@ -141,9 +141,18 @@ def _check_indices(op: Operation, indices: Sequence[int], shape: tuple[int, ...]
 
 @register("tensor.extract")
 def extract(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """Scalar indices read one element. Inside a vectorised generic body the indices
+    are arrays over the loop space (a gather): every one must be in bounds."""
     source, *indices = args
-    at = _check_indices(op, [int(i) for i in indices], source.shape)
-    return [np.asarray(source[at])]
+    if all(np.ndim(i) == 0 for i in indices):
+        at = _check_indices(op, [int(i) for i in indices], source.shape)
+        return [np.asarray(source[at])]
+    grids = [np.asarray(i).astype(np.int64) for i in indices]
+    if len(grids) != source.ndim or any(
+        g.size and (g.min() < 0 or g.max() >= s) for g, s in zip(grids, source.shape)
+    ):
+        raise op_error(op, f"gathered index out of bounds for shape {list(source.shape)}")
+    return [source[tuple(grids)]]
 
 
 @register("tensor.insert")
