@@ -13,7 +13,15 @@ from bisect import bisect_right
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -34,6 +42,32 @@ class HeirpyError(Exception):
     """An error meant for the user; `str(err)` is the one-line diagnostic."""
 
 
+class _BitPatternElement(Parser._TensorLiteralElement):
+    """A dense-literal element where a hex integer in a float tensor is a bit pattern.
+
+    MLIR reads `dense<[0xFF800000, 1.0]> : tensor<2xf32>` as [-inf, 1.0]; xDSL
+    converts the hex integer to the float 4286578688.0, silently changing the model.
+    """
+
+    def to_type(self, parser, element_type):  # type: ignore[no-untyped-def, override]
+        is_hex = self.span.text.lower().startswith("0x")
+        is_int = isinstance(self.value, int) and not isinstance(self.value, bool)
+        if is_hex and is_int and isinstance(element_type, AnyFloat):
+            try:
+                return float_from_bits(int(self.value), element_type.bitwidth)
+            except ValueError as err:
+                parser.raise_error(str(err), at_position=self.span)
+        return super().to_type(parser, element_type)
+
+
+def float_from_bits(bits: int, width: int) -> float:
+    """The float whose IEEE bit pattern (of `width` bits) is `bits`."""
+    dtypes = {16: np.float16, 32: np.float32, 64: np.float64}
+    if width not in dtypes or not 0 <= bits < (1 << width):
+        raise ValueError(f"no f{width} has the bit pattern {bits:#x}")
+    return float(np.frombuffer(bits.to_bytes(width // 8, "little"), dtypes[width])[0])
+
+
 class LocatingParser(Parser):
     """xDSL's parser, but every op without an explicit `loc(...)` gets its position.
 
@@ -41,6 +75,8 @@ class LocatingParser(Parser):
     costs a binary search rather than a scan of the file (xDSL's `Span.get_location`
     counts newlines from the start, which is quadratic over a large module).
     """
+
+    _TensorLiteralElement = _BitPatternElement
 
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)

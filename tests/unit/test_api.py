@@ -122,3 +122,34 @@ def test_two_parses_of_one_model_keep_their_own_resource_blobs() -> None:
     assert "dense_resource<torch_tensor_10_torch.float32>" in printed  # not renamed _0
     blob = next(line for line in printed.splitlines() if "torch_tensor_10_torch.float32:" in line)
     assert '"0x04000000' in blob and len(blob) > 60  # the blob is there, not empty
+
+
+def test_hex_elements_of_a_float_dense_literal_are_bit_patterns() -> None:
+    """MLIR reads `0xFF800000` in an f32 tensor literal as -inf; xDSL read 4286578688.0."""
+    import numpy as np
+
+    from heirpy.interp import run_function
+
+    module = heirpy.parse(
+        """func.func @main() -> (tensor<3xf32>, tensor<2xf16>, tensor<2xi32>) {
+  %c = arith.constant dense<[0xFF800000, 1.0, 0x3F800000]> : tensor<3xf32>
+  %h = arith.constant dense<[0x3C00, 0x7C00]> : tensor<2xf16>
+  %i = arith.constant dense<[0x10, 3]> : tensor<2xi32>
+  return %c, %h, %i : tensor<3xf32>, tensor<2xf16>, tensor<2xi32>
+}"""
+    )
+    floats, halves, ints = run_function(module, "main", [])
+    np.testing.assert_array_equal(floats, [-np.inf, 1.0, 1.0])
+    np.testing.assert_array_equal(halves, [1.0, np.inf])
+    np.testing.assert_array_equal(ints, [16, 3])  # hex stays an integer in an int tensor
+    again = heirpy.parse(heirpy.print_module(module))
+    np.testing.assert_array_equal(run_function(again, "main", [])[0], floats)
+
+
+def test_hex_element_too_wide_for_its_float_type_is_an_error() -> None:
+    with pytest.raises(heirpy.HeirpyError, match="no f16 has the bit pattern"):
+        heirpy.parse(
+            "func.func @f() -> tensor<1xf16> {\n"
+            "  %c = arith.constant dense<[0x1FFFF]> : tensor<1xf16>\n"
+            "  return %c : tensor<1xf16>\n}"
+        )
