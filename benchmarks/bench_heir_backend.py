@@ -1,0 +1,232 @@
+"""Levels HEIR's CKKS back end allocates for each net, raw vs after heirpy's pipeline.
+
+    /work/venv/bin/python benchmarks/bench_heir_backend.py [--timeout 600] [--only NAME ...]
+        [--ckks-options "first-mod-bits=... ..."] [--out benchmarks/out/heir_backend.md]
+
+For every `examples/*.mlir` model and every net `bench_depth.py` generates with
+torch-mlir (its generators are imported, not copied), heir-opt runs
+
+    heir-opt --secretize=function=<entry> '--annotate-module=backend=openfhe scheme=ckks'
+             --torch-linalg-to-ckks
+
+on (a) the raw IR and (b) the IR after heirpy's `linalg-canonicalizations,linalg-fuse-ops,
+lower-tensor-ext` (checked to contain no tensor_ext op). `<entry>` is the module's first
+function (`@main_graph` for the ONNX export).
+
+Where the levels come from: a compiled module carries
+`ckks.schemeParam = #ckks.scheme_param<logN = .., Q = [q0, q1, ...], P = [...], ...>` on the
+module; HEIR's parameter generation sizes the Q chain to the level budget its management
+passes computed, so "levels" = len(Q) - 1 (q0 is the base modulus for decryption).
+
+"heirpy depth" is `heirpy.analysis.depth` (one level per plaintext-ciphertext linear op,
+one per ct x ct multiply, `+` = lower bound) on the raw IR and on what heir-opt gets in (b),
+so heirpy's cost model can be read next to HEIR's allocation. A rejected run shows HEIR's
+first `error:` line (file position stripped). Each heir-opt call runs alone with a timeout
+(only a few cores are shared), so expect minutes in total.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
+
+from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
+HEIRPY_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
+SCHEME_PARAM = re.compile(r"ckks\.schemeParam\s*=\s*#ckks\.scheme_param<([^>]*)>")
+Q_LIST = re.compile(r"\bQ\s*=\s*\[([^\]]*)\]")
+LOG_N = re.compile(r"\blogN\s*=\s*(\d+)")
+
+
+@dataclass
+class HeirRun:
+    """One heir-opt invocation: compiled (with levels), rejected, or timed out."""
+
+    status: str  # "ok" | "rejected" | "timeout" | "no params"
+    seconds: float
+    levels: int | None = None
+    log_n: int | None = None
+    error: str = ""
+
+    def cell(self) -> str:
+        if self.status == "ok":
+            return f"{self.levels} (logN {self.log_n})"
+        return self.status
+
+    def time_cell(self) -> str:
+        return f"{self.seconds:.1f}"
+
+
+@dataclass
+class Row:
+    name: str
+    depth_raw: str
+    depth_heirpy: str
+    raw: HeirRun
+    heirpy: HeirRun | None
+    heirpy_error: str = ""  # heirpy's own pipeline failed
+
+
+def heir_pipeline(function: str, ckks_options: str) -> list[str]:
+    to_ckks = "--torch-linalg-to-ckks" + (f"={ckks_options}" if ckks_options else "")
+    return [
+        f"--secretize=function={function}",
+        "--annotate-module=backend=openfhe scheme=ckks",
+        to_ckks,
+    ]
+
+
+def first_error(stderr: str) -> str:
+    """HEIR's first diagnostic line, without the `file:line:col:` prefix."""
+    for line in stderr.splitlines():
+        if "error:" in line:
+            return line[line.index("error:"):].strip()
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    return lines[0].strip() if lines else "(no message)"
+
+
+def levels_of(output: str) -> tuple[int | None, int | None]:
+    """(len(Q) - 1, logN) from the module's ckks.schemeParam, or (None, None)."""
+    match = SCHEME_PARAM.search(output)
+    if match is None:
+        return None, None
+    q = Q_LIST.search(match.group(1))
+    log_n = LOG_N.search(match.group(1))
+    moduli = [m for m in q.group(1).split(",") if m.strip()] if q else []
+    return (len(moduli) - 1 if moduli else None), (int(log_n.group(1)) if log_n else None)
+
+
+def run_heir(text: str, function: str, timeout: float, ckks_options: str) -> HeirRun:
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as handle:
+        handle.write(text)
+        path = handle.name
+    start = time.monotonic()
+    try:
+        result = subprocess.run(
+            [HEIR_OPT, *heir_pipeline(function, ckks_options), path],
+            capture_output=True, text=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return HeirRun("timeout", time.monotonic() - start, error=f"no result after {timeout:.0f} s")
+    finally:
+        Path(path).unlink(missing_ok=True)
+    seconds = time.monotonic() - start
+    if result.returncode != 0:
+        return HeirRun("rejected", seconds, error=first_error(result.stderr))
+    levels, log_n = levels_of(result.stdout)
+    if levels is None:
+        return HeirRun("no params", seconds, error="compiled, but no ckks.schemeParam in the output")
+    return HeirRun("ok", seconds, levels=levels, log_n=log_n)
+
+
+def heirpy_lowered(text: str, name: str) -> str:
+    module = parse(text, name)
+    run_pipeline(module, HEIRPY_PIPELINE)
+    lowered = print_module(module)
+    if "tensor_ext." in lowered:
+        raise RuntimeError("tensor_ext ops left after lower-tensor-ext")
+    return lowered
+
+
+def bench(path: Path, timeout: float, ckks_options: str) -> Row:
+    text = path.read_text()
+    module = parse(text, str(path))
+    function = entry(module).sym_name.data
+    depth_raw = depth_of(module).depth_text()
+    print(f"{path.stem}: raw ...", file=sys.stderr, flush=True)
+    raw = run_heir(text, function, timeout, ckks_options)
+    try:
+        lowered = heirpy_lowered(text, str(path))
+    except Exception as err:  # report heirpy's own failure instead of hiding the net
+        return Row(path.stem, depth_raw, "-", raw, None, f"heirpy: {str(err).splitlines()[0][:100]}")
+    depth_heirpy = depth_of(parse(lowered, f"{path.name}-heirpy")).depth_text()
+    print(f"{path.stem}: heirpy ...", file=sys.stderr, flush=True)
+    heirpy = run_heir(lowered, function, timeout, ckks_options)
+    return Row(path.stem, depth_raw, depth_heirpy, raw, heirpy)
+
+
+def format_rows(rows: list[Row]) -> str:
+    header = ["net", "heirpy depth raw -> heirpy", "HEIR levels (a) raw", "(a) s",
+              "HEIR levels (b) heirpy", "(b) s", "note"]
+    body = []
+    notes: list[str] = []
+    for row in rows:
+        b = row.heirpy
+        note = ""
+        if row.raw.status != "ok" and b is not None and b.status == "ok":
+            note = "compiles only after heirpy"
+        elif row.raw.status == "ok" and b is not None and b.status == "ok" and b.levels is not None \
+                and row.raw.levels is not None:
+            saved = row.raw.levels - b.levels
+            note = f"{saved} level{'s' if abs(saved) != 1 else ''} fewer" if saved else "same"
+        elif row.raw.status == "ok" and (b is None or b.status != "ok"):
+            note = "REGRESSION: rejected after heirpy"
+        body.append([
+            row.name, f"{row.depth_raw} -> {row.depth_heirpy}",
+            row.raw.cell(), row.raw.time_cell(),
+            b.cell() if b else "heirpy error", b.time_cell() if b else "-", note,
+        ])
+        if row.raw.error:
+            notes.append(f"- {row.name} (a): {row.raw.error}")
+        if b is not None and b.error:
+            notes.append(f"- {row.name} (b): {b.error}")
+        if row.heirpy_error:
+            notes.append(f"- {row.name} (b): {row.heirpy_error}")
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |" for line in [header, *body]]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    if notes:
+        lines += ["", "First HEIR error per rejected run:", "", *notes]
+    return "\n".join(lines)
+
+
+def heir_version() -> str:
+    try:
+        out = subprocess.run([HEIR_OPT, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return " ".join(line.strip() for line in out.splitlines() if "version" in line.lower()) or "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per heir-opt run")
+    parser.add_argument("--only", nargs="*", default=None, help="net names (file stems) to run")
+    parser.add_argument("--ckks-options", default="",
+                        help="options for --torch-linalg-to-ckks, e.g. 'first-mod-bits=60'")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "heir_backend.md")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        models = sorted((ROOT / "examples").glob("*.mlir")) + export_generated(Path(tmp))
+        if args.only:
+            models = [m for m in models if m.stem in args.only]
+        rows = [bench(path, args.timeout, args.ckks_options) for path in models]
+    command = " ".join([f"heir-opt {' '.join(heir_pipeline('<entry>', args.ckks_options))}"])
+    text = "\n".join([
+        f"heir-opt: {HEIR_OPT} ({heir_version()})",
+        f"command: {command}",
+        f"(b) = after heirpy {HEIRPY_PIPELINE}; levels = len(ckks.schemeParam Q) - 1",
+        "",
+        format_rows(rows),
+    ])
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
