@@ -41,7 +41,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
 
-from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
+import numpy as np  # noqa: E402
+from xdsl.dialects import tensor  # noqa: E402
+from xdsl.dialects.builtin import ModuleOp, TensorType  # noqa: E402
+from xdsl.dialects.linalg.ops import MatmulOp  # noqa: E402
+from xdsl.rewriter import Rewriter  # noqa: E402
+
+from heirpy.api import context_of, parse, print_module, run_pipeline  # noqa: E402
+from heirpy.dialects.linalg import MatvecOp  # noqa: E402
+from heirpy.interp.equivalence import check_equivalence  # noqa: E402
+from heirpy.transforms.canonicalize_elementwise import reassociation_attr  # noqa: E402
+from heirpy.transforms.constants import constant_array, dense_constant  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
@@ -78,6 +88,7 @@ class Row:
     raw: HeirRun
     heirpy: HeirRun | None
     heirpy_error: str = ""  # heirpy's own pipeline failed
+    matvec: HeirRun | None = None  # variant (c); None when (b) has no 1xK matmul
 
 
 def heir_pipeline(function: str, ckks_options: str) -> list[str]:
@@ -141,6 +152,48 @@ def heirpy_lowered(text: str, name: str) -> str:
     return lowered
 
 
+def _flatten_row(value, width: int, element) -> tensor.CollapseShapeOp:  # type: ignore[no-untyped-def]
+    return tensor.CollapseShapeOp(
+        operands=[value], result_types=[TensorType(element, [width])],
+        properties={"reassociation": reassociation_attr([[0, 1]])},
+    )
+
+
+def rows_as_matvec(module: ModuleOp) -> int:
+    """Benchmark-only rewrite (not a heirpy pass): each `matmul(x: 1xK, W: KxN const)`
+    becomes `expand(matvec(W^T, collapse(x)))`, the same values.
+
+    Why: heir-opt 2026.11.1's --torch-linalg-to-ckks rejects every 1xK matmul (and
+    vecmat) that a torch Linear layer produces ("'linalg.vecmat' op expected operand #0
+    rank (2) ...") but compiles `linalg.matvec`, so this variant (c) shows what HEIR
+    allocates for the nets with a Linear layer. Returns the number of matmuls rewritten.
+    """
+    ctx = context_of(module)
+    rewritten = 0
+    for op in [op for op in module.walk() if isinstance(op, MatmulOp)]:
+        lhs, rhs = op.inputs
+        init = op.outputs[0]
+        weight = constant_array(rhs, ctx=ctx)
+        lhs_type, out_type = lhs.type, op.results[0].type
+        if weight is None or weight.ndim != 2 or not isinstance(lhs_type, TensorType) \
+                or not isinstance(out_type, TensorType) or lhs_type.get_shape()[0] != 1:
+            continue
+        k, n = weight.shape
+        element = out_type.get_element_type()
+        x = _flatten_row(lhs, k, element)
+        acc = _flatten_row(init, n, element)
+        w_t = dense_constant(np.ascontiguousarray(weight.T), TensorType(element, [n, k]))
+        vec_type = TensorType(element, [n])
+        matvec = MatvecOp(
+            [w_t.result, x.results[0]], [acc.results[0]], [vec_type], None, None,
+            MatvecOp.get_hidden_region([w_t.result, x.results[0]], [acc.results[0]]),
+        )
+        expand = tensor.ExpandShapeOp(matvec.results[0], [], reassociation_attr([[0, 1]]), [1, n], out_type)
+        Rewriter.replace_op(op, [x, acc, w_t, matvec, expand], [expand.results[0]])
+        rewritten += 1
+    return rewritten
+
+
 def bench(path: Path, timeout: float, ckks_options: str) -> Row:
     text = path.read_text()
     module = parse(text, str(path))
@@ -155,34 +208,48 @@ def bench(path: Path, timeout: float, ckks_options: str) -> Row:
     depth_heirpy = depth_of(parse(lowered, f"{path.name}-heirpy")).depth_text()
     print(f"{path.stem}: heirpy ...", file=sys.stderr, flush=True)
     heirpy = run_heir(lowered, function, timeout, ckks_options)
-    return Row(path.stem, depth_raw, depth_heirpy, raw, heirpy)
+    row = Row(path.stem, depth_raw, depth_heirpy, raw, heirpy)
+    variant = parse(lowered, f"{path.name}-matvec")
+    if rows_as_matvec(variant):
+        reference = parse(lowered, f"{path.name}-heirpy")
+        report = check_equivalence(reference, variant, function=function, seeds=(0,))
+        if not report.ok:  # never report levels for a program that computes something else
+            raise RuntimeError(f"{path.stem}: matvec variant changed the values")
+        print(f"{path.stem}: heirpy + matvec ...", file=sys.stderr, flush=True)
+        row.matvec = run_heir(print_module(variant), function, timeout, ckks_options)
+    return row
+
+
+def _note(row: Row) -> str:
+    a, b = row.raw, row.heirpy
+    if b is None:
+        return ""
+    if a.status != "ok" and b.status == "ok":
+        return "compiles only after heirpy"
+    if a.status == "ok" and b.status != "ok":
+        return "REGRESSION: rejected after heirpy"
+    if a.status == "ok" and a.levels is not None and b.levels is not None:
+        saved = a.levels - b.levels
+        return f"{saved} level{'s' if abs(saved) != 1 else ''} fewer" if saved else "same levels"
+    return ""
 
 
 def format_rows(rows: list[Row]) -> str:
     header = ["net", "heirpy depth raw -> heirpy", "HEIR levels (a) raw", "(a) s",
-              "HEIR levels (b) heirpy", "(b) s", "note"]
+              "HEIR levels (b) heirpy", "(b) s", "(c) heirpy + matvec", "(c) s", "note"]
     body = []
     notes: list[str] = []
     for row in rows:
-        b = row.heirpy
-        note = ""
-        if row.raw.status != "ok" and b is not None and b.status == "ok":
-            note = "compiles only after heirpy"
-        elif row.raw.status == "ok" and b is not None and b.status == "ok" and b.levels is not None \
-                and row.raw.levels is not None:
-            saved = row.raw.levels - b.levels
-            note = f"{saved} level{'s' if abs(saved) != 1 else ''} fewer" if saved else "same"
-        elif row.raw.status == "ok" and (b is None or b.status != "ok"):
-            note = "REGRESSION: rejected after heirpy"
+        b, c = row.heirpy, row.matvec
         body.append([
             row.name, f"{row.depth_raw} -> {row.depth_heirpy}",
             row.raw.cell(), row.raw.time_cell(),
-            b.cell() if b else "heirpy error", b.time_cell() if b else "-", note,
+            b.cell() if b else "heirpy error", b.time_cell() if b else "-",
+            c.cell() if c else "-", c.time_cell() if c else "-", _note(row),
         ])
-        if row.raw.error:
-            notes.append(f"- {row.name} (a): {row.raw.error}")
-        if b is not None and b.error:
-            notes.append(f"- {row.name} (b): {b.error}")
+        for label, run in (("(a)", row.raw), ("(b)", b), ("(c)", c)):
+            if run is not None and run.error:
+                notes.append(f"- {row.name} {label}: {run.error}")
         if row.heirpy_error:
             notes.append(f"- {row.name} (b): {row.heirpy_error}")
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
@@ -218,7 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join([
         f"heir-opt: {HEIR_OPT} ({heir_version()})",
         f"command: {command}",
-        f"(b) = after heirpy {HEIRPY_PIPELINE}; levels = len(ckks.schemeParam Q) - 1",
+        f"(b) = after heirpy {HEIRPY_PIPELINE}; (c) = (b) with each 1xK matmul as a matvec "
+        "(benchmark-only rewrite, values checked; '-' = no such matmul); "
+        "levels = len(ckks.schemeParam Q) - 1",
         "",
         format_rows(rows),
     ])
