@@ -227,6 +227,28 @@ def _activation(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Sha
     return b.generic([(x, shape, ident)], shape, sigmoid), shape
 
 
+def _permuted_activation(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """An activation that reads its input through a permutation map: a transpose fused
+    into the generic, as MLIR's elementwise fusion and heirpy's own fusions emit it."""
+    perm = draw(st.permutations(range(len(shape))).filter(lambda p: list(p) != sorted(p)))
+    out = tuple(shape[p] for p in perm)
+    dims = ", ".join(f"d{i}" for i in range(len(shape)))
+    reads = ", ".join(f"d{perm.index(j)}" for j in range(len(shape)))
+    square = draw(st.booleans())
+    zero = b.scalar("0.000000e+00")
+
+    def body(a: list[str]) -> list[str]:
+        if square:
+            r = b.fresh()
+            return [f"{r} = arith.mulf {a[0]}, {a[0]} : f32", f"linalg.yield {r} : f32"]
+        c, r = b.fresh(), b.fresh()
+        return [f"{c} = arith.cmpf ugt, {a[0]}, {zero} : f32",
+                f"{r} = arith.select {c}, {a[0]}, {zero} : f32", f"linalg.yield {r} : f32"]
+
+    b.layers.append(f"permuted_{'square' if square else 'relu'}{list(perm)}")
+    return b.generic([(x, shape, f"affine_map<({dims}) -> ({reads})>")], out, body), out
+
+
 def _window(draw: Draw, size: int, max_kernel: int, max_dilation: int) -> tuple[int, int, int]:
     """(kernel, stride, dilation) along one dim of an input of `size`, always valid."""
     kernel = draw(st.integers(1, max_kernel))
@@ -277,14 +299,14 @@ def _conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
 def _pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
     kind = draw(st.sampled_from(("sum", "avg", "max")))
     pad_value = NEG_INF if kind == "max" else "0.000000e+00"
-    if draw(st.integers(0, 3)) == 0:
-        p = draw(st.integers(0, 1))
-        if p:
-            x, shape = b.pad(x, shape, (0, 0, p, p), (0, 0, p, p), b.scalar(pad_value))
-            b.layers.append(f"pad{p}")
+    kh, sh, _ = _window(draw, shape[2], 3, 1)
+    kw, sw, _ = _window(draw, shape[3], 3, 1)
+    # PyTorch pads a pool by at most half its window: no window lies wholly in the pad
+    # (a max over -inf padding alone is -inf, and x*x or a conv of it NaN).
+    if min(kh, kw) >= 2 and draw(st.integers(0, 3)) == 0:
+        x, shape = b.pad(x, shape, (0, 0, 1, 1), (0, 0, 1, 1), b.scalar(pad_value))
+        b.layers.append("pad1")
     n, c, h, w = shape
-    kh, sh, _ = _window(draw, h, 3, 1)
-    kw, sw, _ = _window(draw, w, 3, 1)
     out = (n, c, _out_size(h, kh, sh, 1), _out_size(w, kw, sw, 1))
     init = b.fill(b.scalar(pad_value), out)
     window = b.empty((kh, kw))
@@ -321,10 +343,25 @@ def _transpose(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shap
 
 
 def _broadcast_add(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
-    """x + broadcast(b): the broadcast operand keeps a non-empty subset of the dims."""
+    """x + broadcast(b), the broadcast operand keeping a non-empty subset of the dims:
+    through linalg.broadcast, or through an indexing map reading size-1 dims at 0."""
     rank = len(shape)
     kept = draw(st.sets(st.integers(0, rank - 1), min_size=1, max_size=rank - 1))
     added = [d for d in range(rank) if d not in kept]
+    ident = _identity_map(rank)
+
+    def add(a: list[str]) -> list[str]:
+        r = b.fresh()
+        return [f"{r} = arith.addf {a[0]}, {a[1]} : f32", f"linalg.yield {r} : f32"]
+
+    if draw(st.booleans()):
+        # torch-mlir's form for x + b.view(1, C, 1, 1): size-1 dims read at index 0.
+        ones = tuple(shape[d] if d in kept else 1 for d in range(rank))
+        bias = b.weight(ones, draw(st.sampled_from(WEIGHT_KINDS)), 0.5)
+        dims = ", ".join(f"d{i}" for i in range(rank))
+        results = ", ".join(f"d{d}" if d in kept else "0" for d in range(rank))
+        b.layers.append(f"map_add{sorted(kept)}")
+        return b.generic([(x, shape, ident), (bias, ones, f"affine_map<({dims}) -> ({results})>")], shape, add), shape
     small = tuple(shape[d] for d in sorted(kept))
     bias = b.weight(small, draw(st.sampled_from(WEIGHT_KINDS)), 0.5)
     e = b.empty(shape)
@@ -333,12 +370,6 @@ def _broadcast_add(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, 
         f"{wide} = linalg.broadcast ins({bias} : {tensor_type(small)}) outs({e} : {tensor_type(shape)}) "
         f"dimensions = [{', '.join(map(str, added))}]"
     )
-    ident = _identity_map(rank)
-
-    def add(a: list[str]) -> list[str]:
-        r = b.fresh()
-        return [f"{r} = arith.addf {a[0]}, {a[1]} : f32", f"linalg.yield {r} : f32"]
-
     b.layers.append(f"broadcast_add{sorted(kept)}")
     return b.generic([(x, shape, ident), (wide, shape, ident)], shape, add), shape
 
@@ -420,6 +451,7 @@ LAYERS: dict[str, Callable[[Draw, _Builder, str, Shape], tuple[str, Shape]]] = {
     "conv": _conv,
     "pool": _pool,
     "activation": _activation,
+    "permuted_activation": _permuted_activation,
     "transpose": _transpose,
     "broadcast_add": _broadcast_add,
     "reshape": _reshape,
@@ -429,9 +461,9 @@ LAYERS: dict[str, Callable[[Draw, _Builder, str, Shape], tuple[str, Shape]]] = {
 
 def _allowed(shape: Shape) -> list[str]:
     rank = len(shape)
-    allowed = ["activation", "activation", "transpose", "broadcast_add", "reshape"]
+    allowed = ["activation", "activation", "transpose", "broadcast_add", "reshape", "permuted_activation"]
     if rank == 4:
-        allowed += ["conv"] * 4 + ["pool"] * 3  # the common case in front-end IR
+        allowed += ["conv"] * 4 + ["pool"] * 4  # the common case in front-end IR
     if prod(shape[1:]) <= 600:
         allowed.append("linear")
     if rank == 2 and not any(_factor_pairs(d) for d in shape):

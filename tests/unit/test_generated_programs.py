@@ -98,7 +98,7 @@ def test_generator_covers_every_layer_kind() -> None:
 
     collect()
     for kind in ("conv", "sumpool", "avgpool", "maxpool", "pad", "square", "relu", "sigmoid",
-                 "transpose", "broadcast_add", "expand", "collapse", "flatten", "linear", "bias"):
+                 "transpose", "broadcast_add", "map_add", "permuted_", "expand", "collapse", "flatten", "linear", "bias"):
         assert any(k.startswith(kind) for k in kinds), (kind, kinds)
     assert weights["dense"] and weights["resource"] and weights["arg"], weights
 
@@ -108,3 +108,21 @@ def test_canonical_names_ignores_renaming_only() -> None:
     b = "%0 = arith.addf %a, %b : f32\n%v1 = arith.mulf %0, %0 : f32"
     assert canonical_names(a) == canonical_names(b)
     assert canonical_names(a) != canonical_names(a.replace("%x, %x", "%x, %a"))
+
+
+# ------------------------------------------------------------------ regressions
+def test_equivalence_treats_nan_on_both_sides_as_equal() -> None:
+    """Found by test_generated_programs_verify_and_evaluate: a module compared with
+    itself was NOT equivalent when a result held NaN, since the tolerance read |NaN|;
+    and an inf reference accepted anything (-inf, a finite value), the tolerance being inf."""
+    import numpy as np
+
+    from heirpy.interp.equivalence import compare_arrays
+
+    a = np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32)
+    assert compare_arrays(0, a, a.copy(), 1e-4, 1e-5).ok
+    assert not compare_arrays(0, a, np.array([1.0, 0.0, np.inf, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
+    assert not compare_arrays(0, a, np.array([1.0, np.nan, -np.inf, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
+    assert not compare_arrays(0, a, np.array([1.0, np.nan, 3.0, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
+    big = np.array([1e30], dtype=np.float32)
+    assert compare_arrays(0, big, big * np.float32(1 + 1e-6), 1e-4, 1e-5).ok

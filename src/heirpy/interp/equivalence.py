@@ -90,7 +90,9 @@ def compare_arrays(
     with np.errstate(invalid="ignore"):
         diff = np.where(same_nan | same_inf, 0.0, np.abs(a - b))
     diff = np.where(np.isnan(diff), np.inf, diff)  # NaN on one side only
-    ok = bool(np.all(diff <= atol + rtol * np.abs(np.where(same_inf, 0.0, a))))
+    # Only a finite reference scales the tolerance: |NaN| would fail NaN == NaN, and
+    # |inf| would accept any value (even -inf or a finite one) against inf.
+    ok = bool(np.all(diff <= atol + rtol * np.where(np.isfinite(a), np.abs(a), 0.0)))
     return ResultComparison(index, expected.shape, str(expected.dtype),
                             float(diff.max(initial=0.0)), _max_rel(diff, a), ok)
 
