@@ -9,14 +9,16 @@ Two module families, written as text directly (torch-mlir's forms, dense_resourc
         N conv+pool pairs for the fusions to rewrite, and an N-deep def-use chain.
   yolo  one function, N YOLO-style heads on the same input: 1x1 conv + broadcast bias ->
         expand_shape -> transpose -> sigmoid, N results.
-Each size runs in a fresh subprocess (clean peak memory, no cross-talk). Phases, in the
+Each size runs in a fresh subprocess (clean peak memory, no cross-talk). Times are CPU
+seconds (time.process_time; heir-opt's from getrusage of the child), not wall time: on a
+shared machine wall time mostly measures the neighbours. Phases, in the
 order a user runs them: parse (heirpy.parse, which verifies), linalg-canonicalizations,
 linalg-fuse-ops, lower-tensor-ext, report-depth, report-kernels (on the lowered module),
 verify (once, after the passes) and print. Every pass is applied alone, timed, without
 the per-pass verification run_pipeline adds. It prints seconds per phase, each pass's
 ratio to parse time, the fitted scaling exponent (least squares on log time vs log N),
-the subprocess's peak RSS, and heir-opt --linalg-canonicalizations on the same file
-(wall time of the process: parse + pass + print) next to heirpy's parse +
+the subprocess's peak RSS (ru_maxrss), and heir-opt --linalg-canonicalizations on the same file
+(CPU time of the process: parse + pass + print) next to heirpy's parse +
 linalg-canonicalizations + print. Targets: every pass <= 0.3 x parse at every N, every
 exponent <= 1.1, no RecursionError at N = 10,000.
 
@@ -168,23 +170,23 @@ def measure(kind: str, n: int, heir_opt: str | None) -> dict[str, object]:
     row: dict[str, object] = {"kind": kind, "n": n, "bytes": len(text)}
     times: dict[str, float] = {}
     try:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         module = parse(text, f"{kind}_{n}.mlir")
-        times["parse"] = time.perf_counter() - t0
+        times["parse"] = time.process_time() - t0
         row["ops"] = sum(1 for _ in module.walk())
         ctx = context_of(module)
         for name in PASSES:
             module_pass = build_pipeline(name).passes[0]
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             with contextlib.redirect_stderr(io.StringIO()):  # the report passes' tables
                 apply_pass(module_pass, module, ctx)
-            times[name] = time.perf_counter() - t0
-        t0 = time.perf_counter()
+            times[name] = time.process_time() - t0
+        t0 = time.process_time()
         verify_module(module)
-        times["verify"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
+        times["verify"] = time.process_time() - t0
+        t0 = time.process_time()
         printed = print_module(module)
-        times["print"] = time.perf_counter() - t0
+        times["print"] = time.process_time() - t0
         row["ops_after"] = sum(1 for _ in module.walk())
         row["printed_bytes"] = len(printed)
     except RecursionError as err:
@@ -205,9 +207,9 @@ def _heir_opt_times(heir_opt: str, text: str) -> dict[str, object]:
     out: dict[str, object] = {}
     try:
         for key, flags in (("heir_opt_canon", ["--linalg-canonicalizations"]), ("heir_opt_parse_print", [])):
-            t0 = time.perf_counter()
+            before = _children_cpu()
             proc = subprocess.run([heir_opt, *flags, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            out[key] = time.perf_counter() - t0
+            out[key] = _children_cpu() - before
             if proc.returncode != 0:
                 out[f"{key}_error"] = proc.stderr.strip().splitlines()[0][:200] if proc.stderr.strip() else "failed"
     finally:
@@ -215,11 +217,23 @@ def _heir_opt_times(heir_opt: str, text: str) -> dict[str, object]:
     return out
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 # ------------------------------------------------------------------ driver
+FIT_MIN_N = 100
+
+
 def fit_exponent(ns: list[int], ts: list[float]) -> float | None:
-    """Slope of log t against log N (least squares); sizes whose time is under 5 ms are
-    dropped, since fixed costs dominate them."""
-    pairs = [(math.log(n), math.log(t)) for n, t in zip(ns, ts) if t is not None and t > 0.005]
+    """Slope of log t against log N (least squares) over N >= FIT_MIN_N and times over
+    5 ms: below that, fixed costs (imports, context set-up) flatten the curve and hide
+    the asymptotic growth the target is about."""
+    pairs = [
+        (math.log(n), math.log(t)) for n, t in zip(ns, ts)
+        if t is not None and t > 0.005 and n >= FIT_MIN_N
+    ]
     if len(pairs) < 2:
         return None
     x, y = np.array(pairs).T
@@ -309,7 +323,7 @@ def report(kind: str, rows: list[dict[str, object]]) -> list[str]:
         print("| " + " | ".join(cells) + " |")
         if "error" in r:
             misses.append(f"{kind} N={r['n']}: {r['error']}")
-    print(f"\n{kind}: fitted scaling exponent (log t vs log N, phases over 5 ms)")
+    print(f"\n{kind}: fitted scaling exponent (log t vs log N, N >= {FIT_MIN_N}, times over 5 ms)")
     for p in (*PHASES, "heir-opt"):
         ts = [
             (r.get("heir_opt_canon") if p == "heir-opt" else r["times"].get(p))  # type: ignore[union-attr]
