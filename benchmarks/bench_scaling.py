@@ -268,7 +268,7 @@ def rows_from_log(path: Path) -> dict[str, list[dict[str, object]]]:
     import re
 
     results: dict[str, list[dict[str, object]]] = {}
-    line_re = re.compile(r"^  (\w+) N=(\d+): (.*)$")
+    line_re = re.compile(r"^  (\w+) N=(\d+): (ops=.*)$")
     for line in path.read_text().splitlines():
         match = line_re.match(line)
         if not match:
