@@ -81,3 +81,38 @@ def test_fold_value_and_no_walk_of_the_enclosing_block(monkeypatch: pytest.Monke
     monkeypatch.setattr(Block, "ops", property(guarded))
     again = reader.fold(value)
     assert again is not None and np.array_equal(again, expected)
+
+
+CHAIN = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<1.0> : tensor<4xf32>
+  %k = arith.addf %c, %c : tensor<4xf32>
+  %v0 = arith.addf %x, %k : tensor<4xf32>
+""" + "".join(
+    f"  %v{i + 1} = arith.mulf %v{i}, %k : tensor<4xf32>\n" for i in range(40)
+) + """  return %v40 : tensor<4xf32>
+}
+"""
+
+
+def test_a_fold_stops_at_an_op_known_not_to_be_constant() -> None:
+    """Queried layer by layer, each non-constant answer is remembered, so the next
+    query stops one step up instead of walking back to the function's argument."""
+    from heirpy.transforms import linear_constants
+
+    module = parse(CHAIN)
+    ops = list(next(iter(module.ops)).body.blocks[0].ops)
+    chain = [op for op in ops if op.name == "arith.mulf"]
+    constant = next(
+        op for op in ops
+        if op.name == "arith.addf"
+        and all(getattr(v.owner, "name", "") == "arith.constant" for v in op.operands)
+    )
+    assert _slice(constant.results[0]) is not None  # %k folds
+    for op in chain:
+        assert _slice(op.results[0]) is None
+        assert op in linear_constants._NOT_CONSTANT
+    # The short cut is what answers: mark the constant op as non-constant and a fold
+    # through it stops there (a wrong mark can only block a fusion, never change a value).
+    linear_constants._NOT_CONSTANT.add(constant)
+    assert _slice(constant.results[0]) is None

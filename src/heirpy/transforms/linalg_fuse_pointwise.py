@@ -639,15 +639,27 @@ class FormKernel(RewritePattern):
             if isinstance(v, OpResult) and v.op.name in _PROLOGUE_OPS
             and _single_user(v) is root and v.op.parent is op.parent
         ]
-        members = [*sorted(prologue, key=_position), root, op]
+        members = [*_in_block_order(prologue, root), root, op]
         rewriter.replace(op, _build_kernel(members, op))
         for member in reversed(members[:-1]):
             rewriter.erase(member)
 
 
-def _position(op: Operation) -> int:
-    assert op.parent is not None
-    return op.parent.get_operation_index(op)
+def _in_block_order(ops: Sequence[Operation], anchor: Operation) -> list[Operation]:
+    """`ops`, all defined before `anchor` in its block, in block order.
+
+    Found by walking back from `anchor`: the prologue sits just above its root, so this
+    costs a few steps, where numbering the block per kernel was quadratic in its size.
+    """
+    wanted = set(ops)
+    found: list[Operation] = []
+    current = anchor.prev_op
+    while wanted and current is not None:
+        if current in wanted:
+            found.append(current)
+            wanted.discard(current)
+        current = current.prev_op
+    return found[::-1]
 
 
 def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp:
