@@ -15,3 +15,22 @@ func.func @div(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>) -> (tens
 // CHECK: %[[D:.*]] = linalg.div ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>) -> tensor<4xf32>
 // CHECK: linalg.div ins(%{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xi32>) outs(%{{.*}} : tensor<4xi32>) -> tensor<4xi32>
 // CHECK: linalg.add ins(%[[D]], %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+
+func.func @others(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = linalg.sub ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %1 = linalg.mul ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %2 = linalg.max ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %3 = linalg.min ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %4 = linalg.exp ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %5 = linalg.log ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %6 = linalg.sqrt ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+// CHECK-LABEL: func.func @others
+// CHECK: linalg.sub ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+// CHECK: linalg.mul ins(
+// CHECK: linalg.max ins(
+// CHECK: linalg.min ins(
+// CHECK: linalg.exp ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: linalg.log ins(
+// CHECK: linalg.sqrt ins(
