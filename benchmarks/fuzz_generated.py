@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # tests/ is not a package
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
-from generated_properties import CATEGORIES, FULL_PIPELINE, check_program, single_pass_specs  # noqa: E402
+from generated_properties import FULL_PIPELINE, check_program, single_pass_specs  # noqa: E402
 from strategies import Program, programs  # noqa: E402
 
 

@@ -17,7 +17,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.arg_spec import parse_spec  # noqa: F401  (re-exported for pass authors)
 
 from heirpy.context import make_context
 from heirpy.diagnostics import HeirpyError, parse_module_text, verify_module

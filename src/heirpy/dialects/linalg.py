@@ -38,7 +38,6 @@ from xdsl.dialects.linalg import ops as xops
 from xdsl.dialects.linalg.abstract_ops import (
     ConvOperation,
     ElementwiseOperation,
-    LinalgStructuredOperation,
     NamedOperation,
     PoolingOperation,
 )

@@ -125,7 +125,7 @@ def index_op(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
 def evaluate_structured(ev: Evaluator, s: Structured, args: Arrays) -> list[np.ndarray]:
     ranges = loop_ranges(s.op, s.maps, [a.shape for a in args])
     inputs, inits = args[: s.num_inputs], args[s.num_inputs :]
-    in_maps, out_maps = s.maps[: s.num_inputs], s.maps[s.num_inputs :]
+    out_maps = s.maps[s.num_inputs :]
     if not s.reduction_dims:
         gathered = [gather(s.op, a, m, ranges) for a, m in zip(args, s.maps)]
         with ev.iteration_space(index_grids(ranges)):

@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
-    ShapedType,
     TensorType,
     i64,
 )
@@ -32,6 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 from heirpy.dialects import linalg
 from heirpy.transforms.canonicalize_constants import dense_constant
 from heirpy.transforms.constants import attribute_array
+from heirpy.transforms.shapes import static_shape
 
 # Scalar ops that apply elementwise to tensors and that xDSL 0.74 types correctly there.
 ELEMENTWISE_OPS: frozenset[str] = frozenset(
@@ -133,13 +133,6 @@ def _maps(op: linalg.GenericOp) -> list[AffineMap]:
     return [m.data for m in op.indexing_maps]
 
 
-def _static_shape(value: SSAValue) -> tuple[int, ...] | None:
-    t = value.type
-    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
-        return None
-    return t.get_shape()
-
-
 # ------------------------------------------------------------------ broadcasts
 class BroadcastToExpandShape(RewritePattern):
     """A broadcast that only adds unit dims is a reshape.
@@ -156,7 +149,7 @@ class BroadcastToExpandShape(RewritePattern):
     def match_and_rewrite(self, op: linalg.xops.BroadcastOp, rewriter: PatternRewriter) -> None:
         if len(op.result) != 1:
             return
-        in_shape, out_shape = _static_shape(op.input), _static_shape(op.result[0])
+        in_shape, out_shape = static_shape(op.input.type), static_shape(op.result[0].type)
         if in_shape is None or out_shape is None or not in_shape:
             return
         added = list(op.dimensions.get_values())
@@ -213,15 +206,15 @@ class MaterializeBroadcasts(RewritePattern):
         n_in = len(op.inputs)
         if not all(is_identity(m) for m in maps[n_in:]):
             return
-        out_shape = _static_shape(op.outputs[0])
-        if out_shape is None or any(_static_shape(v) is None for v in op.operands):
+        out_shape = static_shape(op.outputs[0].type)
+        if out_shape is None or any(static_shape(v.type) is None for v in op.operands):
             return
         new_ops: list[Operation] = []
         new_inputs: list[SSAValue] = []
         new_maps: list[AffineMap] = []
         changed = False
         for value, m in zip(op.inputs, maps[:n_in]):
-            shape = _static_shape(value)
+            shape = static_shape(value.type)
             assert shape is not None
             if is_identity(m) or len(m.results) >= m.num_dims:
                 new_inputs.append(value)
@@ -289,7 +282,7 @@ class DecomposeProjectedPermutation(RewritePattern):
         maps = _maps(op)
         if not all(is_projected_permutation(m) for m in maps):
             return
-        shapes = [_static_shape(v) for v in op.operands]
+        shapes = [static_shape(v.type) for v in op.operands]
         if any(s is None for s in shapes):
             return
         ranges = loop_ranges(maps, shapes)  # type: ignore[arg-type]

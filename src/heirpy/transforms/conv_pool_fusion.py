@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp, ShapedType
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -48,19 +48,12 @@ from heirpy.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp
 from heirpy.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.transforms.constants import scalar_constant
 from heirpy.transforms.filter_compose import ConvPoolGeometry
+from heirpy.transforms.shapes import static_shape
 
 Shape = tuple[int, ...]
 
 
 # ------------------------------------------------------------------------ legality
-def static_shape(type_: Attribute) -> Shape | None:
-    """The shape of a ranked tensor type with only static dims, else None."""
-    if not isinstance(type_, ShapedType):
-        return None
-    shape = tuple(type_.get_shape())
-    return None if any(d < 0 for d in shape) else shape
-
-
 def conv_pool_fusable(
     input_shape: Shape,
     filter_shape: Shape,

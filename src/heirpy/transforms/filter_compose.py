@@ -27,7 +27,6 @@ Everything here is plain numpy on static shapes, so it is shared by the fusion p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np

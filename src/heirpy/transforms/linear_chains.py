@@ -88,8 +88,8 @@ from heirpy.transforms.linear_constants import (
     ConstantReader,
     build_init,
     erase_dead_constant_slices,
-    static_shape,
 )
+from heirpy.transforms.shapes import static_shape
 from heirpy.transforms.linear_maps import (
     AffineConv,
     SampleMap,

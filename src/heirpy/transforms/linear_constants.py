@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from heirpy.api import context_of
@@ -44,6 +44,7 @@ from heirpy.interp.evaluator import Evaluator
 from heirpy.interp.resources import Resources, module_resources
 from heirpy.transforms.constants import dense_constant
 from heirpy.transforms.linear_maps import varying_axes
+from heirpy.transforms.shapes import static_shape
 
 # Only these dialects may appear in a folded slice: they are pure on tensors.
 _FOLDABLE_PREFIXES = ("arith.", "math.", "linalg.", "tensor.", "cf.assert")
@@ -214,14 +215,6 @@ def build_init(array: np.ndarray, type_: TensorType) -> tuple[list[Operation], S
         return [vector, empty, broadcast], broadcast.results[0]
     constant = dense_constant(np.asarray(array), type_)
     return [constant], constant.result
-
-
-def static_shape(type_: Attribute) -> tuple[int, ...] | None:
-    """The shape of a ranked tensor type with no dynamic size, else None."""
-    if not isinstance(type_, TensorType):
-        return None
-    shape = tuple(type_.get_shape())
-    return None if any(d < 0 for d in shape) else shape
 
 
 def all_static(values: Sequence[SSAValue]) -> bool:

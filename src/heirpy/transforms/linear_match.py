@@ -29,7 +29,8 @@ from xdsl.ir.affine import (
 )
 
 from heirpy.dialects.linalg import Conv2DNchwFchwOp, MatvecOp, VecmatOp
-from heirpy.transforms.linear_constants import ConstantReader, static_shape
+from heirpy.transforms.linear_constants import ConstantReader
+from heirpy.transforms.shapes import static_shape
 
 _ARITH_KINDS: dict[type[Operation], str] = {
     arith.AddfOp: "add",

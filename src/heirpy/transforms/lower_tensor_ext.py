@@ -50,7 +50,7 @@ from heirpy.dialects.linalg import (
 )
 from heirpy.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.transforms.constants import constant_array, dense_constant
-from heirpy.transforms.conv_pool_fusion import static_shape
+from heirpy.transforms.shapes import static_shape
 from heirpy.transforms.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
 
 
