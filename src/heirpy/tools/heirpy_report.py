@@ -165,8 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.files:
         try:
             rows.append(report_model(path, args.pipeline, args.out_dir, args.seeds))
-        except (HeirpyError, OSError) as err:
-            print(f"{path}: {err}", file=sys.stderr)
+        except HeirpyError as err:
+            print(str(err), file=sys.stderr)
+            failed = True
+        except OSError as err:
+            print(f"error: cannot read '{path}': {err.strerror}", file=sys.stderr)
             failed = True
     print(f"pipeline: {args.pipeline}")
     print(format_table(rows))

@@ -1,0 +1,35 @@
+"""heirpy-report, the main job: its table on a real model and its error lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from heirpy.tools.heirpy_report import main
+
+EXAMPLES = Path(__file__).parent.parent.parent / "examples"
+
+
+def test_report_on_tiny_cnn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(EXAMPLES / "tiny_cnn.mlir"), "--out-dir", str(tmp_path), "--seeds", "1"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("tiny_cnn "))
+    assert "ok (max abs err" in row
+    assert "6→3" in row  # depth before -> after, the figure README reports
+    assert "17→3" in row  # kernels before -> after
+    assert (tmp_path / "tiny_cnn.mlir").read_text().startswith("builtin.module")
+
+
+def test_missing_file_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["/nonexistent/model.mlir"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: cannot read '/nonexistent/model.mlir': No such file or directory"]
+
+
+def test_parse_error_is_reported_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.mlir"
+    bad.write_text('func.func @main() {\n  "foo.bar"() : () -> ()\n  return\n}\n')
+    assert main([str(bad)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{bad}:2:") and "error:" in err[0]
