@@ -1,0 +1,313 @@
+"""IREE dispatches and run time: raw IR, heirpy's output, and iree-opt's own fusion.
+
+    python benchmarks/bench_iree.py [--pipeline P] [--rounds 5] [--min-time 0.2]
+        [--only NAME ...] [--iree-bin DIR] [--keep DIR]
+
+Cases: every case of `bench_kernels.py` (the YOLOv5s heads with a 1x1 and a 3x3 conv,
+matmul -> reshape -> transpose -> add, add -> transpose -> add -> relu) plus both heads at
+batch 2. Variants per case:
+
+- raw:     the IR as the front end wrote it;
+- heirpy:  after `--pipeline` (default `linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext`);
+- iree-opt: after `iree-opt --linalg-generalize-named-ops --linalg-fuse-elementwise-ops`
+           (IREE's own upstream-linalg fusion, the baseline of `bench_kernels.py`).
+
+Each variant is compiled with `iree-compile --iree-hal-target-device=local
+--iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host`;
+dispatches are the `flow.executable` ops after `--compile-to=flow` (with their kinds, the
+suffix IREE gives each dispatch). Run time is `iree-benchmark-module --device=local-task`,
+once single-threaded (`--task_topology_max_group_count=1`) and once with IREE's default
+threading; the variants of a case alternate, `--rounds` times, and the table gives medians.
+The single-threaded figure is the process CPU time: on a shared machine the wall time of a
+one-thread run also counts the time other processes hold the core, CPU time does not (both
+agree on an idle machine; the wall median is printed beside it). With several threads only
+the wall time means anything. Ratios are against the raw IR measured in the same run.
+
+IREE's own output is checked for every variant: against PyTorch's `result0` in
+`examples/<head>.npz` for the batch-1 heads, else against heirpy's evaluator on the raw IR
+(`heirpy-run --random 0`, which also draws the inputs); allclose with rtol 1e-4, atol 1e-5.
+IREE comes from `iree-base-compiler` and `iree-base-runtime` (benchmarks/requirements.txt);
+run timings under `flock /work/coord/bench.lock` on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
+
+import heirpy  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
+IREE_OPT_FLAGS = ["--linalg-generalize-named-ops", "--linalg-fuse-elementwise-ops"]
+COMPILE_FLAGS = [
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=host",
+]
+RTOL, ATOL = 1e-4, 1e-5
+EXECUTABLE = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
+DISPATCH_NAME = re.compile(r"_dispatch_\d+_(\w+)$")
+
+
+def batched(text: str, batch: int) -> str:
+    """The YOLO head at another batch size: its batch dim is the only leading 1."""
+    return text.replace("tensor<1x", f"tensor<{batch}x").replace(
+        "output_shape [1,", f"output_shape [{batch},"
+    )
+
+
+@dataclass
+class Case:
+    name: str
+    text: str
+    reference: Path | None = None  # an .npz with arg* and result*; None: the evaluator's
+
+
+def all_cases() -> list[Case]:
+    found = []
+    for name, text in kernel_cases():
+        head = re.match(r"(yolo_head_k\d)", name)
+        reference = EXAMPLES / f"{head.group(1)}.npz" if head else None
+        found.append(Case(name, text, reference))
+    for head in ("yolo_head_k1", "yolo_head_k3"):
+        text = batched((EXAMPLES / f"{head}.mlir").read_text(), 2)
+        found.append(Case(f"{head} batch 2", text))
+    return found
+
+
+# ----------------------------------------------------------------------------- IREE
+@dataclass
+class Tools:
+    compile: str
+    opt: str
+    run: str
+    benchmark: str
+
+    @staticmethod
+    def find(directory: str | None) -> Tools:
+        def tool(name: str) -> str:
+            candidates = [Path(directory) / name] if directory else []
+            candidates.append(Path(sys.executable).parent / name)
+            for candidate in candidates:
+                if candidate.exists():
+                    return str(candidate)
+            found = shutil.which(name)
+            if found is None:
+                sys.exit(f"error: {name} not found (pip install -r benchmarks/requirements.txt)")
+            return found
+
+        return Tools(
+            tool("iree-compile"), tool("iree-opt"), tool("iree-run-module"),
+            tool("iree-benchmark-module"),
+        )
+
+
+def run(cmd: list[str]) -> str:
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        first = next((line for line in result.stderr.splitlines() if "error" in line), "")
+        raise RuntimeError(f"{Path(cmd[0]).name} failed: {first or result.stderr[-300:]}")
+    return result.stdout
+
+
+def dispatch_kinds(tools: Tools, source: Path) -> list[str]:
+    """The dispatches IREE forms, as kinds (`matmul_like`, `elementwise_transpose`, ...)."""
+    flow = run([tools.compile, *COMPILE_FLAGS, "--compile-to=flow", str(source)])
+    return [dispatch_kind(name) for name in EXECUTABLE.findall(flow)]
+
+
+def dispatch_kind(name: str) -> str:
+    """`main_dispatch_1_elementwise_transpose_3x6400x85_f32` -> `elementwise_transpose`."""
+    match = DISPATCH_NAME.search(name)
+    words = match.group(1).split("_") if match else [name]
+    kept = []
+    for word in words:
+        if re.fullmatch(r"\d+(x\d+)*|[fiu]\d+|bf16", word):
+            break
+        kept.append(word)
+    return "_".join(kept) or name
+
+
+@dataclass
+class Variant:
+    name: str
+    source: Path
+    vmfb: Path
+    kinds: list[str] = field(default_factory=list)
+    error: str = ""
+    check: str = ""
+    one_cpu: list[float] = field(default_factory=list)
+    one_wall: list[float] = field(default_factory=list)
+    many_wall: list[float] = field(default_factory=list)
+
+
+def benchmark(tools: Tools, variant: Variant, inputs: list[Path], threads: str, min_time: float) -> None:
+    cmd = [
+        tools.benchmark, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
+        *[f"--input=@{path}" for path in inputs], "--benchmark_format=json",
+        f"--benchmark_min_time={min_time}s",
+    ]
+    if threads == "one":
+        cmd.insert(2, "--task_topology_max_group_count=1")
+    for entry in json.loads(run(cmd))["benchmarks"]:
+        if entry.get("run_type", "iteration") != "iteration":
+            continue
+        if threads == "one":
+            variant.one_cpu.append(entry["cpu_time"])
+            variant.one_wall.append(entry["real_time"])
+        else:
+            variant.many_wall.append(entry["real_time"])
+
+
+def check_outputs(tools: Tools, variant: Variant, inputs: list[Path], expected: list[np.ndarray], work: Path) -> str:
+    outputs = [work / f"{variant.name}_out{i}.npy" for i in range(len(expected))]
+    run([
+        tools.run, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
+        *[f"--input=@{path}" for path in inputs], *[f"--output=@{path}" for path in outputs],
+    ])
+    worst, ok = 0.0, True
+    for path, want in zip(outputs, expected):
+        got = np.load(path)
+        ok = ok and got.shape == want.shape and bool(np.allclose(got, want, rtol=RTOL, atol=ATOL))
+        worst = max(worst, float(np.max(np.abs(got - want))) if got.shape == want.shape else np.inf)
+    return f"{'ok' if ok else 'MISMATCH'} ({worst:.1e})"
+
+
+# ----------------------------------------------------------------------------- one case
+def reference_data(case: Case, raw: Path, work: Path) -> tuple[list[Path], list[np.ndarray], str]:
+    """Input .npy files and expected outputs (PyTorch's when the example has them)."""
+    if case.reference is not None:
+        data = np.load(case.reference)
+        origin = "torch"
+    else:
+        heirpy_run = Path(sys.executable).parent / "heirpy-run"
+        out = work / "reference.npz"
+        run([str(heirpy_run) if heirpy_run.exists() else "heirpy-run", str(raw),
+             "--random", "0", "--output", str(out)])
+        data = np.load(out)
+        origin = "evaluator"
+    args = sorted((k for k in data.files if k.startswith("arg")), key=lambda k: int(k[3:]))
+    results = sorted((k for k in data.files if k.startswith("result")), key=lambda k: int(k[6:]))
+    inputs = []
+    for key in args:
+        path = work / f"{key}.npy"
+        np.save(path, data[key])
+        inputs.append(path)
+    return inputs, [data[key] for key in results], origin
+
+
+def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[Variant], list[Path], str]:
+    raw = work / "raw.mlir"
+    raw.write_text(case.text)
+    module = heirpy.parse(case.text, case.name)
+    heirpy.run_pipeline(module, pipeline)
+    fused = work / "heirpy.mlir"
+    fused.write_text(heirpy.print_module(module))
+    iree_opt = work / "iree_opt.mlir"
+    iree_opt.write_text(run([tools.opt, *IREE_OPT_FLAGS, str(raw)]))
+
+    inputs, expected, origin = reference_data(case, raw, work)
+    variants = []
+    for name, source in (("raw", raw), ("heirpy", fused), ("iree-opt", iree_opt)):
+        variant = Variant(name, source, work / f"{source.stem}.vmfb")
+        try:
+            variant.kinds = dispatch_kinds(tools, source)
+            run([tools.compile, *COMPILE_FLAGS, str(source), "-o", str(variant.vmfb)])
+            variant.check = check_outputs(tools, variant, inputs, expected, work)
+        except RuntimeError as err:
+            variant.error = str(err)
+        variants.append(variant)
+    return variants, inputs, origin
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}" if value < 10 else f"{value:.1f}"
+
+
+def ratio(value: float | None, base: float | None) -> str:
+    return "-" if value is None or not base else f"{value / base:.2f}"
+
+
+def summarise(kinds: list[str]) -> str:
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{k} x{n}" if n > 1 else k for k, n in counts.items())
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [header, *rows]]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pipeline", default=DEFAULT_PIPELINE)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating runs per variant")
+    parser.add_argument("--min-time", type=float, default=0.2, help="seconds per benchmark run")
+    parser.add_argument("--only", nargs="*", default=None, help="case names containing these")
+    parser.add_argument("--iree-bin", default=None, help="directory with the iree-* tools")
+    parser.add_argument("--keep", default=None, help="keep the compiled files in this directory")
+    args = parser.parse_args(argv)
+    tools = Tools.find(args.iree_bin)
+
+    header = [
+        "case", "variant", "dispatches", "1 thread CPU ms", "(wall)", "default threads wall ms",
+        "/raw 1 thread", "/raw default", "IREE output", "dispatch kinds",
+    ]
+    rows: list[list[str]] = []
+    for case in all_cases():
+        if args.only and not any(word in case.name for word in args.only):
+            continue
+        with tempfile.TemporaryDirectory(prefix="bench_iree_") as tmp:
+            work = Path(args.keep) / re.sub(r"\W+", "_", case.name) if args.keep else Path(tmp)
+            work.mkdir(parents=True, exist_ok=True)
+            variants, inputs, origin = prepare(case, tools, args.pipeline, work)
+            runnable = [v for v in variants if not v.error]
+            for _ in range(args.rounds):
+                for threads in ("one", "default"):
+                    for variant in runnable:
+                        benchmark(tools, variant, inputs, threads, args.min_time)
+            base = variants[0]
+            for variant in variants:
+                if variant.error:
+                    rows.append([case.name, variant.name, "-", "-", "-", "-", "-", "-", variant.error, ""])
+                    continue
+                one, many = median(variant.one_cpu), median(variant.many_wall)
+                rows.append([
+                    case.name, variant.name, str(len(variant.kinds)), cell(one),
+                    cell(median(variant.one_wall)), cell(many),
+                    ratio(one, median(base.one_cpu)), ratio(many, median(base.many_wall)),
+                    f"{variant.check} vs {origin}", summarise(variant.kinds),
+                ])
+        print(f"done: {case.name}", file=sys.stderr, flush=True)
+    print(f"heirpy: {args.pipeline}; iree-opt: {' '.join(IREE_OPT_FLAGS)}; "
+          f"iree-compile {' '.join(COMPILE_FLAGS)}; medians of {args.rounds} alternating runs")
+    print(table(rows, header))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
