@@ -51,10 +51,10 @@ from xdsl.dialects.linalg.ops import MatmulOp  # noqa: E402
 from xdsl.rewriter import Rewriter  # noqa: E402
 
 from heirpy.api import context_of, parse, print_module, run_pipeline  # noqa: E402
-from heirpy.dialects.linalg import MatvecOp  # noqa: E402
+from heirpy.ir.dialects.linalg import MatvecOp  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
-from heirpy.transforms.canonicalize_elementwise import reassociation_attr  # noqa: E402
-from heirpy.transforms.constants import constant_array, dense_constant  # noqa: E402
+from heirpy.ir.utils import reassociation_attr  # noqa: E402
+from heirpy.ir.constants import ContextBlobs, constant_array, dense_constant  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
@@ -171,12 +171,12 @@ def rows_as_matvec(module: ModuleOp) -> int:
     rank (2) ...") but compiles `linalg.matvec`, so this variant (c) shows what HEIR
     allocates for the nets with a Linear layer. Returns the number of matmuls rewritten.
     """
-    ctx = context_of(module)
+    blobs = ContextBlobs(context_of(module))
     rewritten = 0
     for op in [op for op in module.walk() if isinstance(op, MatmulOp)]:
         lhs, rhs = op.inputs
         init = op.outputs[0]
-        weight = constant_array(rhs, ctx=ctx)
+        weight = constant_array(rhs, blobs)
         lhs_type, out_type = lhs.type, op.results[0].type
         if weight is None or weight.ndim != 2 or not isinstance(lhs_type, TensorType) \
                 or not isinstance(out_type, TensorType) or lhs_type.get_shape()[0] != 1:

@@ -164,7 +164,7 @@ KINDS = {"cnn": cnn_module, "yolo": yolo_module}
 def measure(kind: str, n: int, heir_opt: str | None) -> dict[str, object]:
     """Run every phase once on a fresh module of `n` blocks; runs in its own process."""
     from heirpy.api import apply_pass, build_pipeline, context_of, parse, print_module
-    from heirpy.diagnostics import verify_module
+    from heirpy.ir.diagnostics import verify_module
 
     text = KINDS[kind](n)
     row: dict[str, object] = {"kind": kind, "n": n, "bytes": len(text)}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from heirpy.analysis.depth import analyze_module
 from heirpy.api import context_of, parse, print_module, run_pipeline
-from heirpy.diagnostics import verify_module
+from heirpy.ir.diagnostics import verify_module
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module, module_resources
 

@@ -5,8 +5,8 @@ Library entry points (see `heirpy.api`): `parse`, `run_pipeline`, `print_module`
 """
 
 from heirpy.api import build_pipeline, parse, print_module, run_pipeline
-from heirpy.context import make_context
-from heirpy.diagnostics import HeirpyError, verify_module
+from heirpy.ir.context import make_context
+from heirpy.ir.diagnostics import HeirpyError, verify_module
 
 __all__ = [
     "HeirpyError",

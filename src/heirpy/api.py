@@ -11,20 +11,24 @@ Every function raises `heirpy.HeirpyError` with a one-line diagnostic for bad in
 from __future__ import annotations
 
 from io import StringIO
-from weakref import WeakKeyDictionary
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 
-from heirpy.context import make_context
-from heirpy.diagnostics import HeirpyError, parse_module_text, verify_module
+from heirpy.ir.context import context_of, parse_module
+from heirpy.ir.diagnostics import HeirpyError, verify_module
 from heirpy.transforms import available_passes
 
-
-_MODULE_CONTEXTS: WeakKeyDictionary[ModuleOp, Context] = WeakKeyDictionary()
-"""The context each parsed module came from, so printing finds its resource blobs."""
+__all__ = [
+    "apply_pass",
+    "build_pipeline",
+    "context_of",
+    "parse",
+    "print_module",
+    "run_pipeline",
+]
 
 
 def parse(
@@ -34,29 +38,11 @@ def parse(
     ctx: Context | None = None,
     verify: bool = True,
 ) -> ModuleOp:
-    """Parse MLIR text (custom or generic form) into a verified module."""
-    ctx = make_context() if ctx is None else ctx
-    module = _parse(text, filename, ctx, verify)
-    _MODULE_CONTEXTS[module] = ctx
-    return module
+    """Parse MLIR text (custom or generic form) into a verified module.
 
-
-def context_of(module: ModuleOp) -> Context:
-    """The context `module` was parsed with (its dense_resource blobs live there).
-
-    A module built in Python rather than parsed gets a fresh context on first use.
-    """
-    ctx = _MODULE_CONTEXTS.get(module)
-    if ctx is None:
-        ctx = _MODULE_CONTEXTS[module] = make_context()
-    return ctx
-
-
-def _parse(text: str | bytes, filename: str, ctx: Context, verify: bool) -> ModuleOp:
-    module = parse_module_text(ctx, text, filename)
-    if verify:
-        verify_module(module)
-    return module
+    `ctx` defaults to a fresh `heirpy.make_context()`; the module remembers it
+    (`context_of`), so printing and constant folding find its dense_resource blobs."""
+    return parse_module(text, filename, ctx=ctx, verify=verify)
 
 
 def build_pipeline(spec: str) -> PassPipeline:

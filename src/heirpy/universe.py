@@ -15,7 +15,7 @@ from heirpy.transforms import HEIRPY_PASSES
 
 
 def _tensor_ext() -> Dialect:
-    from heirpy.dialects.tensor_ext import TensorExt
+    from heirpy.ir.dialects.tensor_ext import TensorExt
 
     return TensorExt
 

@@ -1,4 +1,4 @@
-"""Tests for heirpy.transforms.axis_map: worked examples plus numpy-checked properties.
+"""Tests for heirpy.transforms.pointwise.axis_map: worked examples plus numpy-checked properties.
 
 The property tests run a random layout chain with numpy on `np.arange(size)` and check
 that, at every point of the refined loop space, the producer element read through the
@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.ir.affine import AffineMap
 
-from heirpy.transforms.axis_map import (
+from heirpy.transforms.pointwise.axis_map import (
     AxisMap,
     AxisTerms,
     Broadcast,

@@ -14,7 +14,7 @@ import pytest
 from xdsl.ir import Block
 
 from heirpy.api import parse
-from heirpy.transforms.linear_constants import ConstantReader, _operands_first, _slice
+from heirpy.transforms.linear.constant_folding import ConstantFolder, _operands_first, _slice
 
 # A diamond: %t and %s both read %c, %r reads both; an unrelated op sits in between and
 # the function argument's ops must not join the slice.
@@ -64,7 +64,7 @@ def test_operands_first_visits_each_op_once() -> None:
 
 def test_fold_value_and_no_walk_of_the_enclosing_block(monkeypatch: pytest.MonkeyPatch) -> None:
     module, func, value = _main_and_result()
-    reader = ConstantReader()
+    reader = ConstantFolder()
     c = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=np.float32)
     expected = c.T + (c * c).T
     first = reader.fold(value)  # also snapshots the module's blobs (walks the module once)
@@ -98,7 +98,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 def test_a_fold_stops_at_an_op_known_not_to_be_constant() -> None:
     """Queried layer by layer, each non-constant answer is remembered, so the next
     query stops one step up instead of walking back to the function's argument."""
-    from heirpy.transforms import linear_constants
+    from heirpy.transforms.linear import constant_folding as linear_constants
 
     module = parse(CHAIN)
     ops = list(next(iter(module.ops)).body.blocks[0].ops)

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heirpy.api import parse, print_module, run_pipeline
-from heirpy.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.interp.equivalence import check_equivalence
-from heirpy.transforms.conv_pool_fusion import conv_pool_fusable, conv_pool_patterns
-from heirpy.transforms.filter_compose import ConvPoolGeometry
+from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_fusable, conv_pool_patterns
+from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
 PAR4 = '["parallel", "parallel", "parallel", "parallel"]'

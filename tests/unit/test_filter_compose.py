@@ -1,5 +1,5 @@
 """conv + sum pool == one conv with the composed filter: numpy proofs of
-heirpy.transforms.filter_compose, for strides, dilations, pool strides != windows,
+heirpy.transforms.linear.filter_compose, for strides, dilations, pool strides != windows,
 pool dilations, batches, channels, a divisor and both inits."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heirpy.transforms.linear_maps import conv_nchw, sum_pool_nchw
-from heirpy.transforms.filter_compose import (
+from heirpy.transforms.linear.linear_maps import conv_nchw, sum_pool_nchw
+from heirpy.transforms.linear.filter_compose import (
     ConvPoolGeometry,
     broadcast_bias_term,
     compose_filter,

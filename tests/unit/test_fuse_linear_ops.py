@@ -13,9 +13,9 @@ from xdsl.dialects import arith
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, load_module
-from heirpy.transforms.linalg_fuse_linear_ops import fold_elementwise
-from heirpy.transforms.linear_maps import channel_vector, varying_axes
-from heirpy.transforms.linear_match import ElementwiseAffine, LinearOpView
+from heirpy.transforms.linear.linalg_fuse_linear_ops import fold_elementwise
+from heirpy.transforms.linear.linear_maps import channel_vector, varying_axes
+from heirpy.transforms.linear.linear_match import ElementwiseAffine, LinearOpView
 
 INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-ops/Inputs"
 
@@ -169,10 +169,10 @@ def test_torch_batch_norm_folds_into_one_conv() -> None:
 
 # ----------------------------------------------------------------------------- constants
 def test_reader_folds_through_transpose_and_resources_and_stops_at_arguments() -> None:
-    from heirpy.transforms.linear_constants import ConstantReader
+    from heirpy.transforms.linear.constant_folding import ConstantFolder
 
     module = load_file(INPUTS / "conv_batchnorm_torch.mlir")
-    reader = ConstantReader()
+    reader = ConstantFolder()
     func = next(iter(parse((INPUTS / "conv_batchnorm_torch.mlir").read_text()).ops))
     conv = next(op for op in func.walk() if op.name == "linalg.conv_2d_nchw_fchw")
     weight = reader.fold(conv.operands[1])  # a dense_resource blob
@@ -192,7 +192,7 @@ def test_reader_folds_through_transpose_and_resources_and_stops_at_arguments() -
 def test_build_init_picks_the_smallest_form(array: np.ndarray, expected: list[str]) -> None:
     from xdsl.dialects.builtin import TensorType, f32
 
-    from heirpy.transforms.linear_constants import build_init
+    from heirpy.transforms.linear.constant_folding import build_init
 
     ops, value = build_init(array.astype(np.float32), TensorType(f32, [2, 3]))
     assert [op.name for op in ops] == expected

@@ -22,16 +22,16 @@ from heirpy.api import print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import load_module
-from heirpy.transforms.axis_map import ExpandShape, Transpose, trace
-from heirpy.transforms.linalg_fuse_pointwise import (
+from heirpy.transforms.pointwise.axis_map import ExpandShape, Transpose, trace
+from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
     kernel_read_is_whole,
     plan_absorb,
     producer_fusion_maps,
 )
-from heirpy.transforms.pointwise_maps import (
+from heirpy.ir.utils import loop_sizes
+from heirpy.transforms.pointwise.pointwise_maps import (
     bare_dims,
     inverse_of_permutation,
-    loop_sizes,
     loops_inferable,
     no_recompute,
     read_splits,
@@ -106,7 +106,7 @@ def test_axis_loops_reads_mixed_radix_numbers() -> None:
 
 
 def test_read_splits_refines_an_earlier_linear_read() -> None:
-    from heirpy.transforms.axis_map import CollapseShape
+    from heirpy.transforms.pointwise.axis_map import CollapseShape
 
     collapse = trace([6, 4], [CollapseShape([[0, 1]])])
     assert collapse is not None
@@ -136,7 +136,7 @@ def test_reductions_stay_whole() -> None:
 
 
 def test_plan_absorb_refuses_to_split_a_reduction() -> None:
-    from heirpy.transforms.axis_map import CollapseShape
+    from heirpy.transforms.pointwise.axis_map import CollapseShape
 
     collapse = trace([6, 4], [CollapseShape([[0, 1]])])
     assert collapse is not None
@@ -151,7 +151,7 @@ def test_plan_absorb_refuses_to_split_a_reduction() -> None:
 def test_plan_absorb_expands_the_output_when_no_map_reads_a_loop_bare() -> None:
     # A [4] value broadcast to [6, 4] and collapsed to [24]: the source reads only d1,
     # so the [24] output is written as a [6, 4] view, where d0 and d1 are bare.
-    from heirpy.transforms.axis_map import Broadcast, CollapseShape
+    from heirpy.transforms.pointwise.axis_map import Broadcast, CollapseShape
 
     chain = trace([4], [Broadcast([0], [6, 4]), CollapseShape([[0, 1]])])
     assert chain is not None
@@ -483,7 +483,7 @@ def test_random_chains_after_a_matmul_keep_their_values(
 
 def _axis_steps(start: list[int], steps: list[tuple[str, object]]) -> object:
     """The axis-map trace of a generated chain (None: no common refinement)."""
-    from heirpy.transforms.axis_map import CollapseShape, LayoutStep
+    from heirpy.transforms.pointwise.axis_map import CollapseShape, LayoutStep
 
     shape, out = list(start), []  # type: ignore[var-annotated]
     for kind, arg in steps:

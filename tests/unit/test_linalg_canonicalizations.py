@@ -22,11 +22,11 @@ import heirpy
 from heirpy.api import context_of
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import module_resources
-from heirpy.transforms.canonicalize_elementwise import (
+from heirpy.transforms.canonicalize.elementwise import (
     transpose_broadcast,
     unit_reassociation,
 )
-from heirpy.transforms.canonicalize_linear import pool_filter, undilated_filter
+from heirpy.transforms.canonicalize.linear import pool_filter, undilated_filter
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK_DIR = ROOT / "tests" / "filecheck" / "transforms" / "linalg-canonicalizations"
@@ -114,7 +114,7 @@ def test_conv_pool_is_fused_before_any_pool_to_conv() -> None:
     """The documented ordering: conv_pool_patterns() run first, so conv + pool becomes
     tensor_ext.fused_conv_pool and is never split into two convs. This test imports the
     fusion module directly: if it is missing, it fails rather than skips."""
-    from heirpy.transforms.conv_pool_fusion import conv_pool_patterns  # noqa: F401
+    from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns  # noqa: F401
 
     module = heirpy.parse(CONV_POOL)
     heirpy.run_pipeline(module, "linalg-canonicalizations{conv-pool=fused}")
@@ -149,7 +149,7 @@ def test_pool_to_conv_never_splits_a_conv_pool_pair() -> None:
     reads a conv alone (the second guard)."""
     from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
-    from heirpy.transforms.linalg_canonicalizations import canonicalization_patterns
+    from heirpy.transforms.canonicalize.linalg_canonicalizations import canonicalization_patterns
 
     module = heirpy.parse(CONV_POOL)
     patterns = canonicalization_patterns(context_of(module))

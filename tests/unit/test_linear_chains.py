@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, load_module
-from heirpy.transforms.linear_chains import linear_chain_patterns
-from heirpy.transforms.linear_maps import (
+from heirpy.transforms.linear.linalg_fuse_linear_chains import linear_chain_patterns
+from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
     affine_matrix,

@@ -40,7 +40,7 @@ The cost model (`CostModel` holds the knobs):
   then a lower bound, marked with `+`.
 
 `analyze_module(module)` returns one `FunctionDepth` per function; `format_depth_table`
-prints them; the `report-depth` pass (`heirpy.transforms.report_depth`) prints that
+prints them; the `report-depth` pass (`heirpy.transforms.report.report_depth`) prints that
 table to stderr (stdout stays the IR, so the pass can sit anywhere in a pipeline) and
 leaves the IR untouched.
 """
@@ -57,6 +57,8 @@ from xdsl.dialects.builtin import ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
+
+from heirpy.ir.constants import NO_BLOBS, constant_array
 
 # ------------------------------------------------------------------------ model
 LINEAR_OP_PREFIXES: tuple[str, ...] = (
@@ -323,9 +325,9 @@ def _outer_scalar(value: SSAValue) -> bool:
 def _uniform(value: SSAValue) -> bool:
     if not isinstance(value.type, ShapedType):
         return True  # a scalar (its value does not vary per element)
-    from heirpy.transforms.constants import constant_array
-
-    array = constant_array(value)
+    # Blobs are not needed: a uniform dense_resource weight is rare, and missing one
+    # only makes the model charge a level it could have saved.
+    array = constant_array(value, NO_BLOBS)
     return array is not None and array.size > 0 and bool(np.all(array == array.flat[0]))
 
 

@@ -7,17 +7,25 @@
 See `evaluator` for how ops are run and `registry` for adding an op family.
 """
 
-from heirpy.interp.equivalence import EquivalenceReport, ResultComparison, check_equivalence, random_inputs
+from heirpy.interp.equivalence import (
+    EquivalenceReport,
+    ResultComparison,
+    check_equivalence,
+    random_inputs,
+)
 from heirpy.interp.errors import EvaluationError
-from heirpy.interp.evaluator import Evaluator, run_function
-from heirpy.interp.registry import OP_HANDLERS, register
-from heirpy.interp.resources import LoadedModule, load_file, load_module, module_resources
+from heirpy.interp.evaluator import OP_HANDLERS, Evaluator, run_function
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.interp.resources import LoadedModule, load_file, load_module
+from heirpy.ir.constants import module_resources
 
 __all__ = [
     "OP_HANDLERS",
     "EquivalenceReport",
     "EvaluationError",
     "Evaluator",
+    "EvaluatorProtocol",
+    "HandlerTable",
     "LoadedModule",
     "ResultComparison",
     "check_equivalence",
@@ -25,6 +33,5 @@ __all__ = [
     "load_module",
     "module_resources",
     "random_inputs",
-    "register",
     "run_function",
 ]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -22,12 +21,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from heirpy.interp.dtypes import as_signed, as_unsigned, element_dtype, wrap_to
+from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
+from heirpy.ir.constants import element_dtype
 from heirpy.interp.errors import op_error
-from heirpy.interp.registry import register
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
+
 
 Arrays = Sequence[np.ndarray]
 
@@ -37,15 +37,15 @@ def result_dtype(op: Operation, index: int = 0) -> np.dtype:
 
 
 # ----------------------------------------------------------------------------- constants
-@register("arith.constant")
-def constant(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("arith.constant")
+def constant(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     value = op.properties.get("value")
     if value is None:
         value = op.attributes.get("value")
     return [constant_value(ev, op, value, op.results[0].type)]
 
 
-def constant_value(ev: Evaluator, op: Operation, value: Attribute | None, type_: Attribute) -> np.ndarray:
+def constant_value(ev: EvaluatorProtocol, op: Operation, value: Attribute | None, type_: Attribute) -> np.ndarray:
     """The array an attribute denotes: scalar int/float, dense (list, splat or hex) or
     dense_resource."""
     dtype = element_dtype(type_)
@@ -115,8 +115,8 @@ _FLOAT_BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 }
 
 
-@register(*_FLOAT_BINARY)
-def float_binary(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register(*_FLOAT_BINARY)
+def float_binary(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     lhs, rhs = args
     return [np.asarray(_FLOAT_BINARY[op.name](lhs, rhs)).astype(result_dtype(op), copy=False)]
 
@@ -184,22 +184,22 @@ _FLOAT_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
-@register(*_FLOAT_UNARY)
-def float_unary(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register(*_FLOAT_UNARY)
+def float_unary(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     (operand,) = args
     return [np.asarray(_FLOAT_UNARY[op.name](operand)).astype(result_dtype(op), copy=False)]
 
 
-@register("math.fma")
-def fma(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("math.fma")
+def fma(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     a, b, c = args
     # One rounding in float64 is a fused multiply-add for f16/f32 operands.
     exact = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
     return [np.asarray(exact).astype(result_dtype(op))]
 
 
-@register("math.fpowi")
-def fpowi(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("math.fpowi")
+def fpowi(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     base, exponent = args
     dtype = result_dtype(op)
     return [np.asarray(np.power(base, as_signed(exponent).astype(dtype))).astype(dtype, copy=False)]
@@ -226,8 +226,8 @@ _CMPF: tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], ...] = (
 )
 
 
-@register("arith.cmpf")
-def cmpf(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("arith.cmpf")
+def cmpf(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     lhs, rhs = args
     return [np.asarray(_CMPF[_predicate(op, len(_CMPF))](lhs, rhs))]
 
@@ -246,8 +246,8 @@ _CMPI: tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], ...] = (
 )
 
 
-@register("arith.cmpi")
-def cmpi(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("arith.cmpi")
+def cmpi(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     lhs, rhs = args
     return [np.asarray(_CMPI[_predicate(op, len(_CMPI))](lhs, rhs))]
 
@@ -260,8 +260,8 @@ def _predicate(op: Operation, count: int) -> int:
     return value
 
 
-@register("arith.select")
-def select(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("arith.select")
+def select(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     condition, on_true, on_false = args
     return [np.asarray(np.where(condition, on_true, on_false)).astype(result_dtype(op), copy=False)]
 
@@ -313,8 +313,8 @@ def _widen_bool(a: np.ndarray) -> np.ndarray:
     return a.astype(np.int8) if a.dtype == np.bool_ else a
 
 
-@register(*_INT_BINARY)
-def int_binary(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register(*_INT_BINARY)
+def int_binary(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     lhs, rhs = args
     dtype = result_dtype(op)
     if dtype == np.bool_ and op.name in ("arith.addi", "arith.subi", "arith.muli"):
@@ -325,13 +325,13 @@ def int_binary(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [wrap_to(value, dtype)]
 
 
-@register("math.absi")
-def absi(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("math.absi")
+def absi(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [wrap_to(np.asarray(np.abs(as_signed(args[0]))), result_dtype(op))]
 
 
-@register("math.ipowi")
-def ipowi(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("math.ipowi")
+def ipowi(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     base, exponent = as_signed(args[0]), as_signed(args[1])
     # A negative exponent gives 1/base^n truncated: +-1 for |base| = 1, else 0.
     positive = np.power(base, np.maximum(exponent, 0).astype(base.dtype))
@@ -340,8 +340,8 @@ def ipowi(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [wrap_to(np.asarray(np.where(exponent >= 0, positive, negative)), result_dtype(op))]
 
 
-@register("math.ctpop", "math.ctlz", "math.cttz")
-def bit_count(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("math.ctpop", "math.ctlz", "math.cttz")
+def bit_count(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     bits = as_unsigned(args[0]) if args[0].dtype != np.bool_ else args[0].astype(np.uint8)
     width = 1 if args[0].dtype == np.bool_ else bits.dtype.itemsize * 8
     if op.name == "math.ctpop":
@@ -370,8 +370,8 @@ _CASTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
-@register(*_CASTS)
-def cast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register(*_CASTS)
+def cast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     dtype = result_dtype(op)
     value = np.asarray(_CASTS[op.name](args[0]))
     if op.name == "arith.fptoui" and dtype.kind == "i":
@@ -384,8 +384,8 @@ def cast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [value.astype(dtype)]
 
 
-@register("arith.bitcast")
-def bitcast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("arith.bitcast")
+def bitcast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     dtype = result_dtype(op)
     (value,) = args
     if value.dtype.itemsize != dtype.itemsize:

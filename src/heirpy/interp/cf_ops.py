@@ -5,25 +5,21 @@ any element is an evaluation error, as it is a runtime abort in MLIR."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
 
 from heirpy.interp.errors import op_error
-from heirpy.interp.registry import OP_HANDLERS, register
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
 
 
-def _assert(ev: Evaluator, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+@HANDLERS.register("cf.assert")
+def _assert(ev: EvaluatorProtocol, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     (condition,) = args
     if not np.all(condition):
         message = op.properties.get("msg") or op.attributes.get("msg")
         raise op_error(op, f"assertion failed: {message}")
     return []
 
-
-if "cf.assert" not in OP_HANDLERS:  # imported from more than one place
-    register("cf.assert")(_assert)

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import IndexType, ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
-from heirpy.interp.dtypes import element_dtype
+from heirpy.ir.constants import element_dtype
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import Evaluator
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from heirpy.diagnostics import HeirpyError, location_prefix
+from heirpy.ir.diagnostics import HeirpyError, location_prefix
 
 
 class EvaluationError(HeirpyError):

@@ -2,8 +2,8 @@
 
 The evaluator walks a function's block in order and keeps an environment from each SSA
 value to a numpy array (0-d for a scalar). Each op is evaluated by the function its
-family registered in `heirpy.interp.registry.OP_HANDLERS`; a structured linalg op with
-no function of its own (e.g. `linalg.add`, or xDSL's `conv_2d_ngchw_fchw`) falls back to
+family lists in its `HANDLERS` table, joined here as `OP_HANDLERS`; a structured
+linalg op with no function of its own (e.g. `linalg.add`, or xDSL's `conv_2d_ngchw_fchw`) falls back to
 the `linalg.generic` evaluator, which reads its indexing maps and body.
 
 Ops inside regions (a `linalg.generic` body, a `tensor.pad` body) are evaluated by the
@@ -17,7 +17,7 @@ element type with numpy/BLAS, so only their summation order differs from MLIR's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -27,23 +27,33 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from heirpy.diagnostics import HeirpyError
-from heirpy.interp.dtypes import element_dtype
-from heirpy.interp.errors import EvaluationError, op_error
-from heirpy.interp.registry import OP_HANDLERS, OpHandler
-from heirpy.interp.resources import Resources, module_resources
-
-# Importing the op-family modules registers their handlers.
-from heirpy.interp import (  # noqa: F401, E402  isort: skip
+from heirpy.interp import (
     arith_math,
     cf_ops,
     func_ops,
     linalg_generic,
     linalg_named,
-    tensor_ext_ops,
     tensor_ext_kernel,
+    tensor_ext_ops,
     tensor_ops,
 )
+from heirpy.interp.errors import EvaluationError, op_error
+from heirpy.interp.registry import OpHandler, join_tables
+from heirpy.ir.constants import Resources, element_dtype, module_resources
+from heirpy.ir.diagnostics import HeirpyError
+
+OP_HANDLERS: dict[str, OpHandler] = join_tables(
+    arith_math.HANDLERS,
+    cf_ops.HANDLERS,
+    func_ops.HANDLERS,
+    linalg_generic.HANDLERS,
+    linalg_named.HANDLERS,
+    tensor_ext_kernel.HANDLERS,
+    tensor_ext_ops.HANDLERS,
+    tensor_ops.HANDLERS,
+)
+"""Every op the evaluator runs, by name (a structured linalg op missing here runs
+through the `linalg.generic` handler)."""
 
 
 def _with_frame(err: EvaluationError, frame: str) -> EvaluationError:
@@ -240,12 +250,12 @@ def run_function(
     name: str,
     inputs: Sequence[np.ndarray],
     *,
-    resources: Mapping[str, bytes] | None = None,
+    resources: Resources | None = None,
 ) -> list[np.ndarray]:
     """Evaluate `@name` of `module` on `inputs`; one array per result.
 
-    `resources` are the module's `dense_resource` blobs (see `heirpy.interp.resources`);
-    by default they are read from xDSL's shared storage, which is right unless another
-    module with the same resource names was parsed after this one.
+    `resources` are the module's `dense_resource` blobs (handle -> data bytes); by
+    default they are read from the store of the context the module was parsed with
+    (`heirpy.ir.constants.module_resources`).
     """
     return Evaluator(module, resources).call(name, inputs)

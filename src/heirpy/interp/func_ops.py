@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.func import CallOp
 from xdsl.ir import Operation
 
-from heirpy.interp.registry import register
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
 
 
-@register("func.call")
-def call(ev: Evaluator, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+@HANDLERS.register("func.call")
+def call(ev: EvaluatorProtocol, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, CallOp)
     return ev.call(op.callee.string_value(), args)

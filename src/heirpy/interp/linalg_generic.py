@@ -25,7 +25,6 @@ import math
 import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr
@@ -42,12 +41,14 @@ from xdsl.ir.affine import (
 )
 from xdsl.traits import IsTerminator
 
-from heirpy.interp.dtypes import as_signed, as_unsigned, element_dtype, wrap_to
+from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.utils import projection_dims
 from heirpy.interp.errors import EvaluationError, op_error
-from heirpy.interp.registry import register
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
+
 
 Arrays = Sequence[np.ndarray]
 
@@ -68,8 +69,8 @@ class Structured:
 
 
 # ----------------------------------------------------------------------------- entry points
-@register("linalg.generic")
-def generic(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.generic")
+def generic(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`linalg.generic` and, through the evaluator's fallback, any structured op."""
     assert isinstance(op, LinalgStructuredOperation)
     maps = tuple(attr.data for attr in op.get_indexing_maps().data)
@@ -84,8 +85,8 @@ def generic(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return evaluate_structured(ev, structured, args)
 
 
-@register("linalg.map")
-def map_op(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.map")
+def map_op(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`linalg.map`: the body on the inputs elementwise (plus the init if it takes one)."""
     block = op.regions[0].block
     out_shape = args[-1].shape
@@ -96,8 +97,8 @@ def map_op(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [np.broadcast_to(value, out_shape).astype(dtype, copy=False)]
 
 
-@register("linalg.reduce")
-def reduce_op(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.reduce")
+def reduce_op(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`linalg.reduce`: a structured op with identity input map and the reduced dims
     dropped from the init's map."""
     dims_attr = op.properties["dimensions"]
@@ -114,15 +115,15 @@ def reduce_op(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return evaluate_structured(ev, structured, args)
 
 
-@register("linalg.index")
-def index_op(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.index")
+def index_op(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     dim = op.properties["dim"]
     assert isinstance(dim, IntegerAttr)
     return [ev.loop_index(op, dim.value.data)]
 
 
 # ----------------------------------------------------------------------------- the algorithm
-def evaluate_structured(ev: Evaluator, s: Structured, args: Arrays) -> list[np.ndarray]:
+def evaluate_structured(ev: EvaluatorProtocol, s: Structured, args: Arrays) -> list[np.ndarray]:
     ranges = loop_ranges(s.op, s.maps, [a.shape for a in args])
     inputs, inits = args[: s.num_inputs], args[s.num_inputs :]
     out_maps = s.maps[s.num_inputs :]
@@ -194,14 +195,6 @@ def eval_affine(expr: AffineExpr, grids: Sequence[np.ndarray | int]) -> np.ndarr
             case AffineBinaryOpKind.Mod:
                 return lhs % rhs  # non-negative for a positive rhs, as in MLIR
     raise EvaluationError(f"error: affine expression {expr} (symbols are not supported)")
-
-
-def projection_dims(amap: AffineMap) -> list[int] | None:
-    """The loop dims of a projected permutation (distinct bare dims), else None."""
-    dims = [e.position for e in amap.results if isinstance(e, AffineDimExpr)]
-    if len(dims) != len(amap.results) or len(set(dims)) != len(dims):
-        return None
-    return dims
 
 
 def _map_indices(op: Operation, amap: AffineMap, shape: tuple[int, ...], ranges: Sequence[int]) -> tuple[np.ndarray, ...]:
@@ -358,7 +351,7 @@ def _accumulations(s: Structured) -> list[_Accumulation] | None:
 
 
 def _reduce_by_pattern(
-    ev: Evaluator, s: Structured, inputs: Arrays, inits: Arrays, ranges: tuple[int, ...]
+    ev: EvaluatorProtocol, s: Structured, inputs: Arrays, inits: Arrays, ranges: tuple[int, ...]
 ) -> list[np.ndarray] | None:
     accumulations = _accumulations(s)
     if accumulations is None or len(ranges) > len(string.ascii_letters):
@@ -401,7 +394,7 @@ def _reduce_by_pattern(
 
 
 def _reduce_in_loop_order(
-    ev: Evaluator, s: Structured, args: Arrays, ranges: tuple[int, ...]
+    ev: EvaluatorProtocol, s: Structured, args: Arrays, ranges: tuple[int, ...]
 ) -> list[np.ndarray]:
     """MLIR's semantics literally: for each reduction point in lexicographic order, run
     the body on all parallel points at once and carry the outputs."""

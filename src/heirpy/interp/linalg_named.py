@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -23,14 +22,15 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation
 
-from heirpy.dialects.linalg import window_values
-from heirpy.interp.dtypes import element_dtype
+from heirpy.ir.dialects.linalg import window_values
+from heirpy.ir.constants import element_dtype
 from heirpy.interp.errors import EvaluationError, op_error
-from heirpy.interp.linalg_generic import axis_letters, projection_dims
-from heirpy.interp.registry import register
+from heirpy.interp.linalg_generic import axis_letters
+from heirpy.ir.utils import projection_dims
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
+
 
 Arrays = Sequence[np.ndarray]
 
@@ -161,8 +161,8 @@ def _sum_private_axes(array: np.ndarray, axes: str, elsewhere: str) -> tuple[np.
     return array.sum(axis=private, dtype=array.dtype), "".join(a for i, a in enumerate(axes) if i not in private)
 
 
-@register(*CONV_LAYOUTS)
-def conv(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register(*CONV_LAYOUTS)
+def conv(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     image, kernel, init = args
     layout = CONV_LAYOUTS[op.name]
     strides, dilations = window_attrs(op, layout.rank)
@@ -202,8 +202,8 @@ def pool(
     return np.maximum(init, np.maximum.reduce(view, axis=taps))
 
 
-@register(*POOL_LAYOUTS)
-def pooling(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register(*POOL_LAYOUTS)
+def pooling(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     image, window, init = args
     letters, kind = POOL_LAYOUTS[op.name]
     rank = window.ndim
@@ -212,8 +212,8 @@ def pooling(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
 
 
 # ----------------------------------------------------------------------------- contractions
-@register("linalg.matmul", "linalg.matvec", "linalg.vecmat", "linalg.batch_matmul")
-def contraction(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.matmul", "linalg.matvec", "linalg.vecmat", "linalg.batch_matmul")
+def contraction(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`out += lhs * rhs` over the op's indexing maps (projections), as one einsum."""
     assert isinstance(op, LinalgStructuredOperation)
     lhs, rhs, init = args
@@ -227,8 +227,8 @@ def contraction(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [init + product.astype(dtype, copy=False)]
 
 
-@register("linalg.quantized_matmul")
-def quantized_matmul(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.quantized_matmul")
+def quantized_matmul(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`C[m, n] += (A[m, k] - a_zp) * (B[k, n] - b_zp)`, in C's type."""
     lhs, rhs, lhs_zero, rhs_zero, init = args
     dtype = init.dtype
@@ -238,15 +238,15 @@ def quantized_matmul(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndar
 
 
 # ----------------------------------------------------------------------------- data movement
-@register("linalg.fill")
-def fill(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.fill")
+def fill(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     value, init = args
     dtype = element_dtype(op.results[0].type)
     return [np.full(init.shape, np.asarray(value).astype(dtype), dtype=dtype)]
 
 
-@register("linalg.broadcast")
-def broadcast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.broadcast")
+def broadcast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`init[..]` = `input[..]` read at the output dims not listed in `dimensions`."""
     source, init = args
     added = {int(d) for d in op.properties["dimensions"].get_values()}  # type: ignore[attr-defined]
@@ -257,8 +257,8 @@ def broadcast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [np.broadcast_to(source.reshape(shape), init.shape).astype(init.dtype, copy=False)]
 
 
-@register("linalg.transpose")
-def transpose(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("linalg.transpose")
+def transpose(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`init[i0, .., in] = input[i_perm^-1 ..]`: output dim k is input dim perm[k]."""
     source, init = args
     permutation = [int(d) for d in op.properties["permutation"].get_values()]  # type: ignore[attr-defined]

@@ -1,28 +1,22 @@
-"""`dense_resource` blobs: the bytes behind each handle a module references.
+"""Loading a module for the evaluator, with the `dense_resource` blobs it references.
 
-Each context heirpy makes has its own blob store (see `heirpy.context`), and
-`heirpy.api.context_of` finds the context a module was parsed with, so a module's
-blobs are looked up there; `LoadedModule` keeps a snapshot next to the module.
-
-A blob as printed is hex whose first 4 bytes are the blob's alignment (a little-endian
-u32), not data; `Resources` maps a handle to the data bytes after that header.
+The blobs live in the store of the context a module was parsed with (see
+`heirpy.ir.context`); `LoadedModule` keeps a snapshot of them next to the module
+(`heirpy.ir.constants.module_resources`), handle -> data bytes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 
-from heirpy.api import context_of, parse
-from heirpy.context import blob_store
-from heirpy.diagnostics import HeirpyError
+from heirpy.ir.constants import Resources, module_resources
+from heirpy.ir.context import parse_module
+from heirpy.ir.diagnostics import HeirpyError
 
-Resources = Mapping[str, bytes]
-_ALIGNMENT_HEADER_BYTES = 4
+__all__ = ["LoadedModule", "Resources", "load_file", "load_module", "module_resources"]
 
 
 @dataclass(frozen=True)
@@ -33,45 +27,9 @@ class LoadedModule:
     resources: Resources = field(default_factory=dict)
 
 
-def resource_handles(module: ModuleOp) -> set[str]:
-    """The handles of every `dense_resource` attribute an op of `module` holds."""
-    handles: set[str] = set()
-    for op in module.walk():
-        for attr in (*op.properties.values(), *op.attributes.values()):
-            if isinstance(attr, DenseResourceAttr):
-                handles.add(attr.resource_handle.data)
-    return handles
-
-
-def decode_blob(handle: str, text: str) -> bytes:
-    """The data bytes of a printed blob `"0x<alignment u32><data>"`."""
-    if not text.startswith("0x"):
-        raise HeirpyError(f"error: dense_resource<{handle}> has no blob")
-    try:
-        raw = bytes.fromhex(text[2:])
-    except ValueError as err:
-        raise HeirpyError(f"error: dense_resource<{handle}> blob is not hex: {err}") from err
-    if len(raw) < _ALIGNMENT_HEADER_BYTES:
-        raise HeirpyError(f"error: dense_resource<{handle}> blob is shorter than its header")
-    return raw[_ALIGNMENT_HEADER_BYTES:]
-
-
-def module_resources(module: ModuleOp, ctx: Context | None = None) -> dict[str, bytes]:
-    """Snapshot the blobs `module` references from `ctx`'s store (by default the
-    context `module` was parsed with). Handles without a blob are left out; reading
-    them is an evaluation error naming the constant."""
-    interface = blob_store(context_of(module) if ctx is None else ctx)
-    blobs: dict[str, bytes] = {}
-    for handle in resource_handles(module):
-        text = interface.lookup(handle)
-        if text:
-            blobs[handle] = decode_blob(handle, text)
-    return blobs
-
-
 def load_module(text: str, filename: str = "<string>") -> LoadedModule:
     """Parse (and verify) `text` with a fresh heirpy context; keep its blobs with it."""
-    module = parse(text, filename)
+    module = parse_module(text, filename)
     return LoadedModule(module, module_resources(module))
 
 

@@ -4,20 +4,18 @@ with the block arguments bound to the operands; the result is what it yields."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
 
-from heirpy.dialects.tensor_ext import KernelOp
-from heirpy.interp.registry import register
+from heirpy.ir.dialects.tensor_ext import KernelOp
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
 
 
-@register("tensor_ext.kernel")
-def kernel(ev: Evaluator, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+@HANDLERS.register("tensor_ext.kernel")
+def kernel(ev: EvaluatorProtocol, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, KernelOp)
     # The body is isolated from above, so running it in the caller's frame cannot read
     # anything but the bound arguments; its SSA values never clash with the caller's.

@@ -8,21 +8,19 @@ filter, so that it checks the fusion rewrites rather than repeating them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
 
-from heirpy.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.interp.linalg_named import CONV_LAYOUTS, POOL_LAYOUTS, convolve, pool
-from heirpy.interp.registry import register
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
 
 
-@register("tensor_ext.fused_conv_pool")
-def fused_conv_pool(ev: Evaluator, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+@HANDLERS.register("tensor_ext.fused_conv_pool")
+def fused_conv_pool(ev: EvaluatorProtocol, op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
     assert isinstance(op, FusedConvPoolOp)
     image, kernel, conv_init, pool_init = args
     conv = convolve(

@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ShapedType
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ShapedType
 from xdsl.ir import Operation, SSAValue
 
-from heirpy.interp.dtypes import element_dtype
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.utils import reassociation_groups
 from heirpy.interp.errors import op_error
 from heirpy.interp.linalg_generic import index_grids
-from heirpy.interp.registry import register
+from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 
-if TYPE_CHECKING:
-    from heirpy.interp.evaluator import Evaluator
+HANDLERS = HandlerTable()
+
 
 Arrays = Sequence[np.ndarray]
 
@@ -54,8 +54,8 @@ def _operand_values(ev_args: Arrays, op: Operation, operands: Sequence[SSAValue]
 EMPTY_FLOAT_VALUE = np.nan
 
 
-@register("tensor.empty")
-def empty(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.empty")
+def empty(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     type_ = _result_type(op)
     shape = _resolve(type_.get_shape(), iter(args))
     dtype = element_dtype(type_)
@@ -63,52 +63,42 @@ def empty(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [np.full(shape, fill, dtype=dtype)]
 
 
-@register("tensor.splat")
-def splat(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.splat")
+def splat(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     value, *sizes = args
     type_ = _result_type(op)
     shape = _resolve(type_.get_shape(), iter(sizes))
     return [np.full(shape, value, dtype=element_dtype(type_))]
 
 
-@register("tensor.from_elements")
-def from_elements(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.from_elements")
+def from_elements(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     type_ = _result_type(op)
     values = np.array([np.asarray(a) for a in args], dtype=element_dtype(type_))
     return [values.reshape(type_.get_shape())]
 
 
 # ----------------------------------------------------------------------------- reshapes
-def _reassociation(op: Operation) -> list[list[int]]:
-    attr = op.properties["reassociation"]
-    assert isinstance(attr, ArrayAttr)
-    groups = []
-    for group in attr.data:
-        assert isinstance(group, ArrayAttr)
-        groups.append([g.value.data for g in group.data if isinstance(g, IntegerAttr)])
-    return groups
-
-
-@register("tensor.collapse_shape")
-def collapse_shape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.collapse_shape")
+def collapse_shape(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     (source,) = args
-    groups = _reassociation(op)
+    groups = reassociation_groups(op.properties["reassociation"])
     shape = [math.prod(source.shape[d] for d in group) for group in groups]
     return [source.reshape(shape)]
 
 
-@register("tensor.expand_shape")
-def expand_shape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.expand_shape")
+def expand_shape(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     source, *sizes = args
     shape = _resolve(_static(op, "static_output_shape"), iter(sizes))
-    for group, size in zip(_reassociation(op), source.shape):
+    for group, size in zip(reassociation_groups(op.properties["reassociation"]), source.shape):
         if math.prod(shape[d] for d in group) != size:
             raise op_error(op, f"cannot expand size {size} into {[shape[d] for d in group]}")
     return [source.reshape(shape)]
 
 
-@register("tensor.reshape")
-def reshape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.reshape")
+def reshape(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     source, shape = args
     new_shape = [int(s) for s in shape]
     if math.prod(new_shape) != source.size:
@@ -116,15 +106,15 @@ def reshape(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [source.reshape(new_shape)]
 
 
-@register("tensor.cast")
-def cast(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.cast")
+def cast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     # The shape check is the evaluator's result check: a static result dim that does not
     # match at run time is reported there.
     return [args[0]]
 
 
-@register("tensor.dim")
-def dim(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.dim")
+def dim(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     source, index = args
     axis = int(index)
     if not 0 <= axis < source.ndim:
@@ -139,8 +129,8 @@ def _check_indices(op: Operation, indices: Sequence[int], shape: tuple[int, ...]
     return tuple(indices)
 
 
-@register("tensor.extract")
-def extract(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.extract")
+def extract(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """Scalar indices read one element. Inside a vectorised generic body the indices
     are arrays over the loop space (a gather): every one must be in bounds."""
     source, *indices = args
@@ -155,8 +145,8 @@ def extract(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [source[tuple(grids)]]
 
 
-@register("tensor.insert")
-def insert(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.insert")
+def insert(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     value, dest, *indices = args
     at = _check_indices(op, [int(i) for i in indices], dest.shape)
     result = dest.copy()
@@ -205,8 +195,8 @@ def _rank_reduced(sizes: Sequence[int], target: Sequence[int]) -> list[int] | No
     return match(0, 0)
 
 
-@register("tensor.extract_slice")
-def extract_slice(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.extract_slice")
+def extract_slice(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     source = args[0]
     offsets, sizes, strides = _slice_params(op, args)
     part = source[_slices(op, source.shape, offsets, sizes, strides)]
@@ -216,8 +206,8 @@ def extract_slice(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray
     return [part.reshape(shape)]
 
 
-@register("tensor.insert_slice")
-def insert_slice(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.insert_slice")
+def insert_slice(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     source, dest = args[0], args[1]
     offsets, sizes, strides = _slice_params(op, args)
     result = dest.copy()
@@ -225,16 +215,16 @@ def insert_slice(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]
     return [result]
 
 
-@register("tensor.concat")
-def concat(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.concat")
+def concat(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     axis = op.properties["dim"]
     assert isinstance(axis, IntegerAttr)
     return [np.concatenate(list(args), axis=axis.value.data)]
 
 
 # ----------------------------------------------------------------------------- pad
-@register("tensor.pad")
-def pad(ev: Evaluator, op: Operation, args: Arrays) -> list[np.ndarray]:
+@HANDLERS.register("tensor.pad")
+def pad(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """The source placed at `low` inside the body's value. The body runs once on index
     grids over the result, so a padding value that depends on the position works too."""
     assert isinstance(op, tensor.PadOp)

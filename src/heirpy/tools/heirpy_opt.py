@@ -27,8 +27,8 @@ from xdsl.universe import Universe
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
-from heirpy.context import make_context
-from heirpy.diagnostics import HeirpyError, parse_module_text, verify_module
+from heirpy.ir.context import make_context
+from heirpy.ir.diagnostics import HeirpyError, parse_module_text, verify_module
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 
 from heirpy.api import parse, print_module, run_pipeline
-from heirpy.diagnostics import HeirpyError
+from heirpy.ir.diagnostics import HeirpyError
 
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
 

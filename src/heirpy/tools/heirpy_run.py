@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.func import FuncOp
 
-from heirpy.diagnostics import HeirpyError
+from heirpy.ir.diagnostics import HeirpyError
 from heirpy.interp.equivalence import check_equivalence, compare_arrays, random_inputs
 from heirpy.interp.evaluator import Evaluator
 from heirpy.interp.resources import LoadedModule, load_file

@@ -1,8 +1,14 @@
-"""heirpy's passes, one module each. `HEIRPY_PASSES` is the single registry that the
-CLI, the library API and the `xdsl.universe` entry point all read.
+"""heirpy's passes: a folder per capability, one module per pass named like the pass.
 
-To add a pass: write `transforms/<name>.py` with a frozen-dataclass `ModulePass`
-whose `name` is the CLI name, then add one line below.
+`HEIRPY_PASSES` is the single registry that the CLI, the library API and the
+`xdsl.universe` entry point all read. Each entry is a small factory whose import sits
+inside it (as in xDSL's `get_all_passes`), so listing passes or starting the CLI does
+not import every pass module.
+
+To add a pass `my-pass` to a capability folder, e.g. `linear/`: write
+`transforms/linear/my_pass.py` with a frozen-dataclass `MyPassPass(ModulePass)` whose
+`name` is `"my-pass"` and a `populate_my_pass_patterns(...)` function, then add a
+factory below and one line to `HEIRPY_PASSES`.
 """
 
 from __future__ import annotations
@@ -14,29 +20,72 @@ from xdsl.passes import ModulePass
 PassFactory = Callable[[], type[ModulePass]]
 
 
+def _linalg_canonicalizations() -> type[ModulePass]:
+    from heirpy.transforms.canonicalize.linalg_canonicalizations import (
+        LinalgCanonicalizationsPass,
+    )
 
-def _lazy(module: str, cls: str) -> PassFactory:
-    """A factory importing `heirpy.transforms.<module>.<cls>` on first use, so that
-    listing passes does not import every pass module."""
+    return LinalgCanonicalizationsPass
 
-    def factory() -> type[ModulePass]:
-        from importlib import import_module
 
-        return getattr(import_module(f"heirpy.transforms.{module}"), cls)
+def _linalg_fuse_linear_ops() -> type[ModulePass]:
+    from heirpy.transforms.linear.linalg_fuse_linear_ops import LinalgFuseLinearOpsPass
 
-    return factory
+    return LinalgFuseLinearOpsPass
+
+
+def _linalg_fuse_conv_pool() -> type[ModulePass]:
+    from heirpy.transforms.linear.linalg_fuse_conv_pool import LinalgFuseConvPoolPass
+
+    return LinalgFuseConvPoolPass
+
+
+def _linalg_fuse_linear_chains() -> type[ModulePass]:
+    from heirpy.transforms.linear.linalg_fuse_linear_chains import LinalgFuseLinearChainsPass
+
+    return LinalgFuseLinearChainsPass
+
+
+def _linalg_fuse_pointwise() -> type[ModulePass]:
+    from heirpy.transforms.pointwise.linalg_fuse_pointwise import LinalgFusePointwisePass
+
+    return LinalgFusePointwisePass
+
+
+def _linalg_fuse_ops() -> type[ModulePass]:
+    from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
+
+    return LinalgFuseOpsPass
+
+
+def _lower_tensor_ext() -> type[ModulePass]:
+    from heirpy.transforms.lowering.lower_tensor_ext import LowerTensorExtPass
+
+    return LowerTensorExtPass
+
+
+def _report_depth() -> type[ModulePass]:
+    from heirpy.transforms.report.report_depth import ReportDepthPass
+
+    return ReportDepthPass
+
+
+def _report_kernels() -> type[ModulePass]:
+    from heirpy.transforms.report.report_kernels import ReportKernelsPass
+
+    return ReportKernelsPass
 
 
 HEIRPY_PASSES: dict[str, PassFactory] = {
-    "linalg-fuse-conv-pool": _lazy("conv_pool_fusion", "LinalgFuseConvPoolPass"),
-    "lower-tensor-ext": _lazy("lower_tensor_ext", "LowerTensorExtPass"),
-    "linalg-fuse-ops": _lazy("linalg_fuse_ops", "LinalgFuseOpsPass"),
-    "report-depth": _lazy("report_depth", "ReportDepthPass"),
-    "linalg-fuse-linear-ops": _lazy("linalg_fuse_linear_ops", "LinalgFuseLinearOpsPass"),
-    "linalg-fuse-linear-chains": _lazy("linear_chains", "LinalgFuseLinearChainsPass"),
-    "linalg-canonicalizations": _lazy("linalg_canonicalizations", "LinalgCanonicalizationsPass"),
-    "linalg-fuse-pointwise": _lazy("linalg_fuse_pointwise", "LinalgFusePointwisePass"),
-    "report-kernels": _lazy("report_kernels", "ReportKernelsPass"),
+    "linalg-canonicalizations": _linalg_canonicalizations,
+    "linalg-fuse-linear-ops": _linalg_fuse_linear_ops,
+    "linalg-fuse-conv-pool": _linalg_fuse_conv_pool,
+    "linalg-fuse-linear-chains": _linalg_fuse_linear_chains,
+    "linalg-fuse-pointwise": _linalg_fuse_pointwise,
+    "linalg-fuse-ops": _linalg_fuse_ops,
+    "lower-tensor-ext": _lower_tensor_ext,
+    "report-depth": _report_depth,
+    "report-kernels": _report_kernels,
 }
 
 

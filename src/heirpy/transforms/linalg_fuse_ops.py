@@ -3,28 +3,24 @@
 The groups, in order (each runs to a fixpoint before the next starts, because each
 later group matches what the earlier ones produce):
 
-| option         | group                        | module (function)                                      |
-|----------------|------------------------------|--------------------------------------------------------|
-| `conv-pool`    | conv + sum/avg pool          | `conv_pool_fusion` (`conv_pool_patterns`)              |
-| `linear-chains`| whole linear chains          | `linear_chains` (`linear_chain_patterns`)              |
-| `pointwise`    | pointwise across layout ops  | `linalg_fuse_pointwise` (`pointwise_fusion_patterns`)  |
-| `pointwise`    | reduction root + epilogue    | `linalg_fuse_pointwise` (`kernel_formation_patterns`)  |
+| option          | group                        | patterns from                                   |
+|-----------------|------------------------------|-------------------------------------------------|
+| `conv-pool`     | conv + sum/avg pool          | `linear.linalg_fuse_conv_pool`                  |
+| `linear-chains` | whole linear chains          | `linear.linalg_fuse_linear_chains`              |
+| `pointwise`     | pointwise across layout ops  | `pointwise.linalg_fuse_pointwise` (phase 1)     |
+| `pointwise`     | reduction root + epilogue    | `pointwise.linalg_fuse_pointwise` (phase 2)     |
 
 conv + pool goes first so that the linear-chain group sees `fused_conv_pool` ops, and
 pointwise fusion goes last so that it never hides a linear op inside a kernel (its
-two phases are two groups under one option, as `linalg-fuse-pointwise` runs them). A
-group whose module is not part of this installation is skipped (the table is the one
-place to add a group: one line in `PATTERN_GROUPS`). Every group can be switched off,
+two phases are two groups under one option, as `linalg-fuse-pointwise` runs them).
+`PATTERN_GROUPS` is the one place to add a group. Every group can be switched off,
 e.g. `linalg-fuse-ops{conv-pool=false}`.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import import_module
-from importlib.util import find_spec
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -35,41 +31,34 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
+from heirpy.transforms.linear.linalg_fuse_linear_chains import linear_chain_patterns
+from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
+    kernel_formation_patterns,
+    pointwise_fusion_patterns,
+)
+
 
 @dataclass(frozen=True)
 class PatternGroup:
-    """A named list of patterns, provided by `function` of `heirpy.transforms.<module>`."""
+    """A list of patterns switched on and off by one pass option."""
 
     option: str  # the pass option (field) that switches it on/off
-    module: str
-    function: str
-
-    def available(self) -> bool:
-        return find_spec(f"heirpy.transforms.{self.module}") is not None
-
-    def patterns(self, ctx: Context) -> list[RewritePattern]:
-        factory: Callable[..., Sequence[RewritePattern]] = getattr(
-            import_module(f"heirpy.transforms.{self.module}"), self.function
-        )
-        # Groups that fold constants take the context (dense_resource blobs live there).
-        takes_ctx = bool(inspect.signature(factory).parameters)
-        return list(factory(ctx) if takes_ctx else factory())
+    patterns: Callable[[Context], Sequence[RewritePattern]]
 
 
 PATTERN_GROUPS: tuple[PatternGroup, ...] = (
-    PatternGroup("conv_pool", "conv_pool_fusion", "conv_pool_patterns"),
-    PatternGroup("linear_chains", "linear_chains", "linear_chain_patterns"),
-    PatternGroup("pointwise", "linalg_fuse_pointwise", "pointwise_fusion_patterns"),
-    PatternGroup("pointwise", "linalg_fuse_pointwise", "kernel_formation_patterns"),
+    PatternGroup("conv_pool", lambda ctx: conv_pool_patterns()),
+    PatternGroup("linear_chains", linear_chain_patterns),
+    PatternGroup("pointwise", lambda ctx: pointwise_fusion_patterns()),
+    PatternGroup("pointwise", lambda ctx: kernel_formation_patterns()),
 )
 
 
 def apply_groups(module: ModuleOp, ctx: Context, groups: Sequence[PatternGroup]) -> None:
     """Run each group to a fixpoint, in order."""
     for group in groups:
-        if not group.available():
-            continue
-        patterns = group.patterns(ctx)
+        patterns = list(group.patterns(ctx))
         if patterns:
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(patterns), apply_recursively=True

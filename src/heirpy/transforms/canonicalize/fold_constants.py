@@ -5,7 +5,7 @@ it computes: `linalg.fill`, `linalg.broadcast`, `linalg.transpose` of a constant
 `tensor.extract_slice` of a broadcast constant. Constants may be `dense<...>` (list,
 splat or hex) or `dense_resource<...>`; results are always plain `dense<...>`.
 
-Reading and building constants is `heirpy.transforms.constants`; this module only adds
+Reading and building constants is `heirpy.ir.constants`; this module only adds
 the size bound on what a fold may produce.
 """
 
@@ -14,16 +14,14 @@ from __future__ import annotations
 from math import prod
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from heirpy.dialects import linalg
-from heirpy.interp.dtypes import element_dtype
-from heirpy.transforms.constants import constant_array, scalar_constant
-from heirpy.transforms.constants import dense_constant as _dense_constant
+from heirpy.ir.dialects import linalg
+from heirpy.ir.constants import NO_BLOBS, Blobs, constant_array, numpy_dtype, scalar_constant
+from heirpy.ir.constants import dense_constant as _dense_constant
 
 # HEIR refuses to expand a resource blob over 1 MiB; heirpy also bounds what a fold may
 # *produce* (non-splat), so that a broadcast bias (1x255x80x80 in YOLO) stays an op
@@ -32,17 +30,17 @@ MAX_FOLDED_BYTES = 1 << 20
 
 
 class ConstantPattern(RewritePattern):
-    """A pattern that reads constants: it needs the context, whose builtin dialect holds
-    the `dense_resource` blobs of the module being rewritten."""
+    """A pattern that reads constants: it needs the `dense_resource` blobs of the module
+    being rewritten (`ContextBlobs(ctx)` for the pass's context)."""
 
-    def __init__(self, ctx: Context | None = None):
-        self.ctx = ctx
+    def __init__(self, blobs: Blobs = NO_BLOBS):
+        self.blobs = blobs
 
     def array(self, value: SSAValue) -> np.ndarray | None:
-        return constant_array(value, ctx=self.ctx)
+        return constant_array(value, self.blobs)
 
     def scalar(self, value: SSAValue) -> float | int | None:
-        return scalar_constant(value, ctx=self.ctx)
+        return scalar_constant(value, self.blobs)
 
 
 def dense_constant(array: np.ndarray, type_: TensorType) -> arith.ConstantOp:
@@ -51,19 +49,11 @@ def dense_constant(array: np.ndarray, type_: TensorType) -> arith.ConstantOp:
     return _dense_constant(np.broadcast_to(array, type_.get_shape()), type_)
 
 
-def element_storage(element_type: Attribute) -> np.dtype | None:
-    """numpy dtype of `element_type` (None when it has none: index, complex, ...)."""
-    try:
-        return element_dtype(TensorType(element_type, [1]))
-    except Exception:  # no numpy form: not foldable
-        return None
-
-
 def _foldable(array: np.ndarray, out_type: Attribute) -> bool:
     """A fold is allowed when its result is a splat or small enough."""
     if not isinstance(out_type, TensorType) or any(d < 0 for d in out_type.get_shape()):
         return False
-    if element_storage(out_type.get_element_type()) is None:
+    if numpy_dtype(out_type) is None:
         return False
     if array.size and np.all(array.reshape(-1) == array.reshape(-1)[0]):
         return True

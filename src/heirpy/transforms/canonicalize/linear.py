@@ -22,25 +22,21 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.abstract_ops import ConvOperation
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from heirpy.dialects import linalg
-from heirpy.transforms.canonicalize_constants import (
+from heirpy.ir.dialects import linalg
+from heirpy.transforms.canonicalize.fold_constants import (
     ConstantPattern,
     _foldable,
     dense_constant,
-    element_storage,
 )
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.utils import affine_maps, all_parallel, all_static, is_identity
+from heirpy.transforms.linear.linear_maps import pool_filter as sum_pool_filter
 
 
 # ------------------------------------------------------------------ legality helpers
-def is_static(*types: object) -> bool:
-    """Every type is a shaped type with a fully static shape."""
-    return all(isinstance(t, ShapedType) and all(d >= 0 for d in t.get_shape()) for t in types)
-
-
 def undilated_filter(filter_: np.ndarray, dilations: Sequence[int]) -> np.ndarray:
     """Spread the trailing `len(dilations)` (window) dims of `filter_` so that tap k sits
     at k * d, with zeros in between: size k -> d * (k - 1) + 1."""
@@ -56,10 +52,7 @@ def undilated_filter(filter_: np.ndarray, dilations: Sequence[int]) -> np.ndarra
 
 def pool_filter(channels: int, window: Sequence[int], value: float, dtype: np.dtype) -> np.ndarray:
     """The [C, C, *window] filter that sums (times `value`) each channel on its own."""
-    filt = np.zeros((channels, channels, *window), dtype=dtype)
-    for c in range(channels):
-        filt[c, c] = value
-    return filt
+    return (sum_pool_filter(channels, window) * value).astype(dtype)
 
 
 def _same_form(attr: DenseIntOrFPElementsAttr, value: int) -> DenseIntOrFPElementsAttr:
@@ -130,10 +123,6 @@ class UndilateConv1D(_UndilateConv):
 
 
 # ------------------------------------------------------------------ pools
-def _identity_maps(maps: Sequence[AffineMap]) -> bool:
-    return all(m == AffineMap.identity(m.num_dims) for m in maps)
-
-
 def divisor_of(
     user: Operation, pooled: SSAValue, scalar: Callable[[SSAValue], float | int | None]
 ) -> float | None:
@@ -150,9 +139,9 @@ def divisor_of(
     if isinstance(user, linalg.GenericOp):
         if list(user.inputs) != [pooled] or len(user.outputs) != 1 or len(user.res) != 1:
             return None
-        if not _identity_maps([m.data for m in user.indexing_maps]):
+        if not all(is_identity(m) for m in affine_maps(user.indexing_maps)):
             return None
-        if any(it.data.value != "parallel" for it in user.iterator_types):
+        if not all_parallel(user.iterator_types):
             return None
         body = list(user.body.block.ops)
         if len(body) != 2 or not isinstance(body[0], arith.DivfOp):
@@ -181,7 +170,7 @@ class _PoolToConv(ConstantPattern):
         if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.res) != 1:
             return
         source, window, init = op.inputs[0], op.inputs[1], op.outputs[0]
-        if not is_static(source.type, window.type, init.type):
+        if not all_static([source, window, init]):
             return
         if isinstance(source.owner, ConvOperation):
             return  # conv + pool is fused by conv_pool_patterns(), never split
@@ -208,7 +197,7 @@ class _PoolToConv(ConstantPattern):
                     new_init_op = dense_constant(init_values / init_values.dtype.type(divisor), init.type)
                     new_init = new_init_op.results[0]
 
-        filter_values = pool_filter(channels, window_shape, scale, constant_dtype(element_type))
+        filter_values = pool_filter(channels, window_shape, scale, element_dtype(element_type))
         filter_type = TensorType(element_type, filter_values.shape)
         if not _foldable(filter_values, filter_type):
             return
@@ -227,12 +216,6 @@ class _PoolToConv(ConstantPattern):
         rewriter.insert_op(new_ops)
         rewriter.replace(divide, [], [conv.res[0]])
         rewriter.erase_op(op)
-
-
-def constant_dtype(element_type: Attribute) -> np.dtype:
-    storage = element_storage(element_type)
-    assert storage is not None, f"unsupported element type {element_type}"
-    return storage
 
 
 class PoolToConv2D(_PoolToConv):

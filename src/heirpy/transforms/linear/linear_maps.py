@@ -21,7 +21,7 @@ from math import gcd, prod
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from heirpy.dialects.tensor_ext import window_out_size
+from heirpy.ir.utils import window_out_size
 
 Pair = tuple[int, int]
 SampleMap = Callable[[np.ndarray], np.ndarray]
@@ -72,9 +72,10 @@ def sum_pool_nchw(
 
 
 def pool_filter(channels: int, window: Sequence[int]) -> np.ndarray:
-    """A sum pool as a conv filter [C, C, PH, PW]: ones on the channel diagonal."""
-    eye = np.eye(channels, dtype=np.float64)
-    return eye[:, :, None, None] * np.ones(tuple(window), dtype=np.float64)
+    """A sum pool as a conv filter [C, C, *window] (any window rank): ones on the
+    channel diagonal, in float64."""
+    eye = np.eye(channels, dtype=np.float64).reshape(channels, channels, *([1] * len(window)))
+    return eye * np.ones(tuple(window), dtype=np.float64)
 
 
 # ------------------------------------------------------------------------- affine convs

@@ -16,22 +16,29 @@ from collections.abc import Sequence
 from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    ArrayAttr,
-    DenseArrayBase,
     FloatAttr,
     IntegerAttr,
     TensorType,
-    i64,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.utils.exceptions import VerifyException
 
-from heirpy.dialects import linalg
-from heirpy.transforms.canonicalize_constants import dense_constant
-from heirpy.transforms.constants import attribute_array
-from heirpy.transforms.shapes import static_shape
+from heirpy.ir.dialects import linalg
+from heirpy.transforms.canonicalize.fold_constants import dense_constant
+from heirpy.ir.constants import NO_BLOBS, attribute_array
+from heirpy.ir.utils import (
+    affine_maps,
+    all_parallel,
+    i64_array,
+    is_identity,
+    is_projected_permutation,
+    loop_sizes,
+    map_dims,
+    reassociation_attr,
+    static_shape,
+)
 
 # Scalar ops that apply elementwise to tensors and that xDSL 0.74 types correctly there.
 ELEMENTWISE_OPS: frozenset[str] = frozenset(
@@ -52,38 +59,6 @@ ELEMENTWISE_OPS: frozenset[str] = frozenset(
 
 
 # ------------------------------------------------------------------ map helpers
-def map_dims(m: AffineMap) -> list[int] | None:
-    """The loop dim of each result of `m` if every result is a plain dim, else None."""
-    dims: list[int] = []
-    for expr in m.results:
-        if not isinstance(expr, AffineDimExpr):
-            return None
-        dims.append(expr.position)
-    return dims
-
-
-def is_identity(m: AffineMap) -> bool:
-    return map_dims(m) == list(range(m.num_dims))
-
-
-def is_projected_permutation(m: AffineMap) -> bool:
-    dims = map_dims(m)
-    return dims is not None and len(set(dims)) == len(dims)
-
-
-def loop_ranges(maps: Sequence[AffineMap], shapes: Sequence[tuple[int, ...]]) -> list[int] | None:
-    """Static size of each loop dim, read from the operands its maps index directly."""
-    num_dims = maps[0].num_dims if maps else 0
-    ranges: list[int | None] = [None] * num_dims
-    for m, shape in zip(maps, shapes):
-        for expr, size in zip(m.results, shape):
-            if isinstance(expr, AffineDimExpr):
-                ranges[expr.position] = size
-    if any(r is None or r < 0 for r in ranges):
-        return None
-    return [r for r in ranges if r is not None]
-
-
 def transpose_broadcast(m: AffineMap) -> tuple[list[int] | None, list[int]]:
     """Split a projected permutation into (transpose permutation or None, added dims).
 
@@ -115,22 +90,6 @@ def unit_reassociation(rank: int, unit_dims: Sequence[int]) -> list[list[int]]:
     if pending and groups:
         groups[-1].extend(pending)
     return groups
-
-
-def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
-    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
-
-
-def _i64_array(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
-
-
-def _all_parallel(op: linalg.GenericOp) -> bool:
-    return all(it.data.value == "parallel" for it in op.iterator_types)
-
-
-def _maps(op: linalg.GenericOp) -> list[AffineMap]:
-    return [m.data for m in op.indexing_maps]
 
 
 # ------------------------------------------------------------------ broadcasts
@@ -200,9 +159,9 @@ class MaterializeBroadcasts(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if len(op.inputs) < 2 or not _all_parallel(op) or not op.res:
+        if len(op.inputs) < 2 or not all_parallel(op.iterator_types) or not op.res:
             return
-        maps = _maps(op)
+        maps = affine_maps(op.indexing_maps)
         n_in = len(op.inputs)
         if not all(is_identity(m) for m in maps[n_in:]):
             return
@@ -247,7 +206,7 @@ class MaterializeBroadcasts(RewritePattern):
             added = [d for d in range(m.num_dims) if d not in dims]
             assert isinstance(value.type, TensorType)
             empty = tensor.EmptyOp([], TensorType(value.type.get_element_type(), out_shape))
-            broadcast = linalg.xops.BroadcastOp(source, empty.tensor, _i64_array(added))
+            broadcast = linalg.xops.BroadcastOp(source, empty.tensor, i64_array(added))
             new_ops += [empty, broadcast]
             new_inputs.append(broadcast.result[0])
             new_maps.append(AffineMap.identity(m.num_dims))
@@ -274,19 +233,19 @@ class DecomposeProjectedPermutation(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if (len(op.inputs) == 1 and len(op.outputs) == 1) or not _all_parallel(op) or not op.res:
+        if (len(op.inputs) == 1 and len(op.outputs) == 1) or not all_parallel(op.iterator_types) or not op.res:
             return
         body_ops = list(op.body.block.ops)
         if len(body_ops) == 1:
             return
-        maps = _maps(op)
+        maps = affine_maps(op.indexing_maps)
         if not all(is_projected_permutation(m) for m in maps):
             return
         shapes = [static_shape(v.type) for v in op.operands]
         if any(s is None for s in shapes):
             return
-        ranges = loop_ranges(maps, shapes)  # type: ignore[arg-type]
-        if ranges is None:
+        ranges = loop_sizes(maps, shapes)  # type: ignore[arg-type]
+        if ranges is None or any(r < 0 for r in ranges):
             return
         new_ops: list[Operation] = []
         new_inputs: list[SSAValue] = []
@@ -304,12 +263,12 @@ class DecomposeProjectedPermutation(RewritePattern):
             if permutation is not None:
                 t_shape = [shape[p] for p in permutation]
                 empty = tensor.EmptyOp([], TensorType(element, t_shape))
-                transpose = linalg.xops.TransposeOp(current, empty.tensor, _i64_array(permutation))
+                transpose = linalg.xops.TransposeOp(current, empty.tensor, i64_array(permutation))
                 new_ops += [empty, transpose]
                 current = transpose.res[0]
             if added:
                 empty = tensor.EmptyOp([], TensorType(element, ranges))
-                broadcast = linalg.xops.BroadcastOp(current, empty.tensor, _i64_array(added))
+                broadcast = linalg.xops.BroadcastOp(current, empty.tensor, i64_array(added))
                 new_ops += [empty, broadcast]
                 current = broadcast.result[0]
             new_inputs.append(current)
@@ -371,7 +330,7 @@ def tensor_ops_from_body(
             raise _Abort  # a splat of a dynamic shape needs its sizes
         t = TensorType(value.type, shape)
         owner = value.owner
-        array = attribute_array(owner.value, value.type) if isinstance(owner, arith.ConstantOp) else None
+        array = attribute_array(owner.value, value.type, NO_BLOBS) if isinstance(owner, arith.ConstantOp) else None
         if array is not None and isinstance(owner.value, FloatAttr | IntegerAttr):  # type: ignore[union-attr]
             new: Operation = dense_constant(array, t)
         elif isinstance(owner, Operation) and owner.parent_block() is block:
@@ -441,7 +400,7 @@ class GenericToElementwise(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not op.res or not _all_parallel(op) or not all(is_identity(m) for m in _maps(op)):
+        if not op.res or not all_parallel(op.iterator_types) or not all(is_identity(m) for m in affine_maps(op.indexing_maps)):
             return
         if any(not isinstance(v.type, TensorType) for v in op.operands):
             return

@@ -24,14 +24,11 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    ArrayAttr,
-    IntegerAttr,
     DenseIntOrFPElementsAttr,
     ModuleOp,
     ShapedType,
     TensorType,
 )
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -44,48 +41,36 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from heirpy.dialects.tensor_ext import (
+from heirpy.ir.dialects.tensor_ext import (
     KernelOp,
     KernelYieldOp,
     is_kernel_epilogue,
     is_kernel_root,
 )
-from heirpy.transforms.axis_map import AxisMap, trace
-from heirpy.transforms.pointwise_maps import (
+from heirpy.ir.utils import (
+    affine_maps,
+    iterator_attrs,
+    iterator_kinds,
+    loop_sizes,
+    reassociation_attr,
+    shape_of,
+)
+from heirpy.transforms.pointwise.axis_map import AxisMap, trace
+from heirpy.transforms.pointwise.pointwise_maps import (
     LAYOUT_OPS,
     inverse_of_permutation,
-    layout_chain,
-    loop_sizes,
     bare_dims,
+    layout_chain,
     loops_inferable,
     no_recompute,
     read_splits,
     refine_loops,
-    shape_of,
     source_map,
     split_keeps_reductions_whole,
     substitute,
 )
 
 # ------------------------------------------------------------------ generic helpers
-
-
-def _maps(op: GenericOp) -> list[AffineMap]:
-    return [attr.data for attr in op.indexing_maps]
-
-
-def _kinds(op: GenericOp) -> list[str]:
-    return [
-        "reduction" if it.data == IteratorType.REDUCTION else "parallel"
-        for it in op.iterator_types
-    ]
-
-
-def _iterator_attrs(kinds: Sequence[str]) -> list[IteratorTypeAttr]:
-    return [
-        IteratorTypeAttr.reduction() if k == "reduction" else IteratorTypeAttr.parallel()
-        for k in kinds
-    ]
 
 
 def _shapes(op: GenericOp) -> list[tuple[int, ...]] | None:
@@ -128,7 +113,7 @@ def _rebuild(
         list(op.outputs),
         body,
         [AffineMapAttr(m) for m in maps],
-        _iterator_attrs(kinds),
+        iterator_attrs(kinds),
         [r.type for r in op.res],
         op.doc,
         op.library_call,
@@ -245,7 +230,7 @@ class AbsorbLayoutChain(RewritePattern):
         shapes = _shapes(op)
         if shapes is None:
             return
-        maps, kinds = _maps(op), _kinds(op)
+        maps, kinds = affine_maps(op.indexing_maps), iterator_kinds(op.iterator_types)
         for index, value in enumerate(op.inputs):
             source, steps, chain = layout_chain(value)
             source_shape = shape_of(source)
@@ -281,16 +266,14 @@ def _rebuild_expanded(
     old_type = op.res[0].type
     assert isinstance(old_type, TensorType)
     new_type = TensorType(old_type.get_element_type(), plan.out_shape)
-    reassociation = ArrayAttr(
-        ArrayAttr(IntegerAttr(i, 64) for i in group) for group in plan.out_groups
-    )
+    reassociation = reassociation_attr(plan.out_groups)
     expand = tensor.ExpandShapeOp(op.outputs[0], [], reassociation, plan.out_shape, new_type)
     generic = GenericOp(
         inputs,
         [expand.result],
         body,
         [AffineMapAttr(m) for m in plan.maps],
-        _iterator_attrs(plan.kinds),
+        iterator_attrs(plan.kinds),
         [new_type],
         op.doc,
         op.library_call,
@@ -349,7 +332,7 @@ class FuseElementwiseProducer(RewritePattern):
         shapes = _shapes(op)
         if shapes is None:
             return
-        maps = _maps(op)
+        maps = affine_maps(op.indexing_maps)
         sizes = loop_sizes(maps, shapes)
         if sizes is None:
             return
@@ -360,12 +343,12 @@ class FuseElementwiseProducer(RewritePattern):
             if (
                 len(producer.res) != 1
                 or len(producer.outputs) != 1
-                or "reduction" in _kinds(producer)
+                or "reduction" in iterator_kinds(producer.iterator_types)
                 or _uses_index(producer)
                 or producer.body.block.args[-1].uses
             ):
                 continue
-            new_input_maps = producer_fusion_maps(maps, sizes, index, _maps(producer))
+            new_input_maps = producer_fusion_maps(maps, sizes, index, affine_maps(producer.indexing_maps))
             if new_input_maps is None:
                 continue
             rewriter.replace(op, _fuse(op, index, producer, new_input_maps))
@@ -379,7 +362,7 @@ def _fuse(
     """The consumer with input `index` replaced by the producer's inputs and body."""
     c_inputs, p_inputs = list(consumer.inputs), list(producer.inputs)
     inputs = c_inputs[:index] + p_inputs + c_inputs[index + 1 :]
-    c_maps = _maps(consumer)
+    c_maps = affine_maps(consumer.indexing_maps)
     maps = c_maps[:index] + list(producer_input_maps) + c_maps[index + 1 :]
     c_block, p_block = consumer.body.block, producer.body.block
     c_args = list(c_block.args)
@@ -409,7 +392,7 @@ def _fuse(
             mapper[arg] = new_args[k - 1 + len(p_inputs)]
     for child in c_block.ops:
         block.add_op(child.clone(mapper))
-    return _rebuild(consumer, inputs, maps, _kinds(consumer), Region(block))
+    return _rebuild(consumer, inputs, maps, iterator_kinds(consumer.iterator_types), Region(block))
 
 
 class TransposeToGeneric(RewritePattern):
@@ -439,7 +422,7 @@ class TransposeToGeneric(RewritePattern):
         holders = [*chain, op]
         producer = source.op if isinstance(source, OpResult) else None
         if producer is None or not (
-            (isinstance(producer, GenericOp) and "reduction" not in _kinds(producer))
+            (isinstance(producer, GenericOp) and "reduction" not in iterator_kinds(producer.iterator_types))
             or is_kernel_root(producer)
         ):
             return
@@ -462,7 +445,7 @@ class TransposeToGeneric(RewritePattern):
             [op.outputs[0]],
             Region(block),
             [AffineMapAttr(in_map), AffineMapAttr(AffineMap.identity(rank))],
-            _iterator_attrs(["parallel"] * rank),
+            iterator_attrs(["parallel"] * rank),
             [op.res[0].type],
         )
         rewriter.replace(op, generic)
@@ -564,7 +547,7 @@ class ElementwiseToGeneric(RewritePattern):
         identity = AffineMapAttr(AffineMap.identity(rank))
         generic = GenericOp(
             inputs, [empty.tensor], Region(block), [identity] * (len(inputs) + 1),
-            _iterator_attrs(["parallel"] * rank), [result_type],
+            iterator_attrs(["parallel"] * rank), [result_type],
         )
         rewriter.replace(op, [empty, generic])
 
@@ -630,7 +613,7 @@ class FormKernel(RewritePattern):
         root_shape = shape_of(root.results[0])
         if shapes is None or root_shape is None:
             return
-        maps = _maps(op)
+        maps = affine_maps(op.indexing_maps)
         sizes = loop_sizes(maps, shapes)
         if sizes is None or not kernel_read_is_whole(maps[index], sizes, root_shape):
             return

@@ -32,9 +32,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.dialects.builtin import AnyFloat, ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -44,11 +43,11 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from heirpy.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp, YieldOp
-from heirpy.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.transforms.constants import scalar_constant
-from heirpy.transforms.filter_compose import ConvPoolGeometry
-from heirpy.transforms.shapes import static_shape
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp, YieldOp
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.constants import NO_BLOBS, scalar_constant
+from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
+from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
 
 Shape = tuple[int, ...]
 
@@ -93,15 +92,8 @@ def _pair(values: Sequence[int]) -> tuple[int, int]:
 # ------------------------------------------------------------------------ divide / scale
 def _uniform_constant(value: SSAValue) -> float | None:
     """A float scalar constant or splat float tensor constant, else None."""
-    got = scalar_constant(value)
+    got = scalar_constant(value, NO_BLOBS)  # torch-mlir's divisors are literals
     return float(got) if isinstance(got, float) else None
-
-
-def _is_identity(map_attr: Attribute) -> bool:
-    if not isinstance(map_attr, AffineMapAttr):
-        return False
-    amap = map_attr.data
-    return amap == AffineMap.identity(amap.num_dims)
 
 
 def _scale_of_body(generic: GenericOp, data_index: int) -> tuple[str, float] | None:
@@ -160,13 +152,13 @@ def elementwise_scale(user: Operation, data: SSAValue) -> float | None:
     if isinstance(user, GenericOp):
         if len(user.outputs) != 1 or len(user.res) != 1 or user.res[0].type != result_type:
             return None
-        if any(str(it.data) != "parallel" for it in user.iterator_types):
+        if not all_parallel(user.iterator_types):
             return None
         positions = [i for i, operand in enumerate(user.inputs) if operand is data]
         if len(positions) != 1 or len(user.inputs) > 2:
             return None
-        maps = user.indexing_maps.data
-        if not _is_identity(maps[positions[0]]) or not _is_identity(maps[-1]):
+        maps = affine_maps(user.indexing_maps)
+        if not is_identity(maps[positions[0]]) or not is_identity(maps[-1]):
             return None
         scale = _scale_of_body(user, positions[0])
     elif isinstance(user, arith.DivfOp | arith.MulfOp):

@@ -38,16 +38,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-
-def i64_array(values: Sequence[int]) -> DenseArrayBase:
-    """`array<i64: ...>`."""
-    return DenseArrayBase.from_list(i64, list(values))
-
-
-def window_out_size(in_size: int, window: int, stride: int, dilation: int) -> int:
-    """Output length of a VALID sliding window: how many positions fit in `in_size`."""
-    span = dilation * (window - 1) + 1
-    return (in_size - span) // stride + 1 if in_size >= span else 0
+from heirpy.ir.utils import i64_array, window_out_size
 
 
 def _shape_str(shape: Sequence[int]) -> str:

@@ -1,12 +1,21 @@
-"""The one place that decides which dialects heirpy parses: used by the CLI and the API."""
+"""The one place that decides which dialects heirpy parses: used by the CLI and the API.
+
+Also where a parsed module's context is remembered (`context_of`): the module's
+`dense_resource` blobs live in that context's store, so printing the module or reading
+its constants needs it. The record is a weak map, so it never keeps a module alive.
+"""
 
 from __future__ import annotations
+
+from weakref import WeakKeyDictionary
 
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.ir import Dialect
+
+from heirpy.ir.diagnostics import parse_module_text, verify_module
 
 
 def make_context(*, allow_unregistered: bool = False) -> Context:
@@ -16,8 +25,8 @@ def make_context(*, allow_unregistered: bool = False) -> Context:
     Dialects load lazily, as in xdsl-opt, so building a context is cheap. Each context
     has a `builtin` dialect of its own, hence its own store of `dense_resource` blobs.
     """
-    from heirpy.dialects.linalg import Linalg
-    from heirpy.dialects.tensor_ext import TensorExt
+    from heirpy.ir.dialects.linalg import Linalg
+    from heirpy.ir.dialects.tensor_ext import TensorExt
 
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
@@ -48,3 +57,35 @@ def blob_store(ctx: Context) -> OpAsmDialectInterface:
     interface = ctx.get_dialect("builtin").get_interface(OpAsmDialectInterface)
     assert interface is not None, "make_context's builtin always has a blob store"
     return interface
+
+
+_MODULE_CONTEXTS: WeakKeyDictionary[ModuleOp, Context] = WeakKeyDictionary()
+"""The context each parsed module came from, so printing finds its resource blobs."""
+
+
+def parse_module(
+    text: str | bytes,
+    filename: str = "<string>",
+    *,
+    ctx: Context | None = None,
+    verify: bool = True,
+) -> ModuleOp:
+    """Parse MLIR text (custom or generic form) into a (verified) module and remember
+    the context it was parsed with (`context_of`)."""
+    ctx = make_context() if ctx is None else ctx
+    module = parse_module_text(ctx, text, filename)
+    if verify:
+        verify_module(module)
+    _MODULE_CONTEXTS[module] = ctx
+    return module
+
+
+def context_of(module: ModuleOp) -> Context:
+    """The context `module` was parsed with (its dense_resource blobs live there).
+
+    A module built in Python rather than parsed gets a fresh context on first use.
+    """
+    ctx = _MODULE_CONTEXTS.get(module)
+    if ctx is None:
+        ctx = _MODULE_CONTEXTS[module] = make_context()
+    return ctx

@@ -10,13 +10,13 @@
     %r = arith.addf %x, %c : tensor<1x4xf32>
 
 The pattern families (one class per pattern) live in three package-private modules:
-`canonicalize_constants` (constant folding), `canonicalize_linear` (dilated convs,
-standalone pools, transposed matvecs) and `canonicalize_elementwise` (broadcasts,
+`fold_constants` (constant folding), `linear` (dilated convs,
+standalone pools, transposed matvecs) and `elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors).
 
 Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
 linear ops): the pass first applies `conv_pool_patterns()` from
-`heirpy.transforms.conv_pool_fusion` on its own, so every conv + pool (+ constant
+`heirpy.transforms.linear.linalg_fuse_conv_pool` on its own, so every conv + pool (+ constant
 divide) becomes `tensor_ext.fused_conv_pool` before any pool -> conv rewrite can see the
 pool; only then do the other patterns run (with the conv-pool group again, for pairs
 another rewrite exposes). As a second guard the pool -> conv patterns never fire on a
@@ -53,36 +53,37 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from heirpy.diagnostics import HeirpyError
-from heirpy.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.transforms.canonicalize_constants import CONSTANT_PATTERNS, ConstantPattern
-from heirpy.transforms.canonicalize_elementwise import (
+from heirpy.ir.constants import NO_BLOBS, ContextBlobs
+from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
+from heirpy.transforms.canonicalize.elementwise import (
     ELEMENTWISE_PATTERNS,
     GenericToElementwise,
     MapToElementwise,
 )
-from heirpy.transforms.canonicalize_linear import LINEAR_PATTERNS
+from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
+from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
+from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 
 
 def conv_pool_group() -> list[RewritePattern]:
-    """The conv + pool fusion patterns, imported lazily (they belong to another module
-    that may be absent in a partial checkout; then the pool -> conv guard still keeps
-    conv + pool together)."""
-    try:
-        from heirpy.transforms.conv_pool_fusion import conv_pool_patterns
-    except ImportError:
-        return []
+    """The conv + pool fusion patterns (they never let a pool -> conv rewrite split a
+    conv + pool pair)."""
     return list(conv_pool_patterns())
 
 
 def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool = True) -> list[RewritePattern]:
-    """Every pattern of the pass except the conv-pool group, in a fixed order."""
+    """Every pattern of the pass except the conv-pool group, in a fixed order.
+
+    Without `ctx`, `dense_resource` constants read as unknown (nothing of them folds)."""
+    blobs = NO_BLOBS if ctx is None else ContextBlobs(ctx)
     patterns: list[RewritePattern] = []
     for cls in (*CONSTANT_PATTERNS, *LINEAR_PATTERNS, *ELEMENTWISE_PATTERNS):
         if not elementwise and cls in (GenericToElementwise, MapToElementwise):
             continue
-        # Patterns that read constants need the context (it holds dense_resource blobs).
-        patterns.append(cls(ctx) if issubclass(cls, ConstantPattern) else cls())
+        # Patterns that read constants need the dense_resource blobs of the context.
+        patterns.append(cls(blobs) if issubclass(cls, ConstantPattern) else cls())
     return patterns
 
 
@@ -124,8 +125,6 @@ def lower_new_fused_ops(ctx: Context, module: ModuleOp, keep: set[Operation]) ->
     """Lower the fused_conv_pool ops this pass made (not those it was given) to one conv.
 
     Returns whether there were any."""
-    from heirpy.transforms.lower_tensor_ext import LowerFusedConvPool
-
     lowering = LowerFusedConvPool(ctx)
     made_here = [o for o in module.walk() if isinstance(o, FusedConvPoolOp) and o not in keep]
     for fused in made_here:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from heirpy.dialects.tensor_ext import KernelOp, KernelYieldOp
+from heirpy.ir.dialects.tensor_ext import KernelOp, KernelYieldOp
 
 
 class LowerKernel(RewritePattern):

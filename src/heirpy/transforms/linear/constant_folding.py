@@ -1,6 +1,6 @@
 """Reading and building the constants that linear-op fusion folds (IR <-> numpy).
 
-Reading: `fold_constant(value)` evaluates the backward slice of `value` with heirpy's
+Reading: `ConstantFolder.fold(value)` evaluates the backward slice of `value` with heirpy's
 evaluator when every leaf is an `arith.constant` (dense, splat or dense_resource), so a
 weight behind `linalg.transpose`, `tensor.expand_shape`, `linalg.broadcast` or a
 batch-norm `sqrt(var + eps)` generic is as constant as a literal. A slice that reaches a
@@ -11,9 +11,10 @@ constant through `linalg.broadcast` (the form torch-mlir uses for a bias), or a 
 dense constant.
 
 Kept apart from the passes so both `linalg-fuse-linear-ops` and
-`linalg-fuse-linear-chains` share it. `heirpy.transforms.constants` builds the dense
+`linalg-fuse-linear-chains` share it. `heirpy.ir.constants` builds the dense
 constants; its `constant_array` reads only literal/fill/broadcast forms, while the
-reader here folds whole constant slices (batch-norm's `1/sqrt(var+eps)` included).
+folder here evaluates whole constant slices (batch-norm's `1/sqrt(var+eps)` included):
+it needs the evaluator, so it sits above `interp`, not on the ground floor.
 """
 
 from __future__ import annotations
@@ -22,29 +23,24 @@ from collections.abc import Sequence
 from weakref import WeakSet
 
 import numpy as np
-from xdsl.dialects import arith, tensor
 from xdsl.context import Context
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     FloatAttr,
     ModuleOp,
     TensorType,
-    i64,
 )
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from heirpy.api import context_of
-from heirpy.diagnostics import HeirpyError
-from heirpy.interp import cf_ops  # noqa: F401  (registers cf.assert, used in torch-mlir's BN)
-from heirpy.interp.dtypes import element_dtype
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import Evaluator
-from heirpy.interp.resources import Resources, module_resources
-from heirpy.transforms.constants import dense_constant
-from heirpy.transforms.linear_maps import varying_axes
-from heirpy.transforms.shapes import static_shape
+from heirpy.ir.constants import Resources, dense_constant, element_dtype, module_resources
+from heirpy.ir.context import context_of
+from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.utils import i64_array
+from heirpy.transforms.linear.linear_maps import varying_axes
 
 # Only these dialects may appear in a folded slice: they are pure on tensors.
 _FOLDABLE_PREFIXES = ("arith.", "math.", "linalg.", "tensor.", "cf.assert")
@@ -148,7 +144,7 @@ def _is_inside_op(inner: Operation, outer: Operation) -> bool:
     return False
 
 
-class ConstantReader:
+class ConstantFolder:
     """Reads compile-time constants of one module (see the module docstring).
 
     The `dense_resource` blobs live in the context the module was parsed with: give
@@ -210,15 +206,11 @@ def build_init(array: np.ndarray, type_: TensorType) -> tuple[list[Operation], S
         index = tuple(slice(None) if a == axis else 0 for a in range(array.ndim))
         vector_type = TensorType(element, [array.shape[axis]])
         vector = dense_constant(np.asarray(array)[index], vector_type)
-        dims = DenseArrayBase.from_list(i64, [a for a in range(array.ndim) if a != axis])
+        dims = i64_array([a for a in range(array.ndim) if a != axis])
         broadcast = BroadcastOp(vector.result, empty.tensor, dims)
         return [vector, empty, broadcast], broadcast.results[0]
     constant = dense_constant(np.asarray(array), type_)
     return [constant], constant.result
-
-
-def all_static(values: Sequence[SSAValue]) -> bool:
-    return all(static_shape(v.type) is not None for v in values)
 
 
 def erase_dead_constant_slices(rewriter: PatternRewriter, roots: Sequence[SSAValue]) -> None:

@@ -16,21 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
     AffineMap,
 )
 
-from heirpy.dialects.linalg import Conv2DNchwFchwOp, MatvecOp, VecmatOp
-from heirpy.transforms.linear_constants import ConstantReader
-from heirpy.transforms.shapes import static_shape
+from heirpy.interp.linalg_generic import eval_affine
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, MatvecOp, VecmatOp
+from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
+from heirpy.transforms.linear.constant_folding import ConstantFolder
 
 _ARITH_KINDS: dict[type[Operation], str] = {
     arith.AddfOp: "add",
@@ -64,34 +59,13 @@ class ElementwiseAffine:
         return not (self.kind == "div" and not self.operand_is_lhs)
 
 
-def eval_affine_expr(expr: AffineExpr, dims: list[np.ndarray]) -> np.ndarray:
-    """An affine expression on index grids (vectorised, for materialising a map)."""
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return np.asarray(expr.value)
-    if isinstance(expr, AffineBinaryOpExpr):
-        lhs, rhs = eval_affine_expr(expr.lhs, dims), eval_affine_expr(expr.rhs, dims)
-        if expr.kind == AffineBinaryOpKind.Add:
-            return lhs + rhs
-        if expr.kind == AffineBinaryOpKind.Mul:
-            return lhs * rhs
-        if expr.kind == AffineBinaryOpKind.Mod:
-            return np.mod(lhs, rhs)
-        if expr.kind == AffineBinaryOpKind.FloorDiv:
-            return np.floor_divide(lhs, rhs)
-        if expr.kind == AffineBinaryOpKind.CeilDiv:
-            return -np.floor_divide(-lhs, rhs)
-    raise ValueError(f"unsupported affine expression {expr}")
-
-
 def gather_through_map(
     array: np.ndarray, indexing: AffineMap, loop_shape: tuple[int, ...]
 ) -> np.ndarray:
     """The operand `array` read at every point of the loop space through `indexing`."""
     grids = list(np.indices(loop_shape, sparse=True))
     index = tuple(
-        np.broadcast_to(eval_affine_expr(expr, grids), loop_shape)
+        np.broadcast_to(eval_affine(expr, grids), loop_shape)
         for expr in indexing.results
     )
     if not index:
@@ -99,11 +73,7 @@ def gather_through_map(
     return array[index]
 
 
-def _is_identity(indexing: AffineMap, rank: int) -> bool:
-    return indexing == AffineMap.identity(rank)
-
-
-def match_elementwise_affine(op: Operation, reader: ConstantReader) -> ElementwiseAffine | None:
+def match_elementwise_affine(op: Operation, reader: ConstantFolder) -> ElementwiseAffine | None:
     """See the module docstring. None unless exactly one side is non-constant."""
     if type(op) in _ARITH_KINDS:
         return _match_arith(op, reader)
@@ -112,7 +82,7 @@ def match_elementwise_affine(op: Operation, reader: ConstantReader) -> Elementwi
     return None
 
 
-def _match_arith(op: Operation, reader: ConstantReader) -> ElementwiseAffine | None:
+def _match_arith(op: Operation, reader: ConstantFolder) -> ElementwiseAffine | None:
     shape = static_shape(op.results[0].type)
     if shape is None:
         return None
@@ -133,17 +103,15 @@ def _match_arith(op: Operation, reader: ConstantReader) -> ElementwiseAffine | N
     )
 
 
-def _match_generic(op: GenericOp, reader: ConstantReader) -> ElementwiseAffine | None:
+def _match_generic(op: GenericOp, reader: ConstantFolder) -> ElementwiseAffine | None:
     if len(op.outputs) != 1 or len(op.res) != 1 or len(op.inputs) not in (1, 2):
         return None
     shape = static_shape(op.res[0].type)
-    if shape is None or not all(
-        it.data == IteratorType.PARALLEL for it in op.iterator_types.data
-    ):
+    if shape is None or not all_parallel(op.iterator_types):
         return None
-    maps = [m.data for m in op.indexing_maps.data]
+    maps = affine_maps(op.indexing_maps)
     rank = len(shape)
-    if not _is_identity(maps[-1], rank):
+    if not (is_identity(maps[-1]) and maps[-1].num_dims == rank):
         return None
     body = list(op.body.block.ops)
     if len(body) != 2 or not isinstance(body[1], YieldOp) or type(body[0]) not in _ARITH_KINDS:
@@ -161,7 +129,7 @@ def _match_generic(op: GenericOp, reader: ConstantReader) -> ElementwiseAffine |
             operand = op.inputs[index]
             folded = reader.fold(operand)
             if folded is None:
-                if not _is_identity(maps[index], rank) or static_shape(operand.type) != shape:
+                if not (is_identity(maps[index]) and maps[index].num_dims == rank) or static_shape(operand.type) != shape:
                     return None
                 sides.append((operand, None))
             else:
@@ -219,7 +187,7 @@ _VIEWS: list[tuple[type[Operation], int, int, int, int]] = [
 ]
 
 
-def linear_op_view(op: Operation, reader: ConstantReader) -> LinearOpView | None:
+def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None:
     """The view of a matmul/matvec/vecmat/conv_2d_nchw_fchw on static tensors whose
     weight operand is a constant; None otherwise (function-argument weights included:
     this pass folds constants only)."""

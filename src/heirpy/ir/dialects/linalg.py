@@ -25,13 +25,10 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
-    DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
     IntegerType,
     MemRefType,
     ShapedType,
-    VectorType,
-    i64,
 )
 from xdsl.dialects.linalg import attrs as linalg_attrs
 from xdsl.dialects.linalg import ops as xops
@@ -64,6 +61,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffect, get_effects
 from xdsl.utils.exceptions import VerifyException
+
+from heirpy.ir.utils import int_values, splat_i64_vector
 
 YieldOp = xops.YieldOp
 IndexOp = xops.IndexOp
@@ -100,23 +99,16 @@ _PURE_ON_TENSORS = traits_def(TensorSemanticsMemoryEffect())
 # --------------------------------------------------------------------------------------
 
 
-def splat_i64(value: int, rank: int) -> DenseIntElementsAttr:
-    """`dense<value> : vector<rank x i64>`, the form torch-mlir prints."""
-    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [rank]), [value] * rank)
-
-
-def window_values(attr: DenseIntElementsAttr | None, rank: int) -> tuple[int, ...]:
+def window_values(attr: Attribute | None, rank: int) -> tuple[int, ...]:
     """The strides or dilations of a window op, defaulting to 1 as MLIR does."""
-    if attr is None:
-        return (1,) * rank
-    return tuple(attr.get_values())
+    return (1,) * rank if attr is None else int_values(attr)
 
 
 def _fill_window_defaults(op: IRDLOperation, rank: int) -> None:
     """Add MLIR's default `strides`/`dilations` (splat 1) where the text omitted them."""
     for name in ("strides", "dilations"):
         if name not in op.properties:
-            op.properties[name] = splat_i64(1, rank)
+            op.properties[name] = splat_i64_vector(1, rank)
 
 
 def _verify_window_attrs(op: IRDLOperation, rank: int) -> None:
@@ -207,11 +199,11 @@ class WindowOpMixin:
 
     def window_strides(self) -> tuple[int, ...]:
         assert isinstance(self, IRDLOperation)
-        return window_values(self.properties.get("strides"), self.WINDOW_RANK)  # type: ignore[arg-type]
+        return window_values(self.properties.get("strides"), self.WINDOW_RANK)
 
     def window_dilations(self) -> tuple[int, ...]:
         assert isinstance(self, IRDLOperation)
-        return window_values(self.properties.get("dilations"), self.WINDOW_RANK)  # type: ignore[arg-type]
+        return window_values(self.properties.get("dilations"), self.WINDOW_RANK)
 
 
 # --------------------------------------------------------------------------------------

@@ -19,14 +19,10 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
-    DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
     TensorType,
-    VectorType,
-    i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -41,22 +37,18 @@ from xdsl.pattern_rewriter import (
 
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 
-from heirpy.dialects.linalg import (
+from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     GenericOp,
     IteratorTypeAttr,
     PoolingNchwSumOp,
     YieldOp,
 )
-from heirpy.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.transforms.constants import constant_array, dense_constant
-from heirpy.transforms.shapes import static_shape
-from heirpy.transforms.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
-
-
-def _i64_vector(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
-    """`dense<[a, b]> : vector<2xi64>`, the form MLIR's conv/pool attributes take."""
-    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), list(values))
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.constants import NO_BLOBS, ContextBlobs, constant_array, dense_constant
+from heirpy.ir.utils import i64_array, i64_vector, static_shape
+from heirpy.transforms.linear.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
+from heirpy.transforms.lowering.lower_kernel import LowerKernel
 
 
 def _scalar_attr(value: float | int, element: Attribute) -> Attribute:
@@ -87,7 +79,7 @@ def constant_tensor(array: np.ndarray, type_: TensorType) -> list[Operation]:
             bias = dense_constant(per_channel, vector_type)
             empty = tensor.EmptyOp([], type_)
             broadcast = BroadcastOp(
-                bias.result, empty.tensor, DenseArrayBase.from_list(i64, [0, 2, 3])
+                bias.result, empty.tensor, i64_array([0, 2, 3])
             )
             return [bias, empty, broadcast]
     return [dense_constant(array, type_)]
@@ -133,8 +125,8 @@ def sum_pool(
         [value, window_tensor.tensor],
         [init],
         [init.type],
-        strides=_i64_vector(strides),
-        dilations=_i64_vector(dilations),
+        strides=i64_vector(strides),
+        dilations=i64_vector(dilations),
     )
     return [window_tensor, pool]
 
@@ -148,7 +140,7 @@ def composed_filter_ops(
     `tensor.insert_slice` into zeros) with a margin of `(P-1)*e*s` zeros on each side,
     then sum-pool with window P, stride 1 and dilation `e*s`:
     `G[j] = sum_q Kpad[j + q*e*s] = sum_py Kdil[j - py*e*s]`, the formula of
-    `heirpy.transforms.filter_compose`. Plaintext work only: no level is spent on it.
+    `heirpy.transforms.linear.filter_compose`. Plaintext work only: no level is spent on it.
     """
     filter_type = filter.type
     assert isinstance(filter_type, TensorType)
@@ -219,7 +211,8 @@ class LowerFusedConvPool(RewritePattern):
         element = result_type.get_element_type()
         new_ops: list[Operation] = []
 
-        weights = constant_array(op.filter, ctx=self.ctx)
+        blobs = NO_BLOBS if self.ctx is None else ContextBlobs(self.ctx)
+        weights = constant_array(op.filter, blobs)
         if weights is not None:
             composed_type = TensorType(
                 element, [*weights.shape[:2], *geometry.composed_size()]
@@ -229,8 +222,8 @@ class LowerFusedConvPool(RewritePattern):
             new_ops += composed_filter_ops(op.filter, geometry, divisor)
         composed = new_ops[-1].results[0]
 
-        conv_init = constant_array(op.conv_init, ctx=self.ctx)
-        pool_init = constant_array(op.pool_init, ctx=self.ctx)
+        conv_init = constant_array(op.conv_init, blobs)
+        pool_init = constant_array(op.pool_init, blobs)
         term: SSAValue = op.pool_init
         if conv_init is not None and pool_init is not None:
             new_ops += constant_tensor(
@@ -255,8 +248,8 @@ class LowerFusedConvPool(RewritePattern):
             [op.input, composed],
             [term],
             [result_type],
-            strides=_i64_vector(geometry.composed_strides()),
-            dilations=_i64_vector((1, 1)),
+            strides=i64_vector(geometry.composed_strides()),
+            dilations=i64_vector((1, 1)),
         )
         # Readable names instead of copies of the replaced result's name.
         for new_op in new_ops:
@@ -270,8 +263,6 @@ class LowerFusedConvPool(RewritePattern):
 
 def tensor_ext_lowering_patterns(ctx: Context | None = None) -> list[RewritePattern]:
     """One pattern per tensor_ext op kind. Ops without a pattern here stay as they are."""
-    from heirpy.transforms.lower_kernel import LowerKernel
-
     return [LowerFusedConvPool(ctx), LowerKernel()]
 
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heirpy.dialects.tensor_ext import window_out_size
-from heirpy.transforms.linear_maps import sum_pool_nchw
+from heirpy.ir.dialects.tensor_ext import window_out_size
+from heirpy.transforms.linear.linear_maps import sum_pool_nchw
 
 Pair = tuple[int, int]
 

@@ -48,7 +48,6 @@ matrix would exceed 2^22 entries.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import prod
 
@@ -57,12 +56,8 @@ from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DenseIntOrFPElementsAttr,
-    IntegerAttr,
     ModuleOp,
     TensorType,
-    VectorType,
-    i64,
 )
 from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Operation, SSAValue
@@ -75,22 +70,22 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from heirpy.dialects.linalg import (
+from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     MatvecOp,
     PoolingNchwSumOp,
     VecmatOp,
 )
-from heirpy.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.interp.dtypes import element_dtype
-from heirpy.transforms.constants import dense_constant
-from heirpy.transforms.linear_constants import (
-    ConstantReader,
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import dense_constant
+from heirpy.transforms.linear.constant_folding import (
+    ConstantFolder,
     build_init,
     erase_dead_constant_slices,
 )
-from heirpy.transforms.shapes import static_shape
-from heirpy.transforms.linear_maps import (
+from heirpy.ir.utils import i64_vector, reassociation_attr, reassociation_groups, static_shape
+from heirpy.transforms.linear.linear_maps import (
     AffineConv,
     SampleMap,
     affine_matrix,
@@ -104,7 +99,7 @@ from heirpy.transforms.linear_maps import (
     pool_filter,
     sum_pool_nchw,
 )
-from heirpy.transforms.linear_match import match_elementwise_affine
+from heirpy.transforms.linear.linear_match import match_elementwise_affine
 
 BATCHED, UNBATCHED = "batched", "unbatched"
 
@@ -146,7 +141,7 @@ def _sample_const(full: np.ndarray | None) -> np.ndarray | None:
     return full[0].astype(np.float64)
 
 
-def step_of(op: Operation, reader: ConstantReader) -> Step | None:
+def step_of(op: Operation, reader: ConstantFolder) -> Step | None:
     """The chain step `op` is, or None (a nonlinearity, an unknown op, non-constant
     weights, dynamic shapes ...)."""
     if len(op.results) != 1 or static_shape(op.results[0].type) is None:
@@ -170,7 +165,7 @@ def step_of(op: Operation, reader: ConstantReader) -> Step | None:
     return _elementwise_step(op, reader)
 
 
-def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantReader) -> Step | None:
+def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
     x, w, init = op.operands
     weight = reader.fold(w)
     const = _sample_const(reader.init_value(init))
@@ -180,7 +175,7 @@ def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantReader) -> Step | None:
     return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init])
 
 
-def _pool_step(op: PoolingNchwSumOp, reader: ConstantReader) -> Step | None:
+def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
     x, window, init = op.operands
     const = _sample_const(reader.init_value(init))
     if const is None or reader.fold(x) is not None:
@@ -197,7 +192,7 @@ def _pool_step(op: PoolingNchwSumOp, reader: ConstantReader) -> Step | None:
     return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init])
 
 
-def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantReader) -> Step | None:
+def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step | None:
     weight = reader.fold(op.filter)
     conv_const = _sample_const(reader.init_value(op.conv_init))
     pool_const = _sample_const(reader.init_value(op.pool_init))
@@ -224,7 +219,7 @@ def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantReader) -> Step |
                 constants=[op.filter, op.conv_init, op.pool_init])
 
 
-def _matmul_step(op: MatmulOp, reader: ConstantReader) -> Step | None:
+def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
     x, w, init = op.operands
     weight = reader.fold(w)
     const = _sample_const(reader.init_value(init))
@@ -238,7 +233,7 @@ def _matmul_step(op: MatmulOp, reader: ConstantReader) -> Step | None:
     return Step(op, x, True, BATCHED, apply, constants=[w, init])
 
 
-def _vector_step(op: Operation, reader: ConstantReader) -> Step | None:
+def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
     is_matvec = isinstance(op, MatvecOp)
     a, b, init = op.operands
     w, x = (a, b) if is_matvec else (b, a)
@@ -255,7 +250,7 @@ def _vector_step(op: Operation, reader: ConstantReader) -> Step | None:
     return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init])
 
 
-def _pad_step(op: tensor.PadOp, reader: ConstantReader) -> Step | None:
+def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
     if op.low or op.high:
         return None  # dynamic padding
     low = list(op.static_low.get_values())
@@ -276,7 +271,7 @@ def _pad_step(op: tensor.PadOp, reader: ConstantReader) -> Step | None:
 
 
 def _reshape_step(op: Operation) -> Step | None:
-    reassociation = [[int(i.value.data) for i in group] for group in op.reassociation]  # type: ignore[attr-defined]
+    reassociation = reassociation_groups(op.properties["reassociation"])
     if not keeps_batch_axis(reassociation):
         return None
     out_shape = static_shape(op.results[0].type)
@@ -288,7 +283,7 @@ def _reshape_step(op: Operation) -> Step | None:
     return Step(op, op.operands[0], False, BATCHED, apply, reshape_only=True)
 
 
-def _elementwise_step(op: Operation, reader: ConstantReader) -> Step | None:
+def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
     match = match_elementwise_affine(op, reader)
     if match is None or not match.is_affine():
         return None
@@ -340,7 +335,7 @@ def _compatible(mode: str | None, other: str | None) -> bool:
     return mode is None or other is None or mode == other
 
 
-def _single_user_step(value: SSAValue, reader: ConstantReader) -> Step | None:
+def _single_user_step(value: SSAValue, reader: ConstantFolder) -> Step | None:
     """The step that is the only user of `value` and takes it as its activation."""
     if value.uses.get_length() != 1:
         return None
@@ -401,7 +396,7 @@ class Chain:
         return composed
 
 
-def chain_ending_at(step: Step, reader: ConstantReader) -> Chain | None:
+def chain_ending_at(step: Step, reader: ConstantFolder) -> Chain | None:
     """The maximal chain whose last step is `step`, or None if `step` is not the end of
     one (its result feeds a further step) or the chain has fewer than two costly ops."""
     following = _single_user_step(step.result, reader)
@@ -431,16 +426,9 @@ def chain_ending_at(step: Step, reader: ConstantReader) -> Chain | None:
 
 
 # ------------------------------------------------------------------------- rewriting
-def _window_attr(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
-    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), list(values))
-
-
 def _reassociation(rank: int) -> ArrayAttr:
     """[[0], [1, ..., rank-1]]: flatten each sample, keep the batch axis."""
-    return ArrayAttr([
-        ArrayAttr([IntegerAttr(0, i64)]),
-        ArrayAttr([IntegerAttr(i, i64) for i in range(1, rank)]),
-    ])
+    return reassociation_attr([[0], range(1, rank)])
 
 
 def emit_conv(chain: Chain, conv: AffineConv) -> list[Operation]:
@@ -455,7 +443,7 @@ def emit_conv(chain: Chain, conv: AffineConv) -> list[Operation]:
     init_ops, init = build_init(full_init, out_type)
     op = Conv2DNchwFchwOp(
         [chain.input, weight.result], [init], [out_type],
-        strides=_window_attr(conv.strides), dilations=_window_attr(conv.dilations),
+        strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )
     return [weight, *init_ops, op]
 
@@ -512,8 +500,8 @@ class FuseLinearChain(RewritePattern):
     representable composition (`Chain.as_conv`, `MAX_MATRIX_ELEMENTS`).
     """
 
-    def __init__(self, reader: ConstantReader | None = None):
-        self.reader = ConstantReader() if reader is None else reader
+    def __init__(self, reader: ConstantFolder | None = None):
+        self.reader = ConstantFolder() if reader is None else reader
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         step = step_of(op, self.reader)
@@ -548,7 +536,7 @@ class FuseLinearChain(RewritePattern):
 def linear_chain_patterns(ctx: Context | None = None) -> list[RewritePattern]:
     """The chain-fusion patterns, for `linalg-fuse-ops` (`ctx` holds the module's
     `dense_resource` blobs; without it the context heirpy remembers is used)."""
-    return [FuseLinearChain(ConstantReader(ctx))]
+    return [FuseLinearChain(ConstantFolder(ctx))]
 
 
 @dataclass(frozen=True)

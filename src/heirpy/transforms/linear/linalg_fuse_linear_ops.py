@@ -51,15 +51,15 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from heirpy.interp.dtypes import element_dtype
-from heirpy.transforms.constants import dense_constant
-from heirpy.transforms.linear_constants import (
-    ConstantReader,
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import dense_constant
+from heirpy.transforms.linear.constant_folding import (
+    ConstantFolder,
     build_init,
     erase_dead_constant_slices,
 )
-from heirpy.transforms.linear_maps import channel_vector
-from heirpy.transforms.linear_match import (
+from heirpy.transforms.linear.linear_maps import channel_vector
+from heirpy.transforms.linear.linear_match import (
     ElementwiseAffine,
     LinearOpView,
     linear_op_view,
@@ -116,8 +116,8 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
     a constant (or `tensor.empty`) init, static shapes, and no other user.
     """
 
-    def __init__(self, reader: ConstantReader | None = None):
-        self.reader = ConstantReader() if reader is None else reader
+    def __init__(self, reader: ConstantFolder | None = None):
+        self.reader = ConstantFolder() if reader is None else reader
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         elementwise = match_elementwise_affine(op, self.reader)
@@ -157,7 +157,7 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
 def fuse_linear_ops_patterns(ctx: Context | None = None) -> list[RewritePattern]:
     """The patterns of this pass, for umbrella passes (`ctx` holds the blobs of
     `dense_resource` constants; without it the module's remembered context is used)."""
-    return [FuseElementwiseIntoLinearOp(ConstantReader(ctx))]
+    return [FuseElementwiseIntoLinearOp(ConstantFolder(ctx))]
 
 
 @dataclass(frozen=True)

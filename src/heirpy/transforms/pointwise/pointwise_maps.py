@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, ShapedType
+from xdsl.dialects.builtin import ShapedType
 from xdsl.dialects.linalg.ops import BroadcastOp, TransposeOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
@@ -30,7 +30,8 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
-from heirpy.transforms.axis_map import (
+from heirpy.ir.utils import reassociation_groups
+from heirpy.transforms.pointwise.axis_map import (
     AxisMap,
     common_factors,
     Broadcast,
@@ -50,21 +51,12 @@ LAYOUT_OPS: tuple[type[Operation], ...] = (
 )
 
 
-def shape_of(value: SSAValue) -> tuple[int, ...] | None:
-    t = value.type
-    return tuple(t.get_shape()) if isinstance(t, ShapedType) else None
-
-
-def _groups(attr: ArrayAttr) -> list[list[int]]:
-    return [[int(i.value.data) for i in group] for group in attr]  # type: ignore[union-attr]
-
-
 def layout_step(op: Operation) -> tuple[SSAValue, LayoutStep] | None:
     """The input of a layout op and the axis-map step it performs, or None."""
     if isinstance(op, tensor.ExpandShapeOp):
-        return op.src, ExpandShape(_groups(op.reassociation), op.result.type.get_shape())
+        return op.src, ExpandShape(reassociation_groups(op.reassociation), op.result.type.get_shape())
     if isinstance(op, tensor.CollapseShapeOp):
-        return op.src, CollapseShape(_groups(op.reassociation))
+        return op.src, CollapseShape(reassociation_groups(op.reassociation))
     if isinstance(op, tensor.ReshapeOp):
         return op.source, Reshape(op.result.type.get_shape())
     if isinstance(op, TransposeOp) and len(op.inputs) == 1 and len(op.res) == 1:
@@ -90,20 +82,6 @@ def layout_chain(value: SSAValue) -> tuple[SSAValue, list[LayoutStep], list[Oper
 
 
 # ------------------------------------------------------------------ loop sizes
-
-
-def loop_sizes(maps: Sequence[AffineMap], shapes: Sequence[Sequence[int]]) -> list[int] | None:
-    """Each loop's size from the operand axes it indexes bare; None if one is unknown."""
-    if not maps:
-        return []
-    sizes: list[int | None] = [None] * maps[0].num_dims
-    for amap, shape in zip(maps, shapes):
-        for expr, size in zip(amap.results, shape):
-            if isinstance(expr, AffineDimExpr) and sizes[expr.position] is None:
-                sizes[expr.position] = size
-    if any(s is None for s in sizes):
-        return None
-    return [int(s) for s in sizes]  # type: ignore[arg-type]
 
 
 def loops_inferable(maps: Sequence[AffineMap], num_dims: int) -> bool:

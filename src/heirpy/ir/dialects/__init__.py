@@ -1,0 +1,1 @@
+"""heirpy's dialects: `linalg` (registered under MLIR's name) and `tensor_ext`."""

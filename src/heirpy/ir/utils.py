@@ -1,0 +1,164 @@
+"""Small IR helpers shared by every layer: i64 attributes, iterator types, affine-map
+predicates, shapes and reassociations.
+
+Each is a pure function of attributes, types or one op's own fields, so that passes,
+analyses and the evaluator ask the same question the same way instead of re-deriving
+it. Nothing here imports heirpy's dialects: they import this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ShapedType,
+    TensorType,
+    VectorType,
+    i64,
+)
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+# ------------------------------------------------------------------------ i64 attributes
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    """`array<i64: ...>` (a DenseArrayBase), e.g. broadcast `dimensions`."""
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def i64_vector(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
+    """`dense<[a, b]> : vector<2xi64>`, the form MLIR's conv/pool attributes take."""
+    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), [int(v) for v in values])
+
+
+def splat_i64_vector(value: int, rank: int) -> DenseIntOrFPElementsAttr:
+    """`dense<value> : vector<rank x i64>`, the form torch-mlir prints."""
+    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [rank]), [value] * rank)
+
+
+def int_values(attr: Attribute) -> tuple[int, ...]:
+    """The integers of an `array<i64: ...>`, a `dense<...>` integer attribute or an
+    `[i64, ...]` array attribute."""
+    if isinstance(attr, DenseArrayBase | DenseIntOrFPElementsAttr):
+        return tuple(int(v) for v in attr.get_values())
+    if isinstance(attr, ArrayAttr):
+        return tuple(int(v.value.data) for v in attr.data if isinstance(v, IntegerAttr))
+    raise TypeError(f"not an integer array attribute: {attr}")
+
+
+# ------------------------------------------------------------------------ iterator types
+
+
+def iterator_kinds(iterator_types: ArrayAttr[IteratorTypeAttr]) -> list[str]:
+    """`"parallel"` / `"reduction"` per loop (a `window` loop counts as parallel)."""
+    return [
+        "reduction" if it.data == IteratorType.REDUCTION else "parallel" for it in iterator_types
+    ]
+
+
+def iterator_attrs(kinds: Sequence[str]) -> list[IteratorTypeAttr]:
+    """The attributes for `iterator_kinds`' strings."""
+    return [
+        IteratorTypeAttr.reduction() if k == "reduction" else IteratorTypeAttr.parallel()
+        for k in kinds
+    ]
+
+
+def all_parallel(iterator_types: ArrayAttr[IteratorTypeAttr]) -> bool:
+    return all(it.data == IteratorType.PARALLEL for it in iterator_types)
+
+
+# ------------------------------------------------------------------------ affine maps
+
+
+def affine_maps(indexing_maps: ArrayAttr[AffineMapAttr]) -> list[AffineMap]:
+    return [attr.data for attr in indexing_maps]
+
+
+def map_dims(m: AffineMap) -> list[int] | None:
+    """The loop dim of each result of `m` if every result is a plain dim, else None."""
+    dims: list[int] = []
+    for expr in m.results:
+        if not isinstance(expr, AffineDimExpr):
+            return None
+        dims.append(expr.position)
+    return dims
+
+
+def is_identity(m: AffineMap) -> bool:
+    return m == AffineMap.identity(m.num_dims)
+
+
+def projection_dims(m: AffineMap) -> list[int] | None:
+    """The loop dims of a projected permutation (distinct bare dims), else None."""
+    dims = map_dims(m)
+    return dims if dims is not None and len(set(dims)) == len(dims) else None
+
+
+def is_projected_permutation(m: AffineMap) -> bool:
+    return projection_dims(m) is not None
+
+
+def loop_sizes(maps: Sequence[AffineMap], shapes: Sequence[Sequence[int]]) -> list[int] | None:
+    """Each loop's size from the operand axes it indexes bare (negative = dynamic);
+    None if some loop is indexed bare by no operand."""
+    if not maps:
+        return []
+    sizes: list[int | None] = [None] * maps[0].num_dims
+    for amap, shape in zip(maps, shapes):
+        for expr, size in zip(amap.results, shape):
+            if isinstance(expr, AffineDimExpr) and sizes[expr.position] is None:
+                sizes[expr.position] = size
+    known = [int(s) for s in sizes if s is not None]
+    return known if len(known) == len(sizes) else None
+
+
+# ------------------------------------------------------------------------ shapes
+
+
+def static_shape(type_: Attribute) -> tuple[int, ...] | None:
+    """The shape of a ranked tensor type with no dynamic size, else None.
+
+    Memrefs give None too: heirpy's rewrites are for tensors only.
+    """
+    if not isinstance(type_, TensorType):
+        return None
+    shape = tuple(type_.get_shape())
+    return None if any(d < 0 for d in shape) else shape
+
+
+def all_static(values: Sequence[SSAValue]) -> bool:
+    return all(static_shape(v.type) is not None for v in values)
+
+
+def shape_of(value: SSAValue) -> tuple[int, ...] | None:
+    """The shape of a shaped value (dynamic sizes negative), None for a scalar."""
+    t = value.type
+    return tuple(t.get_shape()) if isinstance(t, ShapedType) else None
+
+
+def window_out_size(in_size: int, window: int, stride: int, dilation: int) -> int:
+    """Output length of a VALID sliding window: how many positions fit in `in_size`."""
+    span = dilation * (window - 1) + 1
+    return (in_size - span) // stride + 1 if in_size >= span else 0
+
+
+# ------------------------------------------------------------------------ reassociations
+
+
+def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    """`[[0, 1], [2]]` as the `reassociation` attribute of expand/collapse_shape."""
+    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
+
+
+def reassociation_groups(attr: Attribute) -> list[list[int]]:
+    """The groups of a `reassociation` attribute, as lists of ints."""
+    assert isinstance(attr, ArrayAttr)
+    return [list(int_values(group)) for group in attr.data]

@@ -1,0 +1,1 @@
+"""`lower-tensor-ext`: heirpy's `tensor_ext` ops to standard linalg."""

@@ -1,0 +1,1 @@
+"""`report-depth` and `report-kernels`: print an analysis; the IR is unchanged."""
