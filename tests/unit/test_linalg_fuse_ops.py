@@ -1,27 +1,88 @@
-"""linalg-fuse-ops: the group table, its options, and numerics on a real model."""
+"""linalg-fuse-ops: its groups are its component passes, option by option; numerics on a
+real model."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from heirpy.api import context_of, run_pipeline
+import pytest
+
+from heirpy.api import context_of, parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, module_resources
-from heirpy.transforms.linalg_fuse_ops import PATTERN_GROUPS, LinalgFuseOpsPass
+from heirpy.ir.diagnostics import HeirpyError
+from heirpy.transforms.linalg_fuse_ops import populate_linalg_fuse_ops_patterns
+from heirpy.transforms.linear.linalg_fuse_conv_pool import populate_linalg_fuse_conv_pool_patterns
+from heirpy.transforms.linear.linalg_fuse_linear_chains import (
+    populate_linalg_fuse_linear_chains_patterns,
+)
+from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
+    populate_linalg_fuse_pointwise_patterns,
+)
+from heirpy.transforms.rewrite import PatternSet
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+TRANSFORM_TESTS = ROOT / "tests" / "filecheck" / "transforms"
+
+# Each group of the umbrella, the component pass that is the same group alone, and the
+# umbrella's spec with every other group switched off.
+COMPONENTS = {
+    "linalg-fuse-conv-pool": "linalg-fuse-ops{linear-chains=false pointwise=false}",
+    "linalg-fuse-linear-chains": "linalg-fuse-ops{conv-pool=false pointwise=false}",
+    "linalg-fuse-pointwise": "linalg-fuse-ops{conv-pool=false linear-chains=false}",
+}
 
 
-def test_conv_pool_group_comes_first_and_options_switch_groups() -> None:
-    assert PATTERN_GROUPS[0].option == "conv_pool"
-    assert [g.option for g in PATTERN_GROUPS] == sorted(
-        [g.option for g in PATTERN_GROUPS], key=["conv_pool", "linear_chains", "pointwise"].index
-    )
-    enabled = LinalgFuseOpsPass(conv_pool=False).enabled_groups()
-    assert all(g.option != "conv_pool" for g in enabled)
-    assert {g.option for g in LinalgFuseOpsPass().enabled_groups()} == {
-        "conv_pool", "linear_chains", "pointwise"
-    }
+def _shape(sets: list[PatternSet]) -> list[tuple[list[str], bool, bool]]:
+    return [
+        ([type(p).__name__ for p in s.patterns], s.walk_reverse, s.apply_recursively)
+        for s in sets
+    ]
+
+
+def test_groups_are_the_component_passes_sets_in_order() -> None:
+    conv_pool = _shape(populate_linalg_fuse_conv_pool_patterns())
+    chains = _shape(populate_linalg_fuse_linear_chains_patterns())
+    pointwise = _shape(populate_linalg_fuse_pointwise_patterns())
+    assert _shape(populate_linalg_fuse_ops_patterns()) == conv_pool + chains + pointwise
+    assert _shape(populate_linalg_fuse_ops_patterns(conv_pool=False)) == chains + pointwise
+    assert _shape(populate_linalg_fuse_ops_patterns(linear_chains=False)) == conv_pool + pointwise
+    assert _shape(populate_linalg_fuse_ops_patterns(pointwise=False)) == conv_pool + chains
+
+
+def _component_inputs(component: str) -> list[tuple[str, str]]:
+    """Every chunk of every FileCheck input of `component` (its own files and Inputs/)."""
+    folder = TRANSFORM_TESTS / component
+    chunks: list[tuple[str, str]] = []
+    for path in sorted([*folder.glob("*.mlir"), *folder.glob("Inputs/*.mlir")]):
+        for index, chunk in enumerate(path.read_text().split("// -----")):
+            if "func.func" in chunk:
+                chunks.append((f"{path.relative_to(folder)}#{index}", chunk))
+    return chunks
+
+
+def _printed_after(text: str, spec: str | None) -> str:
+    try:
+        module = parse(text)
+        if spec is not None:
+            run_pipeline(module, spec)
+    except HeirpyError as err:
+        return f"error: {err}"
+    return print_module(module)
+
+
+@pytest.mark.parametrize("component", sorted(COMPONENTS))
+def test_umbrella_with_other_groups_off_prints_what_the_component_prints(component: str) -> None:
+    chunks = _component_inputs(component)
+    assert len(chunks) >= 3, f"no FileCheck inputs found for {component}"
+    changed = 0
+    for name, text in chunks:
+        alone = _printed_after(text, component)
+        umbrella = _printed_after(text, COMPONENTS[component])
+        assert umbrella == alone, f"{component} vs {COMPONENTS[component]} differ on {name}"
+        changed += alone != _printed_after(text, None)
+    assert changed, f"{component} changed none of its inputs: the comparison proves nothing"
 
 
 def test_tiny_cnn_numerics_through_fuse_ops_and_lowering() -> None:

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, load_module
-from heirpy.transforms.linear.linalg_fuse_linear_chains import linear_chain_patterns
+from heirpy.transforms.linear.linalg_fuse_linear_chains import (
+    populate_linalg_fuse_linear_chains_patterns,
+)
 from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
@@ -196,4 +198,5 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
 
 
 def test_pattern_list_is_exported() -> None:
-    assert [type(p).__name__ for p in linear_chain_patterns()] == ["FuseLinearChain"]
+    (only,) = populate_linalg_fuse_linear_chains_patterns()
+    assert [type(p).__name__ for p in only.patterns] == ["FuseLinearChain"]

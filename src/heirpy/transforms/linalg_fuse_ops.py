@@ -3,66 +3,60 @@
 The groups, in order (each runs to a fixpoint before the next starts, because each
 later group matches what the earlier ones produce):
 
-| option          | group                        | patterns from                                   |
-|-----------------|------------------------------|-------------------------------------------------|
-| `conv-pool`     | conv + sum/avg pool          | `linear.linalg_fuse_conv_pool`                  |
-| `linear-chains` | whole linear chains          | `linear.linalg_fuse_linear_chains`              |
-| `pointwise`     | pointwise across layout ops  | `pointwise.linalg_fuse_pointwise` (phase 1)     |
-| `pointwise`     | reduction root + epilogue    | `pointwise.linalg_fuse_pointwise` (phase 2)     |
+| option          | group                        | pattern sets from                            |
+|-----------------|------------------------------|----------------------------------------------|
+| `conv-pool`     | conv + sum/avg pool          | `populate_linalg_fuse_conv_pool_patterns`    |
+| `linear-chains` | whole linear chains          | `populate_linalg_fuse_linear_chains_patterns`|
+| `pointwise`     | pointwise across layout ops, | `populate_linalg_fuse_pointwise_patterns`    |
+|                 | then root + epilogue kernels |                                              |
 
 conv + pool goes first so that the linear-chain group sees `fused_conv_pool` ops, and
-pointwise fusion goes last so that it never hides a linear op inside a kernel (its
-two phases are two groups under one option, as `linalg-fuse-pointwise` runs them).
-`PATTERN_GROUPS` is the one place to add a group. Every group can be switched off,
-e.g. `linalg-fuse-ops{conv-pool=false}`.
+pointwise fusion goes last so that it never hides a linear op inside a kernel. Each
+group is its component pass's own pattern sets, run by the same helper
+(`heirpy.transforms.rewrite.apply_pattern_sets`), so with the other groups switched off
+(e.g. `linalg-fuse-ops{conv-pool=false linear-chains=false}`) the umbrella prints
+exactly what the component pass prints (tests/unit/test_linalg_fuse_ops.py checks this
+on every FileCheck input of the component passes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriteWalker,
-    RewritePattern,
-)
 
-from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
-from heirpy.transforms.linear.linalg_fuse_linear_chains import linear_chain_patterns
+from heirpy.transforms.linear.linalg_fuse_conv_pool import (
+    populate_linalg_fuse_conv_pool_patterns,
+)
+from heirpy.transforms.linear.linalg_fuse_linear_chains import (
+    populate_linalg_fuse_linear_chains_patterns,
+)
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
-    kernel_formation_patterns,
-    pointwise_fusion_patterns,
+    populate_linalg_fuse_pointwise_patterns,
 )
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 
-@dataclass(frozen=True)
-class PatternGroup:
-    """A list of patterns switched on and off by one pass option."""
-
-    option: str  # the pass option (field) that switches it on/off
-    patterns: Callable[[Context], Sequence[RewritePattern]]
-
-
-PATTERN_GROUPS: tuple[PatternGroup, ...] = (
-    PatternGroup("conv_pool", lambda ctx: conv_pool_patterns()),
-    PatternGroup("linear_chains", linear_chain_patterns),
-    PatternGroup("pointwise", lambda ctx: pointwise_fusion_patterns()),
-    PatternGroup("pointwise", lambda ctx: kernel_formation_patterns()),
-)
-
-
-def apply_groups(module: ModuleOp, ctx: Context, groups: Sequence[PatternGroup]) -> None:
-    """Run each group to a fixpoint, in order."""
-    for group in groups:
-        patterns = list(group.patterns(ctx))
-        if patterns:
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(patterns), apply_recursively=True
-            ).rewrite_module(module)
+def populate_linalg_fuse_ops_patterns(
+    ctx: Context | None = None,
+    *,
+    conv_pool: bool = True,
+    linear_chains: bool = True,
+    pointwise: bool = True,
+) -> list[PatternSet]:
+    """The component passes' own pattern sets, in the umbrella's order: the same
+    patterns with the same walker settings as `linalg-fuse-conv-pool`,
+    `linalg-fuse-linear-chains` and `linalg-fuse-pointwise` run."""
+    sets: list[PatternSet] = []
+    if conv_pool:
+        sets += populate_linalg_fuse_conv_pool_patterns()
+    if linear_chains:
+        sets += populate_linalg_fuse_linear_chains_patterns(ctx)
+    if pointwise:
+        sets += populate_linalg_fuse_pointwise_patterns()
+    return sets
 
 
 @dataclass(frozen=True)
@@ -79,9 +73,9 @@ class LinalgFuseOpsPass(ModulePass):
                ins(%x, %w, %ci : ...) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
 
     Options switch groups off: `linalg-fuse-ops{conv-pool=false}`,
-    `{linear-chains=false}`, `{pointwise=false}`. The order and the modules are in
-    `PATTERN_GROUPS` (tests/filecheck/transforms/linalg-fuse-ops/docstring.mlir runs
-    the example).
+    `{linear-chains=false}`, `{pointwise=false}`; the order is in
+    `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
+    docstring.mlir runs the example).
     """
 
     name = "linalg-fuse-ops"
@@ -90,8 +84,11 @@ class LinalgFuseOpsPass(ModulePass):
     linear_chains: bool = True
     pointwise: bool = True
 
-    def enabled_groups(self) -> list[PatternGroup]:
-        return [g for g in PATTERN_GROUPS if getattr(self, g.option)]
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_groups(op, ctx, self.enabled_groups())
+        sets = populate_linalg_fuse_ops_patterns(
+            ctx,
+            conv_pool=self.conv_pool,
+            linear_chains=self.linear_chains,
+            pointwise=self.pointwise,
+        )
+        apply_pattern_sets(op, sets)

@@ -46,9 +46,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -65,12 +63,7 @@ from heirpy.transforms.canonicalize.elementwise import (
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
 from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
-
-
-def conv_pool_group() -> list[RewritePattern]:
-    """The conv + pool fusion patterns (they never let a pool -> conv rewrite split a
-    conv + pool pair)."""
-    return list(conv_pool_patterns())
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 
 def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool = True) -> list[RewritePattern]:
@@ -85,6 +78,18 @@ def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool =
         # Patterns that read constants need the dense_resource blobs of the context.
         patterns.append(cls(blobs) if issubclass(cls, ConstantPattern) else cls())
     return patterns
+
+
+def populate_linalg_canonicalizations_patterns(
+    ctx: Context | None = None, *, elementwise: bool = True
+) -> list[PatternSet]:
+    """The pass's two sets: conv + pool fusion alone, so no pool -> conv rewrite can see
+    a pool that a conv feeds; then every pattern, the conv-pool group included (for
+    pairs another rewrite exposes)."""
+    return [
+        PatternSet.of(*conv_pool_patterns()),
+        PatternSet.of(*conv_pool_patterns(), *canonicalization_patterns(ctx, elementwise=elementwise)),
+    ]
 
 
 @dataclass(frozen=True)
@@ -109,15 +114,12 @@ class LinalgCanonicalizationsPass(ModulePass):
                 "expected 'conv' or 'fused'"
             )
         already_fused = {o for o in op.walk() if isinstance(o, FusedConvPoolOp)}
-        fusion = conv_pool_group()
-        if fusion:
-            PatternRewriteWalker(GreedyRewritePatternApplier(fusion)).rewrite_module(op)
-        patterns = [*conv_pool_group(), *canonicalization_patterns(ctx, elementwise=self.elementwise)]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        sets = populate_linalg_canonicalizations_patterns(ctx, elementwise=self.elementwise)
+        apply_pattern_sets(op, sets)
         if self.conv_pool == "conv" and lower_new_fused_ops(ctx, op, already_fused):
             # The lowering makes fills and broadcasts of constants; fold them now so a
             # second run of the pass finds nothing to do.
-            PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+            apply_pattern_sets(op, sets[-1:])
         region_dce(op.body)
 
 

@@ -36,13 +36,12 @@ from xdsl.dialects.builtin import AnyFloat, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.constants import NO_BLOBS, scalar_constant
@@ -293,8 +292,14 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
 
 
 def conv_pool_patterns() -> list[RewritePattern]:
-    """The conv + pool group, in the order they apply."""
+    """The conv + pool patterns, in the order they apply (`linalg-canonicalizations`
+    mixes them into its own set)."""
     return [FuseConvIntoSumPool(), FoldScaleIntoFusedConvPool()]
+
+
+def populate_linalg_fuse_conv_pool_patterns() -> list[PatternSet]:
+    """The pattern set of this pass, also run by `linalg-fuse-ops`."""
+    return [PatternSet.of(*conv_pool_patterns())]
 
 
 @dataclass(frozen=True)
@@ -317,6 +322,4 @@ class LinalgFuseConvPoolPass(ModulePass):
     name = "linalg-fuse-conv-pool"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(conv_pool_patterns()), apply_recursively=True
-        ).rewrite_module(op)
+        apply_pattern_sets(op, populate_linalg_fuse_conv_pool_patterns())

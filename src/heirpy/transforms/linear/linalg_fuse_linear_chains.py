@@ -63,13 +63,12 @@ from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
 
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     MatvecOp,
@@ -533,10 +532,10 @@ class FuseLinearChain(RewritePattern):
         erase_dead_constant_slices(rewriter, constants)
 
 
-def linear_chain_patterns(ctx: Context | None = None) -> list[RewritePattern]:
-    """The chain-fusion patterns, for `linalg-fuse-ops` (`ctx` holds the module's
-    `dense_resource` blobs; without it the context heirpy remembers is used)."""
-    return [FuseLinearChain(ConstantFolder(ctx))]
+def populate_linalg_fuse_linear_chains_patterns(ctx: Context | None = None) -> list[PatternSet]:
+    """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
+    module's `dense_resource` blobs; without it the context heirpy remembers is used)."""
+    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx)))]
 
 
 @dataclass(frozen=True)
@@ -550,7 +549,4 @@ class LinalgFuseLinearChainsPass(ModulePass):
     name = "linalg-fuse-linear-chains"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(linear_chain_patterns(ctx)),  # type: ignore[arg-type]
-            apply_recursively=True,
-        ).rewrite_module(op)
+        apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx))

@@ -44,13 +44,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
 
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 from heirpy.ir.constants import element_dtype
 from heirpy.ir.constants import dense_constant
 from heirpy.transforms.linear.constant_folding import (
@@ -154,10 +153,10 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         erase_dead_constant_slices(rewriter, old_operands)
 
 
-def fuse_linear_ops_patterns(ctx: Context | None = None) -> list[RewritePattern]:
-    """The patterns of this pass, for umbrella passes (`ctx` holds the blobs of
-    `dense_resource` constants; without it the module's remembered context is used)."""
-    return [FuseElementwiseIntoLinearOp(ConstantFolder(ctx))]
+def populate_linalg_fuse_linear_ops_patterns(ctx: Context | None = None) -> list[PatternSet]:
+    """The patterns of this pass (`ctx` holds the blobs of `dense_resource` constants;
+    without it the module's remembered context is used)."""
+    return [PatternSet.of(FuseElementwiseIntoLinearOp(ConstantFolder(ctx)))]
 
 
 @dataclass(frozen=True)
@@ -172,7 +171,4 @@ class LinalgFuseLinearOpsPass(ModulePass):
     name = "linalg-fuse-linear-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(fuse_linear_ops_patterns(ctx)),  # type: ignore[arg-type]
-            apply_recursively=True,
-        ).rewrite_module(op)
+        apply_pattern_sets(op, populate_linalg_fuse_linear_ops_patterns(ctx))

@@ -1,6 +1,6 @@
 """Lowering of `tensor_ext.kernel` to standard linalg: its body, inlined.
 
-Part of `lower-tensor-ext` (listed in `tensor_ext_lowering_patterns`).
+Part of `lower-tensor-ext` (listed in `populate_lower_tensor_ext_patterns`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Lower heirpy's `tensor_ext` ops to standard linalg, for heir-opt and iree-opt.
 
-One rewrite pattern per op kind; `tensor_ext_lowering_patterns()` lists them. An op kind
+One rewrite pattern per op kind; `populate_lower_tensor_ext_patterns()` lists them. An op kind
 with no pattern here is left untouched (the pass never drops what it does not know): a
 new tensor_ext op brings its own pattern class and one line in that list. heir-opt
 rejects heirpy's `tensor_ext` ops (HEIR has its own dialect of that name), so any IR for
@@ -28,15 +28,14 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     GenericOp,
@@ -261,9 +260,9 @@ class LowerFusedConvPool(RewritePattern):
         rewriter.replace(op, [*new_ops, conv])
 
 
-def tensor_ext_lowering_patterns(ctx: Context | None = None) -> list[RewritePattern]:
+def populate_lower_tensor_ext_patterns(ctx: Context | None = None) -> list[PatternSet]:
     """One pattern per tensor_ext op kind. Ops without a pattern here stay as they are."""
-    return [LowerFusedConvPool(ctx), LowerKernel()]
+    return [PatternSet.of(LowerFusedConvPool(ctx), LowerKernel())]
 
 
 @dataclass(frozen=True)
@@ -288,7 +287,4 @@ class LowerTensorExtPass(ModulePass):
     name = "lower-tensor-ext"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(tensor_ext_lowering_patterns(ctx)),
-            apply_recursively=True,
-        ).rewrite_module(op)
+        apply_pattern_sets(op, populate_lower_tensor_ext_patterns(ctx))

@@ -34,13 +34,12 @@ from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 from heirpy.ir.dialects.tensor_ext import (
     KernelOp,
     KernelYieldOp,
@@ -695,19 +694,19 @@ def _defined_in(value: SSAValue, member: Operation) -> bool:
 # ------------------------------------------------------------------ entry points
 
 
-def pointwise_fusion_patterns() -> list[RewritePattern]:
-    """The pointwise group: read through layout chains, inline producers."""
-    return [
+def populate_linalg_fuse_pointwise_patterns(*, kernels: bool = True) -> list[PatternSet]:
+    """The two phases of this pass, also run by `linalg-fuse-ops`: pointwise fusion
+    (read through layout chains, inline producers), walked consumers first so that
+    producers keep permutation output maps; then, after every other fusion, kernel
+    formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`."""
+    pointwise = PatternSet.of(
         ElementwiseToGeneric(),
         AbsorbLayoutChain(),
         FuseElementwiseProducer(),
         TransposeToGeneric(),
-    ]
-
-
-def kernel_formation_patterns() -> list[RewritePattern]:
-    """Run after every other fusion: wrap root + epilogue into `tensor_ext.kernel`."""
-    return [FormKernel()]
+        walk_reverse=True,
+    )
+    return [pointwise, PatternSet.of(FormKernel())] if kernels else [pointwise]
 
 
 @dataclass(frozen=True)
@@ -735,12 +734,4 @@ class LinalgFusePointwisePass(ModulePass):
     kernels: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(pointwise_fusion_patterns()),
-            apply_recursively=True,
-            walk_reverse=True,  # consumers first: producers keep permutation out maps
-        ).rewrite_module(op)
-        if self.kernels:
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(kernel_formation_patterns()), apply_recursively=True
-            ).rewrite_module(op)
+        apply_pattern_sets(op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels))
