@@ -2,8 +2,8 @@
 // generic form; both re-parse in heirpy and in heir-opt (real MLIR).
 // RUN: heirpy-opt %examples/alexnet_tiny.mlir | filecheck %s
 // RUN: heirpy-opt %examples/alexnet_tiny.mlir --print-op-generic | heirpy-opt | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %examples/alexnet_tiny.mlir | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/alexnet_tiny.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %examples/alexnet_tiny.mlir | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %examples/alexnet_tiny.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
 // CHECK-LABEL: func.func @main
 // CHECK-COUNT-3: linalg.pooling_nchw_sum

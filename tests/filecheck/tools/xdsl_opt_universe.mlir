@@ -1,5 +1,4 @@
 // The xdsl.universe entry point: plain xdsl-opt knows tensor_ext.
-// REQUIRES: xdsl-opt
 // RUN: xdsl-opt %s | filecheck %s
 
 func.func @f(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4x14x14xf32>, %p: tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32> {

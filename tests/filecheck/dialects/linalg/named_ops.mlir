@@ -2,8 +2,8 @@
 // heirpy prints re-parses in heir-opt.
 // RUN: heirpy-opt %s | heirpy-opt | filecheck %s
 // RUN: heirpy-opt %s --print-op-generic | heirpy-opt | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
 func.func @pooling(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %o: tensor<1x2x4x4xf32>,
                    %in_nhwc: tensor<1x8x8x2xf32>, %o_nhwc: tensor<1x4x4x2xf32>,

@@ -2,8 +2,8 @@
 // those current MLIR still has re-parse in heir-opt.
 // RUN: heirpy-opt %s | heirpy-opt | filecheck %s
 // RUN: heirpy-opt %s --print-op-generic | heirpy-opt | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
 func.func @structured(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %c: tensor<4x5xf32>, %v: tensor<4xf32>, %cst: f32) -> (tensor<4x5xf32>, tensor<3x4xf32>, tensor<4x3x2xf32>, tensor<4xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x5xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>

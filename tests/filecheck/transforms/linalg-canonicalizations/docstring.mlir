@@ -1,7 +1,7 @@
 // The example of the pass docstring: a constant fill folds and the elementwise generic
 // becomes arith on tensors.
 // RUN: heirpy-opt %s -p linalg-canonicalizations | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s -p linalg-canonicalizations | heir-opt | filecheck %s %}
+// RUN: heirpy-opt %s -p linalg-canonicalizations | heir-opt | filecheck %s
 
 // CHECK-LABEL: func.func @docstring
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4xf32>)
