@@ -1,7 +1,9 @@
 // Bad input gives one diagnostic line and exit code 1 (`not` fails if it exits 0).
 // RUN: not heirpy-opt %s.missing 2>&1 | filecheck %s --check-prefix=MISSING
-// MISSING: error: cannot read '{{.*}}heirpy_opt_errors.mlir.missing': No such file or directory
+// The diagnostic is the first and only line: no traceback before or after it.
 // MISSING-NOT: Traceback
+// MISSING: {{^}}error: cannot read '{{.*}}heirpy_opt_errors.mlir.missing': No such file or directory
+// MISSING-EMPTY:
 
 // RUN: not heirpy-opt %s -p no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
 // PASS: error: invalid pass pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']
@@ -13,8 +15,8 @@
 // FLAG: error: unrecognized arguments: --no-such-flag
 
 // RUN: not heirpy-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=VERIFY
-// VERIFY: heirpy_opt_errors.mlir:[[# @LINE + 3]]:3: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
 // VERIFY-NOT: Traceback
+// VERIFY: heirpy_opt_errors.mlir:[[# @LINE + 2]]:3: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
 func.func @f(%a: tensor<4x3xf32>, %x: tensor<5xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.matvec ins(%a, %x : tensor<4x3xf32>, tensor<5xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

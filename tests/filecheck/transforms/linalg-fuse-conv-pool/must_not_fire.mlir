@@ -15,10 +15,14 @@ func.func @square_between(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci:
   return %p : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @square_between
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: tensor_ext
 // CHECK: arith.mulf
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
+// CHECK: func.return
 
 // -----
 
@@ -37,10 +41,14 @@ func.func @relu_between(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: t
   return %p : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @relu_between
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: tensor_ext
 // CHECK: arith.maximumf
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
+// CHECK: func.return
 
 // -----
 
@@ -52,9 +60,12 @@ func.func @max_pool(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tenso
   return %p : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @max_pool
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_max
 // CHECK-NOT: tensor_ext
+// CHECK: func.return
 
 // -----
 
@@ -66,9 +77,12 @@ func.func @conv_other_user(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci
   return %p, %c : tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>
 }
 // CHECK-LABEL: func.func @conv_other_user
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
+// CHECK: func.return
 
 // -----
 
@@ -80,9 +94,12 @@ func.func @dynamic(%x: tensor<?x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tensor
   return %p : tensor<?x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
+// CHECK: func.return
 
 // -----
 
@@ -95,9 +112,12 @@ func.func @pool_not_valid(%x: tensor<1x2x17x17xf32>, %w: tensor<3x2x3x3xf32>, %c
   return %p : tensor<1x3x2x3xf32>
 }
 // CHECK-LABEL: func.func @pool_not_valid
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
+// CHECK: func.return
 
 // -----
 

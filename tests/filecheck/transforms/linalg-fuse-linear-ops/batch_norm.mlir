@@ -3,7 +3,6 @@
 // the cf.assert torch-mlir puts in the reciprocal, fold into ONE conv.
 // RUN: heirpy-opt %S/Inputs/conv_batchnorm_torch.mlir -p linalg-fuse-linear-ops | filecheck %s
 // RUN: heirpy-opt %S/Inputs/conv_batchnorm_torch.mlir -p linalg-fuse-linear-ops | heir-opt | filecheck %s --check-prefix=HEIR
-// REQUIRES: heir-opt
 
 // CHECK-LABEL: func.func @main(
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<3x2x3x3xf32>
@@ -12,5 +11,10 @@
 // CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%arg0, %[[W]] {{.*}} outs(%[[INIT]]
 // CHECK-NEXT: func.return %[[R]]
-// HEIR: linalg.conv_2d_nchw_fchw
-// HEIR-NOT: linalg.generic
+// HEIR-LABEL: func.func @main(
+// HEIR-NEXT: arith.constant dense<{{.*}}> : tensor<3x2x3x3xf32>
+// HEIR-NEXT: arith.constant dense<{{.*}}> : tensor<3xf32>
+// HEIR-NEXT: tensor.empty() : tensor<2x3x4x4xf32>
+// HEIR-NEXT: linalg.broadcast
+// HEIR-NEXT: linalg.conv_2d_nchw_fchw
+// HEIR-NEXT: return

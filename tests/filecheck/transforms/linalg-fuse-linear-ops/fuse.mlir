@@ -10,9 +10,11 @@ func.func @matmul_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
   return %r : tensor<2x2xf32>
 }
 // CHECK-LABEL: func.func @matmul_bias(
-// CHECK:      %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
-// CHECK:      %[[INIT:.*]] = linalg.broadcast ins(%[[B]]{{.*}} dimensions = [0]
-// CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[INIT]] : tensor<2x2xf32>)
+// CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<3x2xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: tensor.empty() : tensor<2x2xf32>
+// CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]{{.*}} dimensions = [0]
+// CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %[[W]] : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[INIT]] : tensor<2x2xf32>)
 // CHECK-NEXT: func.return %[[R]]
 
 // -----
@@ -27,10 +29,12 @@ func.func @matmul_scale_keeps_bias(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   return %r : tensor<1x2xf32>
 }
 // CHECK-LABEL: func.func @matmul_scale_keeps_bias(
-// CHECK:      arith.constant dense<{{\[\[}}2.000000e+00, 6.000000e+00], [6.000000e+00, 1.200000e+01]]> : tensor<2x2xf32>
-// CHECK:      arith.constant dense<[2.000000e+01, 6.000000e+01]> : tensor<2xf32>
-// CHECK:      linalg.matmul
-// CHECK-NOT:  arith.mulf
+// CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{\[\[}}2.000000e+00, 6.000000e+00], [6.000000e+00, 1.200000e+01]]> : tensor<2x2xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<[2.000000e+01, 6.000000e+01]> : tensor<2xf32>
+// CHECK-NEXT: tensor.empty() : tensor<1x2xf32>
+// CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]
+// CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
+// CHECK-NEXT: func.return %[[R]]
 
 // -----
 
@@ -44,9 +48,12 @@ func.func @matvec_div(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %r : tensor<2xf32>
 }
 // CHECK-LABEL: func.func @matvec_div(
-// CHECK:      arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [1.500000e+00, 2.000000e+00]]> : tensor<2x2xf32>
-// CHECK:      linalg.matvec
-// CHECK-NOT:  arith.divf
+// CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [1.500000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: tensor.empty() : tensor<2xf32>
+// CHECK-NEXT: %[[INIT:.*]] = linalg.fill
+// CHECK-NEXT: %[[R:.*]] = linalg.matvec ins(%[[W]], %x : {{.*}}) outs(%[[INIT]]
+// CHECK-NEXT: func.return %[[R]]
 
 // -----
 
@@ -60,10 +67,10 @@ func.func @vecmat_rsub(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %r : tensor<2xf32>
 }
 // CHECK-LABEL: func.func @vecmat_rsub(
-// CHECK:      arith.constant dense<{{\[\[}}-1.000000e+00, -2.000000e+00], [-3.000000e+00, -4.000000e+00]]> : tensor<2x2xf32>
-// CHECK:      arith.constant dense<[4.000000e+00, 6.000000e+00]> : tensor<2xf32>
-// CHECK:      linalg.vecmat
-// CHECK-NOT:  arith.subf
+// CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{\[\[}}-1.000000e+00, -2.000000e+00], [-3.000000e+00, -4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<[4.000000e+00, 6.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.vecmat ins(%x, %[[W]] : {{.*}}) outs(%[[B]]
+// CHECK-NEXT: func.return %[[R]]
 
 // -----
 
@@ -81,10 +88,12 @@ func.func @conv_scalar_div(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
   return %r : tensor<1x1x2x2xf32>
 }
 // CHECK-LABEL: func.func @conv_scalar_div(
-// CHECK:      arith.constant dense<1.000000e+00> : tensor<1x1x2x2xf32>
-// CHECK:      linalg.fill
-// CHECK:      linalg.conv_2d_nchw_fchw
-// CHECK-NOT:  linalg.generic
+// CHECK-NEXT: %[[W:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1x2x2xf32>
+// CHECK-NEXT: arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: tensor.empty() : tensor<1x1x2x2xf32>
+// CHECK-NEXT: %[[INIT:.*]] = linalg.fill
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
+// CHECK-NEXT: func.return %[[R]]
 
 // -----
 

@@ -3,9 +3,9 @@
 // iree-opt accept, and so does the lowered kernel.
 // RUN: heirpy-opt %s -p linalg-fuse-pointwise | filecheck %s
 // RUN: heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | filecheck %s --check-prefix=STD
-// RUN: %if heir-opt %{ heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if iree-opt %{ heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | %iree-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | iree-opt | filecheck %s --check-prefix=MLIR
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor<2x8x3xf32>) -> tensor<2x8x3xf32> {
@@ -23,24 +23,36 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
   } -> tensor<2x8x3xf32>
   return %s : tensor<2x8x3xf32>
 }
+// The kernel is the function's only op, and inside it no reshape or transpose is left.
 // CHECK-LABEL: func.func @matmul_chain(
-// CHECK-NOT:   linalg.transpose
-// CHECK:       %[[K:.*]] = tensor_ext.kernel ins(
+// CHECK-NEXT:  %[[K:.*]] = tensor_ext.kernel ins(
+// CHECK-NOT:     {{tensor.expand_shape|linalg.transpose}}
 // CHECK:         linalg.fill
-// CHECK:         %[[C:.*]] = linalg.matmul
-// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
-// CHECK:         tensor_ext.yield %[[S]]
-// CHECK:       func.return %[[K]]
+// CHECK-NEXT:    %[[C:.*]] = linalg.matmul
+// CHECK-NEXT:    %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tensor_ext.yield %[[S]]
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.return %[[K]]
 
 // STD-LABEL: func.func @matmul_chain(
-// STD-NOT:   tensor.expand_shape
-// STD-NOT:   linalg.transpose
+// STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
 // STD:       %[[C:.*]] = linalg.matmul
-// STD:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
-// STD-NOT:   tensor_ext
+// STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
+// STD:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// STD-NEXT:  ^bb0
+// STD-NEXT:  arith.addf
+// STD-NEXT:  linalg.yield
+// STD-NEXT:  }
+// STD-NEXT:  func.return %[[S]]
 
 // MLIR-LABEL: func.func @matmul_chain(
+// MLIR-NOT:   {{tensor.expand_shape|linalg.transpose|linalg.generic}}
 // MLIR:       linalg.matmul
+// MLIR-NOT:   {{tensor.expand_shape|linalg.transpose}}
 // MLIR:       linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}]
-// MLIR-NOT:   linalg.transpose
-// MLIR-NOT:   linalg.generic
+// MLIR-NOT:   {{linalg.transpose|linalg.generic}}
+// MLIR:       return

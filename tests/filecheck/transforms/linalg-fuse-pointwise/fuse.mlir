@@ -1,7 +1,7 @@
 // Pointwise chains across transpose / reshape / broadcast become one linalg.generic.
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-pointwise | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
-// RUN: %if iree-opt %{ heirpy-opt %s --split-input-file -p linalg-fuse-pointwise,lower-tensor-ext | %iree-opt --split-input-file | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt --split-input-file | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-pointwise,lower-tensor-ext | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @add_transpose_add_relu(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tensor<6x4xf32>) -> tensor<6x4xf32> {
@@ -28,16 +28,21 @@ func.func @add_transpose_add_relu(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: 
 }
 // CHECK-LABEL: func.func @add_transpose_add_relu(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[Y:.*]]: tensor<4x6xf32>, %[[Z:.*]]: tensor<6x4xf32>)
-// CHECK-NOT:   linalg.transpose
-// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
-// CHECK:         arith.addf
-// CHECK:         arith.addf
-// CHECK:         arith.maximumf
-// CHECK-NOT:   linalg.generic
-// CHECK:       func.return %[[R]]
+// CHECK-NEXT:    arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.maximumf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @add_transpose_add_relu(
-// MLIR-COUNT-1: linalg.generic
-// MLIR-NOT:   linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast}}
+// MLIR:       linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -59,14 +64,19 @@ func.func @collapse_splits_loop(%x: tensor<6x4xf32>, %y: tensor<24xf32>) -> tens
   return %b : tensor<24xf32>
 }
 // CHECK-LABEL: func.func @collapse_splits_loop(
-// CHECK-NOT:   tensor.collapse_shape
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
-// CHECK:         math.exp
-// CHECK:         arith.addf
-// CHECK-NOT:   linalg.generic
+// CHECK-NEXT:    tensor.empty() : tensor<24xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @collapse_splits_loop(
-// MLIR-COUNT-1: linalg.generic
-// MLIR-NOT:   linalg.generic
+// MLIR-NOT:   {{tensor.collapse_shape|linalg.transpose}}
+// MLIR:       linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -97,13 +107,23 @@ func.func @bias_stays_small(%v: tensor<1x6x4x4xf32>, %bias: tensor<6xf32>) -> te
 }
 // CHECK-LABEL: func.func @bias_stays_small(
 // CHECK-SAME:    %[[V:.*]]: tensor<1x6x4x4xf32>, %[[B:.*]]: tensor<6xf32>)
-// CHECK-NOT:   linalg.broadcast
-// CHECK-NOT:   linalg.transpose
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (((d1 * 3) + d4))>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
-// CHECK-NOT:   linalg.generic
+// CHECK-NEXT:    arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    tensor.empty() : tensor<1x2x4x4x3xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (((d1 * 3) + d4))>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.negf
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.divf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @bias_stays_small(
-// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast}}
+// MLIR:       linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -120,13 +140,18 @@ func.func @trailing_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
   return %t : tensor<6x4xf32>
 }
 // CHECK-LABEL: func.func @trailing_transpose(
-// CHECK-NOT:   linalg.transpose
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
-// CHECK:         math.exp
-// CHECK-NOT:   linalg.generic
+// CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @trailing_transpose(
-// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast}}
+// MLIR:       linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -145,10 +170,20 @@ func.func @dynamic_batch_static_split(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> 
 }
 // CHECK-LABEL: func.func @dynamic_batch_static_split(
 // CHECK-SAME:    %[[X:.*]]: tensor<?x6xf32>)
-// CHECK-NOT:   tensor.expand_shape
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 3) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x6xf32>
+// CHECK-NEXT:    tensor.empty(%[[N]]) : tensor<?x2x3xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 3) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @dynamic_batch_static_split(
-// MLIR: linalg.generic
+// MLIR-NOT:   {{tensor.expand_shape|linalg.transpose}}
+// MLIR:       linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -166,19 +201,23 @@ func.func @tensor_arith_after_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> 
 }
 // CHECK-LABEL: func.func @tensor_arith_after_transpose(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>)
-// CHECK-NOT:   dense<1.0
-// CHECK-NOT:   linalg.transpose
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]] : tensor<4x6xf32>)
-// CHECK:         arith.negf %{{.*}} : f32
-// CHECK:         math.exp %{{.*}} : f32
-// CHECK:         arith.constant 1.000000e+00 : f32
-// CHECK:         arith.divf %{{.*}}, %{{.*}} : f32
-// CHECK-NOT:   linalg.generic
-// CHECK-NOT:   arith.{{.*}} : tensor<6x4xf32>
-// CHECK:       func.return
+// CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]] : tensor<4x6xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.negf %{{.*}} : f32
+// CHECK-NEXT:      math.exp %{{.*}} : f32
+// CHECK-NEXT:      arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @tensor_arith_after_transpose(
-// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast}}
+// MLIR:       linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -195,12 +234,21 @@ func.func @tensor_arith_chain(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tens
 }
 // CHECK-LABEL: func.func @tensor_arith_chain(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[Y:.*]]: tensor<4x6xf32>, %[[Z:.*]]: tensor<6x4xf32>)
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
-// CHECK-NOT:   linalg.generic
-// CHECK-NOT:   linalg.transpose
+// CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      arith.maximumf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @tensor_arith_chain(
-// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast}}
+// MLIR:       linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -215,13 +263,24 @@ func.func @matmul_transpose_only(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %z: t
 }
 // CHECK-LABEL: func.func @matmul_transpose_only(
 // CHECK-SAME:    %[[A:.*]]: tensor<6x4xf32>, %[[B:.*]]: tensor<4x8xf32>, %[[Z:.*]]: tensor<6x8xf32>)
-// CHECK:       %[[K:.*]] = tensor_ext.kernel ins(%[[A]], %[[B]], %[[Z]] :
-// CHECK:         linalg.matmul
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
-// CHECK:         tensor_ext.yield
-// CHECK:       func.return %[[K]]
+// CHECK-NEXT:  %[[K:.*]] = tensor_ext.kernel ins(%[[A]], %[[B]], %[[Z]] :
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      tensor.empty() : tensor<2x8x3xf32>
+// CHECK-NEXT:      %[[C:.*]] = linalg.matmul
+// CHECK-NEXT:      %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]]
+// CHECK-NEXT:      ^bb0
+// CHECK-NEXT:        linalg.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tensor_ext.yield %[[T]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[K]]
 // MLIR-LABEL: func.func @matmul_transpose_only(
-// MLIR: linalg.matmul
+// MLIR-NOT:   {{tensor.expand_shape|linalg.transpose}}
+// MLIR:       linalg.matmul
+// MLIR-NOT:   {{tensor.expand_shape|linalg.transpose}}
+// MLIR:       linalg.generic
+// MLIR-NOT:   linalg.{{transpose|generic}}
+// MLIR:       return
 
 // -----
 
@@ -243,14 +302,18 @@ func.func @reduction_axis_kept_whole(%x: tensor<2x12xf32>, %init: tensor<3x4xf32
 }
 // CHECK-LABEL: func.func @reduction_axis_kept_whole(
 // CHECK-SAME:    %[[X:.*]]: tensor<2x12xf32>, %[[I:.*]]: tensor<3x4xf32>)
-// CHECK-NOT:   tensor.expand_shape
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
-// CHECK:         math.exp
-// CHECK:         arith.addf
-// CHECK-NOT:   linalg.generic
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @reduction_axis_kept_whole(
-// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   {{tensor.expand_shape|linalg.transpose}}
+// MLIR:       linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return
 
 // -----
 
@@ -282,13 +345,19 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
 }
 // CHECK-LABEL: func.func @collapse_then_expand(
 // CHECK-SAME:    %[[X:.*]]: tensor<6x4xf32>, %[[Y:.*]]: tensor<24xf32>, %[[Z:.*]]: tensor<2x12xf32>)
-// CHECK:       %[[V:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
-// CHECK:       %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d1), d2)>, affine_map<(d0, d1, d2) -> (((d0 * 12) + ((d1 * 4) + d2)))>, affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
-// CHECK:         math.exp
-// CHECK:         arith.addf
-// CHECK:         arith.mulf
-// CHECK:       %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] : tensor<2x3x4xf32> into tensor<2x12xf32>
-// CHECK:       func.return %[[R]]
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x12xf32>
+// CHECK-NEXT:    %[[V:.*]] = tensor.expand_shape %[[E]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d1), d2)>, affine_map<(d0, d1, d2) -> (((d0 * 12) + ((d1 * 4) + d2)))>, affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      arith.addf
+// CHECK-NEXT:      arith.mulf
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] : tensor<2x3x4xf32> into tensor<2x12xf32>
+// CHECK-NEXT:    func.return %[[R]]
 // MLIR-LABEL: func.func @collapse_then_expand(
-// MLIR-COUNT-1: linalg.generic
+// MLIR-NOT:   linalg.{{transpose|broadcast}}
+// MLIR:       linalg.generic
 // MLIR-NOT:   linalg.{{transpose|broadcast|generic}}
+// MLIR:       return

@@ -72,9 +72,12 @@ func.func @several_users(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %z: tensor<4x
 // CHECK-LABEL: func.func @several_users(
 // CHECK-NOT:   tensor_ext.kernel
 // CHECK:       %[[M:.*]] = linalg.matmul
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
+// CHECK-NOT:   tensor_ext.kernel
 // CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
 // CHECK-NOT:   tensor_ext.kernel
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
+// CHECK-NOT:   tensor_ext.kernel
+// CHECK:       func.return
 
 // -----
 
@@ -99,8 +102,11 @@ func.func @broadcast_into_small_producer(%x: tensor<6xf32>, %y: tensor<4x6xf32>)
 // CHECK-LABEL: func.func @broadcast_into_small_producer(
 // CHECK:       %[[A:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<6xf32>)
 // CHECK:         math.exp
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, {{.*}} ins(%[[A]], %{{.*}} : tensor<6xf32>, tensor<4x6xf32>)
+// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, {{.*}} ins(%[[A]], %{{.*}} : tensor<6xf32>, tensor<4x6xf32>)
 // CHECK-NOT:     math.exp
+// CHECK:         linalg.yield
+// CHECK-NEXT:  }
+// CHECK-NEXT:  func.return %[[R]]
 
 // -----
 
