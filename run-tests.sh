@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: pytest unit/property tests, then the lit/FileCheck tests.
+# The whole test suite: pytest unit/property tests, the lit/FileCheck tests, and a lint of
+# the FileCheck files.
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/bootstrap.sh
 status=0
 python -m pytest tests/unit "$@" || status=$?
 lit -sv tests/filecheck || status=$?
+# FileCheck files must not hold checks that cannot fail (tests/lint_filecheck.py says which).
+python tests/lint_filecheck.py tests/filecheck || status=$?
 exit $status
