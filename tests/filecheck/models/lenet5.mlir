@@ -2,8 +2,8 @@
 // generic form; both re-parse in heirpy and in heir-opt (real MLIR).
 // RUN: heirpy-opt %examples/lenet5.mlir | filecheck %s
 // RUN: heirpy-opt %examples/lenet5.mlir --print-op-generic | heirpy-opt | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %examples/lenet5.mlir | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/lenet5.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %examples/lenet5.mlir | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %examples/lenet5.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
 // CHECK-LABEL: func.func @main(%{{.*}}: tensor<1x1x28x28xf32>) -> tensor<1x10xf32>
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x6x28x28xf32>

@@ -2,8 +2,8 @@
 // generic form; both re-parse in heirpy and in heir-opt (real MLIR).
 // RUN: heirpy-opt %examples/resnet_block.mlir | filecheck %s
 // RUN: heirpy-opt %examples/resnet_block.mlir --print-op-generic | heirpy-opt | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %examples/resnet_block.mlir | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %examples/resnet_block.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %examples/resnet_block.mlir | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %examples/resnet_block.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
 // Eval-mode batch-norm reaches linalg as per-channel generics on [16x1x1] constants, with
 // torch-mlir's zero check (`cf.assert`) inside the generic computing 1 / sqrt(var + eps).
