@@ -1,0 +1,132 @@
+"""heirpy IR -> an Orion network (`orion.nn.Module`) for CKKS inference.
+
+    import heirpy
+    from heirpy.export.orion import to_orion
+    module = heirpy.parse(open("model.mlir").read(), "model.mlir")
+    heirpy.run_pipeline(module, "linalg-canonicalizations,linalg-fuse-ops")
+    net = to_orion(module, function="main")    # an orion.nn.Module
+    net.eval(); y = net(x)                     # cleartext, as PyTorch
+    # encrypted: orion.init_scheme(config); orion.fit(net, x); orion.compile(net); ...
+
+The layers `heirpy.export.network` reads from the function become Orion layers:
+
+    Conv            on.Conv2d (stride, padding, dilation, groups), or on.AvgPool2d when
+                    it is a plain average pool
+    Linear          on.Linear            Square         on.Quad
+    Add             on.Add               Flatten        on.Flatten
+    ChannelAffine   on.BatchNorm2d / on.BatchNorm1d with mean 0, variance 1, eps 0
+
+Orion spends one level per conv, linear layer and average pool (all plaintext-
+ciphertext linear transforms), one per x * x, two per batch norm it cannot fold into a
+preceding conv / linear layer, none for add and flatten (`orion_depth`). A network
+heirpy has fused therefore needs fewer levels than the one PyTorch code would write.
+
+torch and Orion are imported only when a network is built: `import heirpy` (and this
+module) never loads them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from heirpy.export.network import (
+    Add,
+    ChannelAffine,
+    Conv,
+    Flatten,
+    Layer,
+    Linear,
+    Network,
+    Square,
+    extract_network,
+)
+
+if TYPE_CHECKING:
+    import orion.nn
+    import torch
+
+ORION_REQUIREMENT = "orion-fhe==1.0.2 (after torch==2.13.0 and torchvision==0.28.0)"
+
+
+def to_orion(module: ModuleOp, function: str = "main") -> orion.nn.Module:
+    """The Orion network that computes `@function` of `module`, in eval mode.
+
+    Raises `HeirpyError` (`file:line:col: error: ...`) for an op Orion cannot express.
+    """
+    return network_to_orion(extract_network(module, function))
+
+
+def network_to_orion(network: Network) -> orion.nn.Module:
+    """`network` as an `OrionNetwork`; layers are named by kind: conv2d1, quad1, ..."""
+    from heirpy.export.orion_network import OrionNetwork
+
+    layers = []
+    counts: dict[str, int] = {}
+    for layer in network.layers:
+        module = _orion_layer(layer)
+        kind = type(module).__name__.lower()
+        counts[kind] = counts.get(kind, 0) + 1
+        layers.append((f"{kind}{counts[kind]}", module, layer.inputs))
+    net = OrionNetwork(layers, network.output)
+    net.eval()
+    return net
+
+
+_LEVELS: dict[type[Layer], int] = {Conv: 1, Linear: 1, Square: 1, ChannelAffine: 2, Add: 0, Flatten: 0}
+
+
+def orion_depth(network: Network) -> int:
+    """The levels Orion needs to run `network` without bootstrapping (its costliest path)."""
+    depth = [0]
+    for layer in network.layers:
+        depth.append(max(depth[i] for i in layer.inputs) + _LEVELS[type(layer)])
+    return depth[network.output]
+
+
+def _orion_layer(layer: Layer) -> torch.nn.Module:
+    import orion.nn as on
+    import torch
+
+    if isinstance(layer, Conv):
+        if layer.is_average_pool():
+            return on.AvgPool2d(layer.weight.shape[2], stride=layer.stride)
+        out_channels, per_group, size, _ = layer.weight.shape
+        conv = on.Conv2d(
+            per_group * layer.groups, out_channels, size, stride=layer.stride,
+            padding=layer.padding, dilation=layer.dilation, groups=layer.groups,
+        )
+        return _with_parameters(conv, layer.weight, layer.bias)
+    if isinstance(layer, Linear):
+        out_features, in_features = layer.weight.shape
+        return _with_parameters(on.Linear(in_features, out_features), layer.weight, layer.bias)
+    if isinstance(layer, ChannelAffine):
+        norm_class = on.BatchNorm2d if layer.rank == 4 else on.BatchNorm1d
+        # mean 0, variance 1 and eps 0 leave exactly weight * x + bias.
+        return _with_parameters(norm_class(layer.scale.shape[0], eps=0.0), layer.scale, layer.shift)
+    if isinstance(layer, Square):
+        return on.Quad()
+    if isinstance(layer, Add):
+        return on.Add()
+    if isinstance(layer, Flatten):
+        return on.Flatten()
+    raise AssertionError(f"no Orion layer for {type(layer).__name__}")
+
+
+def _with_parameters(module: torch.nn.Module, weight: np.ndarray, bias: np.ndarray) -> torch.nn.Module:
+    import torch
+
+    with torch.no_grad():
+        module.weight.copy_(torch.from_numpy(np.ascontiguousarray(weight, dtype=np.float32)))
+        module.bias.copy_(torch.from_numpy(np.ascontiguousarray(bias, dtype=np.float32)))
+    return module
+
+
+def run_cleartext(net: torch.nn.Module, x: np.ndarray) -> np.ndarray:
+    """`net(x)` in cleartext (as PyTorch computes it), as a numpy array."""
+    import torch
+
+    with torch.no_grad():
+        return net(torch.from_numpy(np.ascontiguousarray(x))).numpy()

@@ -1,0 +1,283 @@
+"""heirpy.export.network / pointwise: linalg IR read as encrypted-inference layers.
+
+These tests need neither torch nor Orion: they check the layers, their folded weights
+(against numpy) and the errors. test_export_orion.py runs the Orion networks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import UnknownLoc
+
+import heirpy
+from heirpy.analysis.depth import analyze_module
+from heirpy.export.network import Add, ChannelAffine, Conv, Flatten, Linear, Square, extract_network
+from heirpy.export.orion import orion_depth
+from heirpy.interp.resources import load_file
+from heirpy.ir.diagnostics import HeirpyError
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+
+ID = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+CH = "affine_map<(d0, d1, d2, d3) -> (d1)>"
+PAR4 = '["parallel", "parallel", "parallel", "parallel"]'
+W = "dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[-1.0, 0.5], [0.25, 2.0]]]]> : tensor<2x1x2x2xf32>"
+
+
+def conv_net(epilogue: str, result: str = "%c", out_type: str = "tensor<1x2x3x3xf32>", strides: str = "[1, 1]") -> str:
+    """A 1->2 channel 2x2 conv of a 1x1x4x4 input, then `epilogue` (which may use
+    %c, the conv, %x, the input, %e an empty 1x2x3x3 tensor and %zero)."""
+    return f"""
+func.func @main(%x: tensor<1x1x4x4xf32>) -> {out_type} {{
+  %w = arith.constant {W}
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x3x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{strides}> : vector<2xi64>}} ins(%x, %w : tensor<1x1x4x4xf32>, tensor<2x1x2x2xf32>) outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+{epilogue}
+  return {result} : {out_type}
+}}
+"""
+
+
+def generic(name: str, ins: str, types: str, maps: str, body: str, out: str = "%e") -> str:
+    return f"""  {name} = linalg.generic {{indexing_maps = [{maps}], iterator_types = {PAR4}}} ins({ins} : {types}) outs({out} : tensor<1x2x3x3xf32>) {{
+{body}
+  }} -> tensor<1x2x3x3xf32>"""
+
+
+def network(text: str):  # type: ignore[no-untyped-def]
+    return extract_network(heirpy.parse(text, "net.mlir"), "main")
+
+
+def conv_weight() -> np.ndarray:
+    return np.array([[[[1.0, 2.0], [3.0, 4.0]]], [[[-1.0, 0.5], [0.25, 2.0]]]])
+
+
+def export_error(text: str) -> str:
+    with pytest.raises(HeirpyError) as info:
+        network(text)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+# ----------------------------------------------------------------------------- example models
+def test_raw_tiny_cnn_keeps_every_layer_and_reads_avg_pools() -> None:
+    net = extract_network(load_file(EXAMPLES / "tiny_cnn.mlir").module)
+    assert [type(layer) for layer in net.layers] == [Conv, Conv, Square, Conv, Conv, Flatten, Linear]
+    pools = [layer.is_average_pool() for layer in net.layers if isinstance(layer, Conv)]
+    assert pools == [False, True, False, True]
+    first = net.layers[0]
+    assert isinstance(first, Conv) and (first.stride, first.padding, first.groups) == (1, 1, 1)
+    assert orion_depth(net) == 6
+    assert net.output == len(net.layers)
+
+
+@pytest.mark.parametrize("name", ["tiny_cnn", "alexnet_tiny"])
+def test_fused_nets_need_heirpy_depth_bound_in_orion(name: str) -> None:
+    loaded = load_file(EXAMPLES / f"{name}.mlir")
+    raw_depth = orion_depth(extract_network(loaded.module))
+    heirpy.run_pipeline(loaded.module, PIPELINE)
+    net = extract_network(loaded.module)
+    (depth,) = analyze_module(loaded.module)
+    assert orion_depth(net) == depth.depth < raw_depth
+    assert not any(isinstance(layer, Conv) and layer.is_average_pool() for layer in net.layers)
+    strided = [layer for layer in net.layers if isinstance(layer, Conv)]
+    assert all(layer.stride == 2 and layer.weight.shape[2] == 4 for layer in strided)
+
+
+# ----------------------------------------------------------------------------- folding
+def test_batch_norm_chain_folds_into_the_conv() -> None:
+    body = """  ^bb0(%v: f32, %m: f32, %g: f32, %b: f32, %o: f32):
+    %s = arith.subf %v, %m : f32
+    %t = arith.mulf %s, %g : f32
+    %u = arith.addf %t, %b : f32
+    linalg.yield %u : f32"""
+    consts = """  %mean = arith.constant dense<[0.5, -1.0]> : tensor<2xf32>
+  %gamma = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %beta = arith.constant dense<[0.1, -0.2]> : tensor<2xf32>
+"""
+    bn = generic("%bn", "%c, %mean, %gamma, %beta", "tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>",
+                 f"{ID}, {CH}, {CH}, {CH}, {ID}", body)
+    net = network(conv_net(consts + bn, "%bn"))
+    (conv,) = net.layers
+    assert isinstance(conv, Conv)
+    gamma = np.array([2.0, 3.0])
+    np.testing.assert_allclose(conv.weight, conv_weight() * gamma[:, None, None, None], rtol=1e-6)
+    np.testing.assert_allclose(conv.bias, (0 - np.array([0.5, -1.0])) * gamma + np.array([0.1, -0.2]), rtol=1e-6)
+
+
+def test_sum_pool_then_divide_is_an_average_pool() -> None:
+    pool = f"""  %pe = tensor.empty() : tensor<1x2x1x1xf32>
+  %pf = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %p = linalg.pooling_nchw_sum {{dilations = dense<1> : vector<2xi64>, strides = dense<3> : vector<2xi64>}} ins(%c, %win : tensor<1x2x3x3xf32>, tensor<3x3xf32>) outs(%pf : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %nine = arith.constant 9.0 : f32
+  %avg = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins(%p : tensor<1x2x1x1xf32>) outs(%pe : tensor<1x2x1x1xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    %d = arith.divf %v, %nine : f32
+    linalg.yield %d : f32
+  }} -> tensor<1x2x1x1xf32>"""
+    net = network(conv_net(pool, "%avg", "tensor<1x2x1x1xf32>"))
+    conv, pool_layer = net.layers
+    assert isinstance(pool_layer, Conv) and pool_layer.is_average_pool()
+    assert (pool_layer.groups, pool_layer.stride, pool_layer.weight.shape) == (2, 3, (2, 1, 3, 3))
+
+
+def test_fused_bias_square_epilogue_is_conv_then_quad() -> None:
+    body = """  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %q = arith.mulf %s, %s : f32
+    linalg.yield %q : f32"""
+    consts = "  %bias = arith.constant dense<[0.5, -2.0]> : tensor<2xf32>\n"
+    sq = generic("%sq", "%c, %bias", "tensor<1x2x3x3xf32>, tensor<2xf32>", f"{ID}, {CH}, {ID}", body)
+    conv, square = network(conv_net(consts + sq, "%sq")).layers
+    assert isinstance(conv, Conv) and isinstance(square, Square) and square.inputs == (1,)
+    np.testing.assert_allclose(conv.bias, [0.5, -2.0], rtol=1e-6)
+    np.testing.assert_allclose(conv.weight, conv_weight())
+
+
+def test_scaled_residual_add_scales_the_input_with_a_batch_norm() -> None:
+    # 3 * conv + 2 * x (x broadcast to 2 channels is not expressible, so use conv twice)
+    body = """  ^bb0(%a: f32, %b: f32, %o: f32):
+    %three = arith.constant 3.0 : f32
+    %s = arith.mulf %a, %three : f32
+    %t = arith.addf %s, %b : f32
+    %q = arith.mulf %t, %t : f32
+    linalg.yield %q : f32"""
+    square_of_c = generic("%sq", "%c", "tensor<1x2x3x3xf32>", f"{ID}, {ID}", """  ^bb0(%a: f32, %o: f32):
+    %q = arith.mulf %a, %a : f32
+    linalg.yield %q : f32""")
+    residual = generic("%r", "%c2, %sq", "tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>", f"{ID}, {ID}, {ID}", body)
+    second = f"""  %w2 = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%sq, %w2 : tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+"""
+    net = network(conv_net(square_of_c + "\n" + second + residual, "%r"))
+    kinds = [type(layer) for layer in net.layers]
+    assert kinds == [Conv, Square, Conv, Add, Square]
+    assert net.layers[3].inputs == (3, 2)  # the scaled conv and the square it reads
+    np.testing.assert_allclose(net.layers[2].weight, 3.0, rtol=1e-6)  # (3 * conv2) folded
+
+
+def test_scale_of_the_encrypted_input_is_a_channel_affine() -> None:
+    text = f"""
+func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {{
+  %s = arith.constant dense<[2.0, -1.0]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x3x3xf32>
+{generic("%y", "%x, %s", "tensor<1x2x3x3xf32>, tensor<2xf32>", f"{ID}, {CH}, {ID}", '''  ^bb0(%v: f32, %k: f32, %o: f32):
+    %m = arith.mulf %v, %k : f32
+    linalg.yield %m : f32''')}
+  return %y : tensor<1x2x3x3xf32>
+}}
+"""
+    (affine,) = network(text).layers
+    assert isinstance(affine, ChannelAffine) and affine.rank == 4
+    np.testing.assert_allclose(affine.scale, [2.0, -1.0])
+    np.testing.assert_allclose(affine.shift, [0.0, 0.0])
+
+
+# ----------------------------------------------------------------------------- errors
+def unary(body_ops: str, result: str = "%r") -> str:
+    return conv_net(generic("%g", "%c", "tensor<1x2x3x3xf32>", f"{ID}, {ID}", f"""  ^bb0(%a: f32, %o: f32):
+{body_ops}
+    linalg.yield {result} : f32"""), "%g")
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("    %r = arith.maximumf %a, %o : f32", "applies 'arith.maximumf' to the activation"),
+        ("    %s = arith.mulf %a, %a : f32\n    %r = arith.mulf %s, %a : f32", "degree 3"),
+        ("    %one = arith.constant 1.0 : f32\n    %s = arith.mulf %a, %a : f32\n    %r = arith.addf %s, %one : f32",
+         "not the square of an affine map"),
+        ("    %r = math.exp %a : f32", "applies 'math.exp'"),
+    ],
+)
+def test_non_polynomial_or_unfactorable_elementwise_ops_are_errors(body: str, expected: str) -> None:
+    message = export_error(unary(body))
+    assert message.startswith("net.mlir:") and "error: 'linalg.generic'" in message
+    assert expected in message
+
+
+def test_per_element_scale_is_an_error() -> None:
+    scale = "  %k = arith.constant dense<2.0> : tensor<1x2x3x3xf32>\n" + generic(
+        "%g", "%c, %k", "tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>", f"{ID}, {ID}, {ID}",
+        "  ^bb0(%a: f32, %b: f32, %o: f32):\n    %m = arith.mulf %a, %b : f32\n    linalg.yield %m : f32")
+    (conv,) = network(conv_net(scale, "%g")).layers  # a uniform scale folds
+    np.testing.assert_allclose(conv.weight, 2 * conv_weight())
+    varying = scale.replace("dense<2.0> : tensor<1x2x3x3xf32>", "dense<" + str(
+        np.arange(18.0).reshape(1, 2, 3, 3).tolist()) + "> : tensor<1x2x3x3xf32>")
+    assert "other than one number per channel" in export_error(conv_net(varying, "%g"))
+
+
+def test_scaling_a_conv_that_another_op_reads_is_an_error() -> None:
+    double = generic("%d", "%c", "tensor<1x2x3x3xf32>", f"{ID}, {ID}",
+                     "  ^bb0(%a: f32, %o: f32):\n    %two = arith.constant 2.0 : f32\n    %m = arith.mulf %a, %two : f32\n    linalg.yield %m : f32")
+    add = generic("%s", "%d, %c", "tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>", f"{ID}, {ID}, {ID}",
+                  "  ^bb0(%a: f32, %b: f32, %o: f32):\n    %m = arith.addf %a, %b : f32\n    linalg.yield %m : f32")
+    assert "other ops read too" in export_error(conv_net(double + "\n" + add, "%s"))
+
+
+@pytest.mark.parametrize(
+    ("epilogue", "result", "out_type", "expected"),
+    [
+        ("""  %pe = tensor.empty() : tensor<1x2x2x2xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%c, %win : tensor<1x2x3x3xf32>, tensor<2x2xf32>) outs(%pe : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>""",
+         "%m", "tensor<1x2x2x2xf32>", "'linalg.pooling_nchw_max' on the encrypted input has no Orion layer"),
+        ("""  %te = tensor.empty() : tensor<1x2x3x3xf32>
+  %t = linalg.transpose ins(%c : tensor<1x2x3x3xf32>) outs(%te : tensor<1x2x3x3xf32>) permutation = [0, 1, 3, 2]""",
+         "%t", "tensor<1x2x3x3xf32>", "'linalg.transpose' on the encrypted input has no Orion layer"),
+        ("""  %one = arith.constant 1.0 : f32
+  %p = tensor.pad %c low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %one : f32
+  } : tensor<1x2x3x3xf32> to tensor<1x2x5x5xf32>""",
+         "%p", "tensor<1x2x5x5xf32>", "pads with a non-zero value"),
+        ("""  %fl = tensor.collapse_shape %c [[0, 1], [2, 3]] : tensor<1x2x3x3xf32> into tensor<2x9xf32>""",
+         "%fl", "tensor<2x9xf32>", "not a flatten of an NCHW tensor"),
+    ],
+)
+def test_ops_orion_cannot_express_are_one_line_errors(epilogue: str, result: str, out_type: str, expected: str) -> None:
+    message = export_error(conv_net(epilogue, result, out_type))
+    assert message.startswith("net.mlir:") and ": error: " in message
+    assert expected in message
+
+
+def test_unequal_strides_and_encrypted_weights_are_errors() -> None:
+    strided = conv_net("", "%c", "tensor<1x2x3x2xf32>", "[1, 2]").replace(
+        "outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>", "outs(%g : tensor<1x2x3x2xf32>) -> tensor<1x2x3x2xf32>"
+    ).replace("  %c = ", "  %g = tensor.empty() : tensor<1x2x3x2xf32>\n  %c = ")
+    assert "one stride for H and W" in export_error(strided)
+    matmul = """
+func.func @main(%x: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %a = arith.constant dense<1.0> : tensor<2x3xf32>
+  %z = arith.constant dense<0.0> : tensor<2x4xf32>
+  %m = linalg.matmul ins(%a, %x : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m : tensor<2x4xf32>
+}
+"""
+    assert "reads the encrypted value as operand #1; Orion's layer reads it as operand #0" in export_error(matmul)
+
+
+def test_errors_for_ops_without_a_position_say_which_op() -> None:
+    module = heirpy.parse(unary("    %r = arith.maximumf %a, %o : f32"), "net.mlir")
+    for op in module.walk():
+        op.location = UnknownLoc()  # as for ops a pass created
+    with pytest.raises(HeirpyError) as info:
+        extract_network(module)
+    assert str(info.value).startswith("error: 'linalg.generic' (op #5 of @main) applies 'arith.maximumf'")
+
+
+def test_function_signature_errors() -> None:
+    with pytest.raises(HeirpyError, match="no function @nope"):
+        extract_network(load_file(EXAMPLES / "tiny_cnn.mlir").module, "nope")
+    two_args = "func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n"
+    assert "must take one tensor" in export_error(two_args)
+    constant = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %c = arith.constant dense<1.0> : tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n"
+    assert "does not depend on the input" in export_error(constant)

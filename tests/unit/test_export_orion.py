@@ -1,0 +1,148 @@
+"""heirpy.export.orion: the exported Orion networks compute what the IR computes.
+
+Cleartext only (no encryption: encrypted runs are benchmarks/bench_orion.py's job). The
+networks are compared with heirpy's evaluator on the same IR and with PyTorch's outputs
+stored next to each example. Orion and its CPU torch are installed by the test extra
+for Python 3.11 only (the only Python with a CPU torch 2.13.0 wheel here): on another
+Python these tests are skipped, and say so.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import heirpy
+from heirpy.export.orion_cli import main as export_main
+from heirpy.interp.equivalence import random_inputs
+from heirpy.interp.evaluator import run_function
+from heirpy.interp.resources import load_file
+
+pytestmark = pytest.mark.skipif(
+    sys.version_info[:2] != (3, 11), reason="orion-fhe and the CPU torch wheel are installed for Python 3.11 only"
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+FHE_NETS = [name for name in ("tiny_cnn", "alexnet_tiny", "cryptonets", "lenet5", "lola_mnist", "resnet_block")
+            if (EXAMPLES / f"{name}.mlir").exists()]
+
+
+def export(name: str, fused: bool):  # type: ignore[no-untyped-def]
+    from heirpy.export.orion import to_orion
+
+    loaded = load_file(EXAMPLES / f"{name}.mlir")
+    if fused:
+        heirpy.run_pipeline(loaded.module, PIPELINE)
+    return loaded, to_orion(loaded.module)
+
+
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "raw"])
+@pytest.mark.parametrize("name", FHE_NETS)
+def test_exported_network_equals_evaluator_and_pytorch(name: str, fused: bool) -> None:
+    import orion.nn
+
+    from heirpy.export.orion import run_cleartext
+
+    loaded, net = export(name, fused)
+    assert isinstance(net, orion.nn.Module)
+    with np.load(EXAMPLES / f"{name}.npz") as data:
+        x, pytorch = data["arg0"], data["result0"]
+    func = next(op for op in loaded.module.ops if op.sym_name.data == "main")
+    for inputs in ([x], random_inputs(func, 1)):
+        (expected,) = run_function(loaded.module, "main", inputs, resources=loaded.resources)
+        got = run_cleartext(net, inputs[0])
+        scale = float(np.abs(expected).max())
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5 * max(1.0, scale))
+    np.testing.assert_allclose(run_cleartext(net, x), pytorch, rtol=1e-4, atol=1e-5 * max(1.0, float(np.abs(pytorch).max())))
+
+
+def test_layers_are_orions_and_pools_fold_away_when_fused() -> None:
+    import orion.nn as on
+
+    _, raw = export("tiny_cnn", fused=False)
+    _, fused = export("tiny_cnn", fused=True)
+    assert [type(m) for m in raw.children()] == [
+        on.Conv2d, on.AvgPool2d, on.Quad, on.Conv2d, on.AvgPool2d, on.Flatten, on.Linear]
+    assert [type(m) for m in fused.children()] == [on.Conv2d, on.Quad, on.Flatten, on.Linear]
+    conv = next(fused.children())
+    assert (conv.kernel_size, conv.stride, conv.padding) == ((4, 4), (2, 2), (1, 1))
+
+
+def test_channel_affine_becomes_an_exact_batch_norm() -> None:
+    import orion.nn as on
+
+    from heirpy.export.orion import run_cleartext, to_orion
+
+    text = """
+func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %s = arith.constant dense<[2.0, -1.5]> : tensor<2xf32>
+  %b = arith.constant dense<[0.25, 1.0]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %s, %b : tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>) outs(%e : tensor<1x2x3x3xf32>) {
+  ^bb0(%v: f32, %k: f32, %c: f32, %o: f32):
+    %m = arith.mulf %v, %k : f32
+    %a = arith.addf %m, %c : f32
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
+"""
+    net = to_orion(heirpy.parse(text, "bn.mlir"))
+    (norm,) = net.children()
+    assert isinstance(norm, on.BatchNorm2d)
+    x = np.random.default_rng(0).standard_normal((1, 2, 3, 3)).astype(np.float32)
+    expected = x * np.array([2.0, -1.5]).reshape(1, 2, 1, 1) + np.array([0.25, 1.0]).reshape(1, 2, 1, 1)
+    np.testing.assert_allclose(run_cleartext(net, x), expected, rtol=1e-6)
+
+
+def test_orion_fits_the_exported_network() -> None:
+    """Orion's fit traces the network with torch.fx and tracks each layer's shapes:
+    the exported graph must be one it accepts (keys only, nothing is encrypted)."""
+    import orion
+
+    _, net = export("tiny_cnn", fused=True)
+    orion.init_scheme({
+        "ckks_params": {"LogN": 12, "LogQ": [30, 26, 26, 26], "LogP": [31], "LogScale": 26, "H": 192, "RingType": "standard"},
+        "orion": {"backend": "lattigo", "debug": False},
+    })
+    with np.load(EXAMPLES / "tiny_cnn.npz") as data:
+        import torch
+
+        orion.fit(net, torch.from_numpy(data["arg0"]))
+    fitted = {name: tuple(m.output_shape) for name, m in net.named_children()}
+    assert fitted == {"conv2d1": (1, 2, 4, 4), "quad1": (1, 2, 4, 4), "flatten1": (1, 2, 4, 4), "linear1": (1, 10)}
+
+
+def test_cli_saves_a_network_that_loads_and_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import torch
+
+    from heirpy.export.orion import run_cleartext
+
+    out = tmp_path / "net.pt"
+    assert export_main([str(EXAMPLES / "tiny_cnn.mlir"), "-o", str(out), "--check"]) == 0
+    printed = capsys.readouterr().out
+    assert "conv2d1      Conv2d 1->2, 4x4, stride 2, padding 1" in printed
+    assert "levels Orion needs without bootstrapping: 3" in printed
+    assert "network vs evaluator" in printed and "ok" in printed
+    net = torch.load(out, weights_only=False)
+    with np.load(EXAMPLES / "tiny_cnn.npz") as data:
+        np.testing.assert_allclose(run_cleartext(net, data["arg0"]), data["result0"], rtol=1e-4, atol=1e-6)
+
+
+def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "relu.mlir"
+    model.write_text("""func.func @main(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %z = arith.constant dense<0.0> : tensor<1x2xf32>
+  %r = arith.maximumf %x, %z : tensor<1x2xf32>
+  return %r : tensor<1x2xf32>
+}
+""")
+    assert export_main([str(model), "--no-pipeline"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"{model}:3:3: error: 'arith.maximumf' on the encrypted input has no Orion layer"
+    assert export_main([str(tmp_path / "missing.mlir")]) == 1
+    assert capsys.readouterr().err.strip().startswith("error: cannot read")
