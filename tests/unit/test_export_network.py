@@ -281,3 +281,13 @@ def test_function_signature_errors() -> None:
     assert "must take one tensor" in export_error(two_args)
     constant = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %c = arith.constant dense<1.0> : tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n"
     assert "does not depend on the input" in export_error(constant)
+
+
+def test_importing_the_exporter_loads_neither_torch_nor_orion() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, heirpy, heirpy.export.orion, heirpy.export.orion_cli; "
+            "print(sorted(m for m in ('torch', 'orion') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
