@@ -1,7 +1,7 @@
 """Guards for compile-time scaling found by benchmarks/bench_scaling.py.
 
 Folding one constant slice must cost the size of the slice, not of the block it sits in:
-`linear_constants._slice` used to number every op of the block on each fold, which made
+the slice walk (`ConstantFolder.slice_of`) used to number every op of the block on each fold, which made
 linalg-fuse-ops quadratic in the number of layers (17 s at 1,000 conv blocks). These tests
 check the order the evaluator needs (every op after the slice ops it reads) and that a
 fold never enumerates the enclosing block.
@@ -14,7 +14,7 @@ import pytest
 from xdsl.ir import Block
 
 from heirpy.api import parse
-from heirpy.transforms.linear.constant_folding import ConstantFolder, _operands_first, _slice
+from heirpy.transforms.linear.constant_folding import ConstantFolder, _operands_first
 
 # A diamond: %t and %s both read %c, %r reads both; an unrelated op sits in between and
 # the function argument's ops must not join the slice.
@@ -42,7 +42,7 @@ def _main_and_result():  # type: ignore[no-untyped-def]
 
 def test_slice_is_ordered_operands_first() -> None:
     _, _, value = _main_and_result()
-    ops = _slice(value)
+    ops = ConstantFolder().slice_of(value)
     assert ops is not None
     names = [op.name for op in ops]
     assert "arith.addf" in names and names.count("arith.addf") == 1  # not %unrelated
@@ -56,7 +56,7 @@ def test_slice_is_ordered_operands_first() -> None:
 
 def test_operands_first_visits_each_op_once() -> None:
     _, _, value = _main_and_result()
-    ops = _slice(value)
+    ops = ConstantFolder().slice_of(value)
     assert ops is not None
     again = _operands_first(value.owner, set(ops))
     assert len(again) == len(set(again)) == len(ops)
@@ -98,8 +98,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 def test_a_fold_stops_at_an_op_known_not_to_be_constant() -> None:
     """Queried layer by layer, each non-constant answer is remembered, so the next
     query stops one step up instead of walking back to the function's argument."""
-    from heirpy.transforms.linear import constant_folding as linear_constants
-
+    folder = ConstantFolder()
     module = parse(CHAIN)
     ops = list(next(iter(module.ops)).body.blocks[0].ops)
     chain = [op for op in ops if op.name == "arith.mulf"]
@@ -108,11 +107,13 @@ def test_a_fold_stops_at_an_op_known_not_to_be_constant() -> None:
         if op.name == "arith.addf"
         and all(getattr(v.owner, "name", "") == "arith.constant" for v in op.operands)
     )
-    assert _slice(constant.results[0]) is not None  # %k folds
+    assert folder.slice_of(constant.results[0]) is not None  # %k folds
     for op in chain:
-        assert _slice(op.results[0]) is None
-        assert op in linear_constants._NOT_CONSTANT
+        assert folder.slice_of(op.results[0]) is None
+        assert op in folder.known_not_constant
     # The short cut is what answers: mark the constant op as non-constant and a fold
     # through it stops there (a wrong mark can only block a fusion, never change a value).
-    linear_constants._NOT_CONSTANT.add(constant)
-    assert _slice(constant.results[0]) is None
+    folder.known_not_constant.add(constant)
+    assert folder.slice_of(constant.results[0]) is None
+    # What one folder (one pass run) learnt is its own: a new folder walks again.
+    assert ConstantFolder().slice_of(constant.results[0]) is not None

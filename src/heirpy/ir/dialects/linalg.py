@@ -44,6 +44,7 @@ from xdsl.ir import (
     BlockArgument,
     Dialect,
     Operation,
+    OpTraits,
     Region,
     SSAValue,
 )
@@ -207,39 +208,174 @@ class WindowOpMixin:
 
 
 # --------------------------------------------------------------------------------------
-# xDSL's ops, reused as they are. They get the tensor-semantics effect trait through
-# xDSL's `add_trait` (the analogue of MLIR's external interface models): they are the
-# same op classes xDSL's own passes match on, and pure on tensors in MLIR too.
+# xDSL's ops, reused with one difference: heirpy's classes add the tensor-semantics effect
+# (the analogue of an MLIR external interface model). They subclass xDSL's, so xDSL's
+# own passes and `isinstance` checks still match them, and xDSL's classes are left as
+# they are for every other user of xDSL in the process.
 # --------------------------------------------------------------------------------------
 
-GenericOp = xops.GenericOp
+
+def _pure_on_tensors(xdsl_op: type[IRDLOperation]) -> OpTraits:
+    """`xdsl_op`'s traits plus `TensorSemanticsMemoryEffect`."""
+    return OpTraits(lambda: (*xdsl_op.traits, TensorSemanticsMemoryEffect()))
+
+
+class GenericOp(xops.GenericOp):
+    """xDSL's `linalg.generic`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.GenericOp)
+
+
+class AddOp(xops.AddOp):
+    """xDSL's `linalg.add`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.AddOp)
+
+
+class SubOp(xops.SubOp):
+    """xDSL's `linalg.sub`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.SubOp)
+
+
+class MulOp(xops.MulOp):
+    """xDSL's `linalg.mul`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.MulOp)
+
+
+class ExpOp(xops.ExpOp):
+    """xDSL's `linalg.exp`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.ExpOp)
+
+
+class LogOp(xops.LogOp):
+    """xDSL's `linalg.log`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.LogOp)
+
+
+class SqrtOp(xops.SqrtOp):
+    """xDSL's `linalg.sqrt`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.SqrtOp)
+
+
+class SelectOp(xops.SelectOp):
+    """xDSL's `linalg.select`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.SelectOp)
+
+
+class FillOp(xops.FillOp):
+    """xDSL's `linalg.fill`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.FillOp)
+
+
+class CopyOp(xops.CopyOp):
+    """xDSL's `linalg.copy`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.CopyOp)
+
+
+class MaxOp(xops.MaxOp):
+    """xDSL's `linalg.max`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.MaxOp)
+
+
+class MinOp(xops.MinOp):
+    """xDSL's `linalg.min`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.MinOp)
+
+
+class TransposeOp(xops.TransposeOp):
+    """xDSL's `linalg.transpose`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.TransposeOp)
+
+
+class BroadcastOp(xops.BroadcastOp):
+    """xDSL's `linalg.broadcast`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.BroadcastOp)
+
+
+class ReduceOp(xops.ReduceOp):
+    """xDSL's `linalg.reduce`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.ReduceOp)
+
+
+class MatmulOp(xops.MatmulOp):
+    """xDSL's `linalg.matmul`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.MatmulOp)
+
+
+class QuantizedMatmulOp(xops.QuantizedMatmulOp):
+    """xDSL's `linalg.quantized_matmul`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.QuantizedMatmulOp)
+
+
+class Conv2DNgchwFgchwOp(xops.Conv2DNgchwFgchwOp):
+    """xDSL's `linalg.conv_2d_ngchw_fgchw`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.Conv2DNgchwFgchwOp)
+
+
+class Conv2DNgchwGfchwOp(xops.Conv2DNgchwGfchwOp):
+    """xDSL's `linalg.conv_2d_ngchw_gfchw`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.Conv2DNgchwGfchwOp)
+
+
+class Conv2DNhwc_FhwcOp(xops.Conv2DNhwc_FhwcOp):
+    """xDSL's `linalg.conv_2d_nhwc_fhwc`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.Conv2DNhwc_FhwcOp)
+
+
+class Conv2DNhwc_HwcfOp(xops.Conv2DNhwc_HwcfOp):
+    """xDSL's `linalg.conv_2d_nhwc_hwcf`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.Conv2DNhwc_HwcfOp)
+
+
+class Conv2DNhwgcGfhwcOp(xops.Conv2DNhwgcGfhwcOp):
+    """xDSL's `linalg.conv_2d_nhwgc_gfhwc`, side-effect free on tensors."""
+
+    traits = _pure_on_tensors(xops.Conv2DNhwgcGfhwcOp)
+
+
 _REUSED_XDSL_OPS: tuple[type[IRDLOperation], ...] = (
-    xops.GenericOp,
-    xops.AddOp,
-    xops.SubOp,
-    xops.MulOp,
-    xops.ExpOp,
-    xops.LogOp,
-    xops.SqrtOp,
-    xops.SelectOp,
-    xops.FillOp,
-    xops.CopyOp,
-    xops.MaxOp,
-    xops.MinOp,
-    xops.TransposeOp,
-    xops.BroadcastOp,
-    xops.ReduceOp,
-    xops.MatmulOp,
-    xops.QuantizedMatmulOp,
-    xops.Conv2DNgchwFgchwOp,
-    xops.Conv2DNgchwGfchwOp,
-    xops.Conv2DNhwc_FhwcOp,
-    xops.Conv2DNhwc_HwcfOp,
-    xops.Conv2DNhwgcGfhwcOp,
+    GenericOp,
+    AddOp,
+    SubOp,
+    MulOp,
+    ExpOp,
+    LogOp,
+    SqrtOp,
+    SelectOp,
+    FillOp,
+    CopyOp,
+    MaxOp,
+    MinOp,
+    TransposeOp,
+    BroadcastOp,
+    ReduceOp,
+    MatmulOp,
+    QuantizedMatmulOp,
+    Conv2DNgchwFgchwOp,
+    Conv2DNgchwGfchwOp,
+    Conv2DNhwc_FhwcOp,
+    Conv2DNhwc_HwcfOp,
+    Conv2DNhwgcGfhwcOp,
 )
-for _op in _REUSED_XDSL_OPS:
-    if not _op.has_trait(TensorSemanticsMemoryEffect):
-        _op.traits.add_trait(TensorSemanticsMemoryEffect())
 
 
 @irdl_op_definition

@@ -206,7 +206,7 @@ class MaterializeBroadcasts(RewritePattern):
             added = [d for d in range(m.num_dims) if d not in dims]
             assert isinstance(value.type, TensorType)
             empty = tensor.EmptyOp([], TensorType(value.type.get_element_type(), out_shape))
-            broadcast = linalg.xops.BroadcastOp(source, empty.tensor, i64_array(added))
+            broadcast = linalg.BroadcastOp(source, empty.tensor, i64_array(added))
             new_ops += [empty, broadcast]
             new_inputs.append(broadcast.result[0])
             new_maps.append(AffineMap.identity(m.num_dims))
@@ -263,12 +263,12 @@ class DecomposeProjectedPermutation(RewritePattern):
             if permutation is not None:
                 t_shape = [shape[p] for p in permutation]
                 empty = tensor.EmptyOp([], TensorType(element, t_shape))
-                transpose = linalg.xops.TransposeOp(current, empty.tensor, i64_array(permutation))
+                transpose = linalg.TransposeOp(current, empty.tensor, i64_array(permutation))
                 new_ops += [empty, transpose]
                 current = transpose.res[0]
             if added:
                 empty = tensor.EmptyOp([], TensorType(element, ranges))
-                broadcast = linalg.xops.BroadcastOp(current, empty.tensor, i64_array(added))
+                broadcast = linalg.BroadcastOp(current, empty.tensor, i64_array(added))
                 new_ops += [empty, broadcast]
                 current = broadcast.result[0]
             new_inputs.append(current)

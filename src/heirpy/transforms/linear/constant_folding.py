@@ -20,7 +20,6 @@ it needs the evaluator, so it sits above `interp`, not on the ground floor.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from weakref import WeakSet
 
 import numpy as np
 from xdsl.context import Context
@@ -30,7 +29,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from heirpy.ir.dialects.linalg import BroadcastOp, FillOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -54,28 +53,7 @@ def _module_of(op: Operation) -> ModuleOp | None:
     return parent
 
 
-_NOT_CONSTANT: WeakSet[Operation] = WeakSet()
-"""Ops already found not to be constant. A fold of the next layer stops when it reaches
-one instead of walking up to MAX_SLICE_OPS ops towards the function's arguments, which
-made linear-chain fusion cost ~5 ms per query on deep models. An op once found to
-depend on an argument never becomes constant; a wrong entry could only stop a fusion,
-never change a value."""
-
-
-def _slice(value: SSAValue) -> list[Operation] | None:
-    """The ops `value` depends on, in block order, or None if it depends on a block
-    argument of its function, on an op outside the foldable dialects, or on another
-    block."""
-    root = value.owner
-    if not isinstance(root, Operation):
-        return None
-    ops = _slice_ops(root)
-    if ops is None:
-        _NOT_CONSTANT.add(root)
-    return ops
-
-
-def _slice_ops(root: Operation) -> list[Operation] | None:
+def _slice_ops(root: Operation, not_constant: set[Operation]) -> list[Operation] | None:
     block = root.parent_block()
     seen: set[Operation] = set()
     stack = [root]
@@ -83,7 +61,7 @@ def _slice_ops(root: Operation) -> list[Operation] | None:
         op = stack.pop()
         if op in seen:
             continue
-        if op in _NOT_CONSTANT:
+        if op in not_constant:
             return None
         if not op.name.startswith(_FOLDABLE_PREFIXES) or op.parent_block() is not block:
             return None
@@ -154,6 +132,25 @@ class ConstantFolder:
     def __init__(self, ctx: Context | None = None):
         self.ctx = ctx
         self._resources: dict[int, Resources] = {}
+        self.known_not_constant: set[Operation] = set()
+        """Ops this folder found not to be constant. A fold of the next layer stops
+        when it reaches one instead of walking up to MAX_SLICE_OPS ops towards the
+        function's arguments, which made linear-chain fusion cost ~5 ms per query on
+        deep models. An op once found to depend on an argument does not become constant
+        within a pass run; a wrong entry could only stop a fusion, never change a
+        value. The set lives as long as the folder: one pass run."""
+
+    def slice_of(self, value: SSAValue) -> list[Operation] | None:
+        """The ops `value` depends on, in an order the evaluator can run them, or None
+        if it depends on a block argument of its function, on an op outside the
+        foldable dialects, or on another block."""
+        root = value.owner
+        if not isinstance(root, Operation):
+            return None
+        ops = _slice_ops(root, self.known_not_constant)
+        if ops is None:
+            self.known_not_constant.add(root)
+        return ops
 
     def _evaluator(self, module: ModuleOp) -> Evaluator:
         key = id(module)
@@ -167,7 +164,7 @@ class ConstantFolder:
 
         A `tensor.empty` (undefined contents) reads as NaN; `init_value` reads an
         init that is only a `tensor.empty` as zeros instead."""
-        ops = _slice(value)
+        ops = self.slice_of(value)
         module = _module_of(value.owner) if isinstance(value.owner, Operation) else None
         if ops is None or module is None:
             return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, YieldOp
+from heirpy.ir.dialects.linalg import GenericOp, MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineMap,
@@ -196,7 +196,7 @@ def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None
     if any(static_shape(v.type) is None for v in (*op.operands, op.results[0])):
         return None
     for cls, weight_index, activation_index, out_axis, weight_axis in _VIEWS:
-        if type(op) is not cls:
+        if not isinstance(op, cls):
             continue
         weight = reader.fold(op.operands[weight_index])
         if weight is None:

@@ -33,7 +33,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from heirpy.ir.dialects.linalg import BroadcastOp, FillOp
 
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 from heirpy.ir.dialects.linalg import (

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp, TransposeOp, YieldOp
+from heirpy.ir.dialects.linalg import GenericOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
