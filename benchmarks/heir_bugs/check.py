@@ -1,0 +1,92 @@
+"""Run each HEIR bug reproducer in this folder and print what heir-opt does with it.
+
+    python benchmarks/heir_bugs/check.py [--heir-opt PATH]
+
+Every reproducer is a small, valid module (heirpy's evaluator runs it). A row says
+what heir-opt did: a miscompile (its output computes other values than its input,
+checked with heirpy's evaluator on 3 random seeds), a rejection of valid IR (its first
+`error:` line), or a crash (signal). "fixed?" is "no" while heir-opt still does it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from heirpy.api import parse
+from heirpy.interp.equivalence import check_equivalence
+
+HERE = Path(__file__).resolve().parent
+CKKS = ["--secretize=function=main", "--annotate-module=backend=openfhe scheme=ckks", "--torch-linalg-to-ckks"]
+
+
+@dataclass(frozen=True)
+class Repro:
+    file: str
+    args: tuple[str, ...]
+    kind: str  # "miscompile" (output differs) | "rejects" (valid IR rejected) | "crash"
+    what: str
+
+
+REPROS = [
+    Repro("avg_pool_nonzero_init.mlir", ("--linalg-canonicalizations",), "miscompile",
+          "an average pool whose sum starts at 2 becomes a conv with weights 1/4 and the init 2 "
+          "kept as it is: 2 + sum/4 instead of (2 + sum)/4"),
+    Repro("matmul_accumulator_scale.mlir", ("--linalg-fuse-linear-ops",), "miscompile",
+          "(C + x·W)·2 becomes C + x·(2W): the scale reaches the weights, not the accumulator"),
+    Repro("matvec_accumulator_scale.mlir", ("--linalg-fuse-linear-ops",), "miscompile",
+          "the same on linalg.matvec"),
+    Repro("vecmat_rank.mlir", tuple(CKKS), "rejects",
+          "a secret row vector times a constant matrix (vecmat, or a 1xK matmul)"),
+    Repro("matmul_rows.mlir", tuple(CKKS), "rejects", "a 2x4 secret matrix times a 4x3 constant"),
+    Repro("matvec_over_slots.mlir", tuple(CKKS), "rejects",
+          "a matvec longer than the slot count: a stray cast instead of a size diagnostic"),
+    Repro("mobilenet_gap_segfault.mlir", tuple(CKKS), "crash",
+          "heirpy's MobileNet block (depthwise conv, BN, x², global average pool)"),
+]
+
+
+def run(heir_opt: str, repro: Repro) -> tuple[str, str]:
+    """(observed, fixed?) for one reproducer."""
+    path = HERE / repro.file
+    if not path.exists():
+        return "reproducer missing", "?"
+    result = subprocess.run([heir_opt, *repro.args, str(path)], capture_output=True, text=True, timeout=300)
+    if result.returncode < 0 or result.returncode >= 128:
+        return f"crash (exit {result.returncode})", "no" if repro.kind == "crash" else "?"
+    if result.returncode != 0:
+        error = next((line[line.index("error:"):] for line in result.stderr.splitlines() if "error:" in line),
+                     "(no error line)")
+        return error[:140], "no" if repro.kind == "rejects" else "?"
+    if repro.kind != "miscompile":
+        return "compiles", "yes"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.mlir"
+        out.write_text(result.stdout)
+        report = check_equivalence(parse(path.read_text(), str(path)), parse(result.stdout, str(out)), "main")
+    if report.ok:
+        return "output equals input", "yes"
+    worst = max(abs(r.max_abs_error) for r in report.results)
+    return f"MISMATCH (max abs error {worst:.3g})", "no"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--heir-opt", default=shutil.which("heir-opt") or "heir-opt")
+    args = parser.parse_args(argv)
+    print("| reproducer | heir-opt flags | bug | heir-opt does | fixed? |")
+    print("|---|---|---|---|---|")
+    for repro in REPROS:
+        observed, fixed = run(args.heir_opt, repro)
+        flags = " ".join(a for a in repro.args if not a.startswith("--annotate") and not a.startswith("--secretize"))
+        print(f"| {repro.file} | {flags} | {repro.what} | {observed} | {fixed} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
