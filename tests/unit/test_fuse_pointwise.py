@@ -7,7 +7,7 @@ so are both real YOLO heads (batch 1 and 2) and random layout chains (hypothesis
 
 from __future__ import annotations
 
-import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +18,9 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
+
+from filecheck_chunks import chunks  # noqa: E402
 from heirpy.api import print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.evaluator import run_function
@@ -188,11 +191,6 @@ def test_kernel_read_is_whole() -> None:
 # ------------------------------------------------------------------ numerics
 
 
-def _chunks(path: Path) -> list[str]:
-    text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("// RUN"))
-    return [c for c in re.split(r"^// -----$", text, flags=re.M) if "func.func" in c]
-
-
 def _functions(module: ModuleOp) -> list[FuncOp]:
     return [op for op in module.ops if isinstance(op, FuncOp)]
 
@@ -230,7 +228,7 @@ def _check(text: str, pipeline: str, seeds: tuple[int, ...] = SEEDS) -> None:
 CASE_CHUNKS = [
     pytest.param(chunk, id=f"{path.stem}-{i}")
     for path in sorted(CASES.glob("*.mlir"))
-    for i, chunk in enumerate(_chunks(path))
+    for i, chunk in enumerate(chunks(path))
 ]
 
 

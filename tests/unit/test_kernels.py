@@ -8,11 +8,15 @@ batch 1 and 2, a fused_conv_pool root, a matmul root), before, after and lowered
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import Float16Type, Float32Type, IndexType, IntegerType, TensorType, f32
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
+
+from filecheck_chunks import chunks  # noqa: E402
 from heirpy.analysis.kernels import (
     analyze_module,
     count_kernels,
@@ -181,13 +185,8 @@ func.func @main(%x: tensor<2x3x8x8xf32>, %w: tensor<6x3x3x3xf32>) -> tensor<2x2x
     _equal(text, "linalg-fuse-pointwise,lower-tensor-ext")
 
 
-def _chunks(path: Path) -> list[str]:
-    text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("// RUN"))
-    return [c for c in re.split(r"^// -----$", text, flags=re.M) if "func.func" in c]
-
-
 @pytest.mark.parametrize(
-    "chunk", _chunks(ROOT / "tests" / "filecheck" / "dialects" / "tensor_ext" / "kernel.mlir")
+    "chunk", chunks(ROOT / "tests" / "filecheck" / "dialects" / "tensor_ext" / "kernel.mlir")
 )
 def test_kernel_op_evaluates_as_its_lowering(chunk: str) -> None:
     name = re.search(r"func\.func @(\w+)", chunk).group(1)  # type: ignore[union-attr]

@@ -64,6 +64,12 @@ def _lower_tensor_ext() -> type[ModulePass]:
     return LowerTensorExtPass
 
 
+def _legalize_for_heir() -> type[ModulePass]:
+    from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass
+
+    return LegalizeForHeirPass
+
+
 def _report_depth() -> type[ModulePass]:
     from heirpy.transforms.report.report_depth import ReportDepthPass
 
@@ -84,6 +90,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "linalg-fuse-pointwise": _linalg_fuse_pointwise,
     "linalg-fuse-ops": _linalg_fuse_ops,
     "lower-tensor-ext": _lower_tensor_ext,
+    "legalize-for-heir": _legalize_for_heir,
     "report-depth": _report_depth,
     "report-kernels": _report_kernels,
 }

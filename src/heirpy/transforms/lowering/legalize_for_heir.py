@@ -1,0 +1,703 @@
+"""Rewrite heirpy's output into the forms HEIR's CKKS pipeline compiles.
+
+HEIR (heir-opt 2026.11.1, `--torch-linalg-to-ckks`) lays every secret tensor out in
+ciphertext slots and implements each linear op with a kernel of its own. Its limits,
+found by probes and by reading HEIR's `LayoutPropagation` and
+`ConvertToCiphertextSemantics` passes:
+
+* a 1xK `linalg.matmul` (every torch `Linear`) and `linalg.vecmat` are rejected
+  (HEIR builds an invalid vecmat); `linalg.matvec` compiles with the diagonal
+  (Halevi-Shoup) kernel in one level;
+* a strided `conv_2d_nchw_fchw` needs its output channels divisible by gap², where the
+  gap is the product of all strides before it (pools are strided convs in HEIR), the
+  batch must be 1, and the conv's layout costs layout-conversion levels later;
+* `tensor.expand_shape` may only add unit dims (`collapse_shape` is free);
+* a matvec whose matrix has more rows or columns than the slot count (1024 by default)
+  fails as "unexpected unrealized conversion cast op found";
+* its `linalg-fuse-linear-ops` miscompiles a constant scale after a matmul or matvec
+  with a non-zero accumulator (`benchmarks/heir_bugs/`).
+
+The form HEIR compiles at the depth bound (one level per linear stage plus the
+activations' own) is a chain of `linalg.matvec` on flat vectors with elementwise ops
+between, the function argument collapsed once at the start and the result expanded
+once at the end. Each pattern below moves one piece of heirpy's output there, and
+each keeps the values exactly (the dense matrix of a stage is that stage applied to
+every unit vector). Example (tiny CNN: conv + avg pool, x², conv + pool + Linear):
+
+    %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1]
+    %c = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%p, %w1) outs(%b1) -> tensor<1x2x4x4xf32>
+    %s = linalg.generic {x * x} ins(%c) -> tensor<1x2x4x4xf32>
+    %f = tensor.collapse_shape %s [[0], [1, 2, 3]] -> tensor<1x32xf32>
+    %y = linalg.matmul ins(%f, %w2 : tensor<1x32xf32>, tensor<32x10xf32>) outs(%b2) -> tensor<1x10xf32>
+  ->
+    %xf = tensor.collapse_shape %x [[0, 1, 2, 3]] : tensor<1x1x8x8xf32> into tensor<64xf32>
+    %h = linalg.matvec ins(%A1, %xf : tensor<32x64xf32>, tensor<64xf32>) outs(%bias1)
+    %s = linalg.generic {x * x} ins(%h) -> tensor<32xf32>
+    %v = linalg.matvec ins(%A2, %s : tensor<10x32xf32>, tensor<32xf32>) outs(%bias2)
+    %y = tensor.expand_shape %v [[0, 1]] output_shape [1, 10]
+
+which heir-opt compiles to 3 levels (the raw torch-mlir IR is rejected by the gap²
+rule). A function that HEIR already compiles at no more levels (`heir_native`: only
+unit-stride convs, and a result with several non-unit dims, which the flat form could
+only return in pieces) is left as it is.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg.ops import MatmulOp
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    DepthwiseConv2DNchwChwOp,
+    GenericOp,
+    MatvecOp,
+    PoolingNchwSumOp,
+    VecmatOp,
+)
+from heirpy.ir.utils import (
+    all_parallel,
+    int_values,
+    is_identity,
+    iterator_attrs,
+    reassociation_attr,
+    static_shape,
+)
+from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, step_of
+from heirpy.transforms.linear.linear_maps import MAX_MATRIX_ELEMENTS, affine_matrix
+from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
+
+DEFAULT_SLOT_COUNT = 1024
+"""HEIR's default `--torch-linalg-to-ckks` min-slot-count: one ciphertext's slots."""
+
+MAX_PIECES = 64
+"""`ExpandInPieces` gives up above this many pieces (ops, and heir-opt's time)."""
+
+
+# ----------------------------------------------------------------------------- helpers
+def flat_type(type_: Attribute) -> TensorType:
+    """The 1-D tensor type with `type_`'s elements."""
+    assert isinstance(type_, TensorType)
+    return TensorType(type_.get_element_type(), [prod(type_.get_shape())])
+
+
+def _element(type_: Attribute) -> Attribute:
+    assert isinstance(type_, TensorType)
+    return type_.get_element_type()
+
+
+def flatten(value: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """Ops collapsing `value` to 1-D (none if it is 1-D already) and the flat value."""
+    shape = static_shape(value.type)
+    assert shape is not None
+    if len(shape) == 1:
+        return [], value
+    op = tensor.CollapseShapeOp(
+        operands=[value], result_types=[flat_type(value.type)],
+        properties={"reassociation": reassociation_attr([list(range(len(shape)))])},
+    )
+    return [op], op.results[0]
+
+
+def unflatten(value: SSAValue, type_: TensorType) -> tuple[list[Operation], SSAValue]:
+    """Ops expanding the 1-D `value` back to `type_` (none if `type_` is 1-D)."""
+    shape = list(type_.get_shape())
+    if len(shape) == 1:
+        return [], value
+    op = tensor.ExpandShapeOp(value, [], reassociation_attr([list(range(len(shape)))]), shape, type_)
+    return [op], op.results[0]
+
+
+def flat_source(value: SSAValue) -> SSAValue | None:
+    """The 1-D value that `value` is a chain of expand/collapse_shape ops of, or None.
+
+    Reshapes keep the row-major order of elements, so `value` read in row-major order
+    IS that flat value."""
+    shape = static_shape(value.type)
+    if shape is None:
+        return None
+    current = value
+    while isinstance(current.owner, (tensor.ExpandShapeOp, tensor.CollapseShapeOp)):
+        current = current.owner.operands[0]
+        source_shape = static_shape(current.type)
+        if source_shape is not None and len(source_shape) == 1 and source_shape[0] == prod(shape):
+            return current
+    return None
+
+
+def adds_only_unit_dims(source: Sequence[int], result: Sequence[int]) -> bool:
+    """HEIR's rule for expand_shape: the result is the source with unit dims added."""
+    return [d for d in result if d != 1] == [d for d in source if d != 1]
+
+
+def matvec_ops(matrix: np.ndarray, vector: SSAValue, init: SSAValue, element: Attribute) -> list[Operation]:
+    """`linalg.matvec ins(matrix, vector) outs(init)` with `matrix` as a constant."""
+    weight = dense_constant(matrix, TensorType(element, list(matrix.shape)))
+    out_type = TensorType(element, [matrix.shape[0]])
+    op = MatvecOp(
+        [weight.result, vector], [init], [out_type], None, None,
+        MatvecOp.get_hidden_region([weight.result, vector], [init]),
+    )
+    return [weight, op]
+
+
+def piece_axis(shape: Sequence[int]) -> int:
+    """The axis `ExpandInPieces` cuts along: the longest one (fewest pieces), the
+    innermost on ties (contiguous slices)."""
+    return max(range(len(shape)), key=lambda axis: (shape[axis], axis))
+
+
+def static_slice(op: tensor.ExtractSliceOp) -> tuple[int, int, int] | None:
+    """(offset, size, stride) of a static 1-D `extract_slice`, else None."""
+    if op.offsets or op.sizes or op.strides:
+        return None
+    offsets, sizes, strides = (int_values(a) for a in (op.static_offsets, op.static_sizes, op.static_strides))
+    if len(offsets) != 1:
+        return None
+    return offsets[0], sizes[0], strides[0]
+
+
+def slice_rows(offset: int, size: int, stride: int) -> np.ndarray:
+    """The indices a 1-D slice reads."""
+    return offset + stride * np.arange(size)
+
+
+def fits(d_in: int, d_out: int, slot_count: int) -> bool:
+    """A dense matvec of this size fits HEIR: each vector in one ciphertext, and the
+    matrix within MAX_MATRIX_ELEMENTS entries."""
+    return d_in <= slot_count and d_out <= slot_count and d_in * d_out <= MAX_MATRIX_ELEMENTS
+
+
+# ----------------------------------------------------------------------------- patterns
+class ContractionToMatvec(RewritePattern):
+    """A matmul with a one-row secret operand (torch's `Linear`), or a vecmat, as a
+    `linalg.matvec` with the transposed constant.
+
+        %y = linalg.matmul ins(%x, %w : tensor<1x32xf32>, tensor<32x10xf32>) outs(%c : tensor<1x10xf32>)
+      ->
+        %xf = tensor.collapse_shape %x [[0, 1]] : tensor<1x32xf32> into tensor<32xf32>
+        %v = linalg.matvec ins(%wT, %xf : tensor<10x32xf32>, tensor<32xf32>) outs(%cf : tensor<10xf32>)
+        %y = tensor.expand_shape %v [[0, 1]] output_shape [1, 10]
+
+    Also `vecmat(x, W)` -> `matvec(Wᵀ, x)` and `matmul(W: MxK, x: Kx1)` ->
+    `matvec(W, collapse x)`. Why: HEIR rejects 1xK matmuls and vecmats
+    (`benchmarks/heir_bugs/vecmat_rank.mlir`) and compiles matvec.
+    Legality: static shapes; the weight folds to a constant and the vector does not;
+    the init folds to a constant (flattened at compile time) or is collapsed.
+    """
+
+    def __init__(self, reader: ConstantFolder):
+        self.reader = reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (MatmulOp, VecmatOp)) or len(op.results) != 1:
+            return
+        lhs, rhs, init = op.operands[0], op.operands[1], op.operands[2]
+        out_type = op.results[0].type
+        lhs_shape, rhs_shape = static_shape(lhs.type), static_shape(rhs.type)
+        if lhs_shape is None or rhs_shape is None or not isinstance(out_type, TensorType):
+            return
+        if static_shape(out_type) is None:
+            return
+        lhs_const, rhs_const = self.reader.fold(lhs), self.reader.fold(rhs)
+        if isinstance(op, VecmatOp) or lhs_shape[0] == 1:
+            if rhs_const is None or lhs_const is not None:
+                return
+            matrix, vector = rhs_const.T, lhs
+        elif rhs_shape[1] == 1 and lhs_const is not None and rhs_const is None:
+            matrix, vector = lhs_const, rhs
+        else:
+            return
+        ops, flat_vector = flatten(vector)
+        init_array = self.reader.init_value(init)
+        if init_array is not None:
+            init_op = dense_constant(init_array.reshape(-1), flat_type(out_type))
+            ops.append(init_op)
+            flat_init = init_op.result
+        else:
+            init_ops, flat_init = flatten(init)
+            ops += init_ops
+        dtype = element_dtype(out_type)
+        ops += matvec_ops(np.ascontiguousarray(matrix, dtype=dtype), flat_vector, flat_init, _element(out_type))
+        back, result = unflatten(ops[-1].results[0], out_type)
+        rewriter.replace(op, ops + back, [result])
+
+
+class DenseStageToMatvec(RewritePattern):
+    """A conv or sum pool (with the zero pad that feeds it) as ONE matvec on the
+    flattened input, with the dense matrix of the map.
+
+        %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] { tensor.yield %zero }
+        %y = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%p, %w) outs(%b) -> tensor<1x2x4x4xf32>
+      ->
+        %xf = tensor.collapse_shape %x [[0, 1, 2, 3]] : tensor<1x1x8x8xf32> into tensor<64xf32>
+        %v = linalg.matvec ins(%A, %xf : tensor<32x64xf32>, tensor<64xf32>) outs(%bias : tensor<32xf32>)
+        %y = tensor.expand_shape %v [[0, 1, 2, 3]] output_shape [1, 2, 4, 4]
+
+    A batch of N samples gets the block-diagonal matrix (each sample's rows read only
+    its own columns), so the batch needs no layout op of HEIR's.
+    Why: HEIR's conv needs N = 1, equal strides and output channels divisible by gap²,
+    and its strided layouts cost conversion levels later; the matvec is its plain
+    diagonal kernel, one level.
+    Legality: constant filter and init (`step_of`); static shapes; the input (after the
+    pad) and the output each at most `slot_count` elements in all and the matrix at
+    most MAX_MATRIX_ELEMENTS entries (`fits`); the input is not a constant.
+    """
+
+    def __init__(self, reader: ConstantFolder, slot_count: int):
+        self.reader = reader
+        self.slot_count = slot_count
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (Conv2DNchwFchwOp, PoolingNchwSumOp)):
+            return
+        step = step_of(op, self.reader)
+        out_type = op.results[0].type
+        out_shape = static_shape(out_type)
+        if step is None or out_shape is None or step.mode not in (None, BATCHED):
+            return
+        steps = [step]
+        producer = step.activation.owner
+        if isinstance(producer, tensor.PadOp) and step.activation.uses.get_length() == 1:
+            pad = step_of(producer, self.reader)
+            if pad is not None:
+                steps.insert(0, pad)
+        chain = Chain(steps, BATCHED)
+        in_shape = static_shape(chain.input.type)
+        if in_shape is None or in_shape[0] != out_shape[0] or self.reader.fold(chain.input) is not None:
+            return
+        if not fits(prod(in_shape), prod(out_shape), self.slot_count):
+            return
+        matrix, bias = affine_matrix(chain.apply, in_shape[1:])
+        batch = in_shape[0]
+        if batch > 1:
+            matrix, bias = np.kron(np.eye(batch), matrix), np.tile(bias, batch)
+        assert isinstance(out_type, TensorType)
+        dtype = element_dtype(out_type)
+        ops, flat_in = flatten(chain.input)
+        bias_op = dense_constant(bias.astype(dtype), flat_type(out_type))
+        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, _element(out_type))]
+        back, result = unflatten(ops[-1].results[0], out_type)
+        rewriter.replace(op, ops + back, [result])
+        if len(steps) == 2 and not steps[0].op.results[0].uses:
+            rewriter.erase(steps[0].op)
+
+
+class ElementwiseOnFlat(RewritePattern):
+    """An elementwise generic on a reshaped flat vector runs on the flat vector.
+
+        %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
+        %s = linalg.generic {identity maps, parallel} ins(%t, %t) outs(%e) { arith.mulf }
+      ->
+        %f = linalg.generic {(d0) -> (d0), parallel} ins(%v, %v) outs(%ef : tensor<32xf32>) { arith.mulf }
+        %s = tensor.expand_shape %f [[0, 1, 2, 3]]
+
+    Why: the next matvec reads the flat vector as it is, and HEIR cannot run the
+    expand in between (it adds more than unit dims).
+    Legality: one result; all loops parallel, identity output map; at least one input
+    is a reshape of a 1-D value (`flat_source`) read through the identity map; every
+    other input is another static tensor of the output's shape read through the
+    identity (collapsed, e.g. a residual input) or a constant (read through its map and
+    flattened at compile time).
+    """
+
+    def __init__(self, reader: ConstantFolder):
+        self.reader = reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, GenericOp) or len(op.results) != 1 or len(op.outputs) != 1:
+            return
+        out_type = op.results[0].type
+        out_shape = static_shape(out_type)
+        if out_shape is None or len(out_shape) < 2 or not all_parallel(op.iterator_types):
+            return
+        maps = [m.data for m in op.indexing_maps]
+        if not is_identity(maps[-1]):
+            return
+        ops: list[Operation] = []
+        inputs: list[SSAValue] = []
+        reads_flat = False
+        for value, indexing in zip(op.inputs, maps):
+            constant = self.reader.fold(value)
+            if constant is not None:
+                full = np.asarray(gather_through_map(constant, indexing, out_shape))
+                const_op = dense_constant(full.reshape(-1), flat_type(out_type))
+                ops.append(const_op)
+                inputs.append(const_op.result)
+                continue
+            if not is_identity(indexing) or static_shape(value.type) != out_shape:
+                return
+            source = flat_source(value)
+            if source is not None:
+                reads_flat = True
+                inputs.append(source)
+                continue
+            more, flat_value = flatten(value)
+            ops += more
+            inputs.append(flat_value)
+        if not reads_flat:
+            return
+        init_ops, init = self._flat_init(op)
+        new = GenericOp(
+            inputs, [init], op.body.clone(), [AffineMapAttr(AffineMap.identity(1))] * (len(inputs) + 1),
+            iterator_attrs(["parallel"]), [flat_type(out_type)],
+        )
+        back, result = unflatten(new.results[0], out_type)  # type: ignore[arg-type]
+        rewriter.replace(op, [*ops, *init_ops, new, *back], [result])
+
+    @staticmethod
+    def _flat_init(op: GenericOp) -> tuple[list[Operation], SSAValue]:
+        if op.body.block.args[-1].uses:  # the body reads the init: keep its values
+            return flatten(op.outputs[0])
+        empty = tensor.EmptyOp([], flat_type(op.results[0].type))
+        return [empty], empty.tensor
+
+
+class FoldReshapesToFlat(RewritePattern):
+    """A collapse to 1-D of reshapes of a 1-D value is that value.
+
+        %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
+        %u = tensor.collapse_shape %t [[0], [1, 2, 3]] : ... into tensor<1x32xf32>
+        %f = tensor.collapse_shape %u [[0, 1]] : tensor<1x32xf32> into tensor<32xf32>
+      ->
+        %f = %v
+
+    Legality: every op between is an expand_shape or collapse_shape (both keep the
+    row-major element order) and the origin has the result's type.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.CollapseShapeOp):
+            return
+        source = flat_source(op.results[0])
+        if source is None or source.type != op.results[0].type:
+            return
+        rewriter.replace(op, [], [source])
+
+
+class FoldAffineIntoMatvec(RewritePattern):
+    """A constant scale or shift of a matvec's result moves into its matrix and init.
+
+        %v = linalg.matvec ins(%A, %x) outs(%b)
+        %y = %v * %k          (or %v + %k, %v - %k, %v / %k, %k - %v; K constant)
+      ->
+        %y = linalg.matvec ins(%A', %x) outs(%b')     A' = diag(α)·A, b' = α·b + β
+
+    with y = α·v + β elementwise (α = f(1) - f(0), β = f(0)). Why: HEIR's own
+    linalg-fuse-linear-ops scales the matrix but not the accumulator
+    (`benchmarks/heir_bugs/matvec_accumulator_scale.mlir`); folding here never hands it
+    that form, and saves an op.
+    Legality: the op is elementwise affine in the matvec result (`match_elementwise_affine`,
+    not K / v); the matvec has no other user; matrix and init fold to constants.
+    """
+
+    def __init__(self, reader: ConstantFolder):
+        self.reader = reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        affine = match_elementwise_affine(op, self.reader)
+        if affine is None or not affine.is_affine() or not isinstance(affine.operand.owner, MatvecOp):
+            return
+        matvec = affine.operand.owner
+        if affine.operand.uses.get_length() != 1 or affine.result.type != affine.operand.type:
+            return
+        matrix, init = self.reader.fold(matvec.operands[0]), self.reader.init_value(matvec.operands[2])
+        if matrix is None or init is None:
+            return
+        out_type = affine.result.type
+        assert isinstance(out_type, TensorType)
+        shift = np.asarray(affine.apply(np.zeros(init.shape), affine.constant), dtype=np.float64)
+        scale = np.asarray(affine.apply(np.ones(init.shape), affine.constant), dtype=np.float64) - shift
+        dtype = element_dtype(out_type)
+        init_op = dense_constant((scale * init + shift).astype(dtype), out_type)
+        ops = [init_op, *matvec_ops((scale[:, None] * matrix).astype(dtype), matvec.operands[1],
+                                    init_op.result, _element(out_type))]
+        rewriter.replace(op, ops, [ops[-1].results[0]])
+        rewriter.erase(matvec)
+
+
+class ExpandInPieces(RewritePattern):
+    """A returned secret vector expanded to a shape with several non-unit dims is
+    assembled from 1-D pieces (HEIR's expand_shape may only add unit dims).
+
+        %t = tensor.expand_shape %v [[0, 1]] output_shape [2, 10] : tensor<20xf32> into tensor<2x10xf32>
+        func.return %t
+      ->
+        %p0 = tensor.extract_slice %v[0] [10] [1] : tensor<20xf32> to tensor<10xf32>
+        %e0 = tensor.expand_shape %p0 [[0, 1]] output_shape [1, 10]
+        %d1 = tensor.insert_slice %e0 into %zero[0, 0] [1, 10] [1, 1]
+        ... one piece per index of the other dims; func.return %d2
+
+    Pieces run along the longest axis (strided slices when it is not the innermost).
+    `SliceOfMatvec` and `SliceOfElementwise` then move each slice up to the matvec
+    rows that compute it. Costs HEIR one level (the insert's plaintext mask).
+    Legality: every user is `func.return` (inside the function `ElementwiseOnFlat` and
+    `FoldReshapesToFlat` remove the expand instead); static shapes; the vector is not
+    a constant; at most MAX_PIECES pieces.
+    """
+
+    def __init__(self, reader: ConstantFolder):
+        self.reader = reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.ExpandShapeOp):
+            return
+        source, out_type = op.operands[0], op.results[0].type
+        source_shape, shape = static_shape(source.type), static_shape(out_type)
+        if source_shape is None or shape is None or len(source_shape) != 1 or not isinstance(out_type, TensorType):
+            return
+        if adds_only_unit_dims(source_shape, shape):
+            return
+        if not all(isinstance(use.operation, ReturnOp) for use in op.results[0].uses):
+            return
+        axis = piece_axis(shape)
+        length, stride = shape[axis], prod(shape[axis + 1:])
+        if prod(shape) // length > MAX_PIECES or self.reader.fold(source) is not None:
+            return
+        zero = dense_constant(np.zeros(shape), out_type)
+        ops: list[Operation] = [zero]
+        dest = zero.result
+        piece_shape = [length if a == axis else 1 for a in range(len(shape))]
+        piece_type = TensorType(out_type.get_element_type(), piece_shape)
+        for index in np.ndindex(*[1 if a == axis else n for a, n in enumerate(shape)]):
+            offset = int(np.ravel_multi_index(index, shape))
+            piece = tensor.ExtractSliceOp.from_static_parameters(source, [offset], [length], [stride])
+            expand = tensor.ExpandShapeOp(
+                piece.results[0], [], reassociation_attr([list(range(len(shape)))]), piece_shape, piece_type,
+            )
+            insert = tensor.InsertSliceOp.from_static_parameters(
+                expand.results[0], dest, [int(i) for i in index], piece_shape,
+            )
+            ops += [piece, expand, insert]
+            dest = insert.results[0]
+        rewriter.replace(op, ops, [dest])
+
+
+class SliceOfMatvec(RewritePattern):
+    """A slice of a matvec's result is a matvec with those rows of the matrix.
+
+        %v = linalg.matvec ins(%A, %x : tensor<20x64xf32>, tensor<64xf32>) outs(%b)
+        %p = tensor.extract_slice %v[10] [10] [1]
+      ->
+        %p = linalg.matvec ins(%A_rows, %x : tensor<10x64xf32>, tensor<64xf32>) outs(%b_rows)
+
+    Why: HEIR slices a ciphertext with a rotation and a plaintext mask (a level);
+    computing the rows directly costs nothing more.
+    Legality: static 1-D slice; matrix and init fold to constants.
+    """
+
+    def __init__(self, reader: ConstantFolder):
+        self.reader = reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.ExtractSliceOp) or not isinstance(op.operands[0].owner, MatvecOp):
+            return
+        params = static_slice(op)
+        out_type = op.results[0].type
+        if params is None or not isinstance(out_type, TensorType):
+            return
+        matvec = op.operands[0].owner
+        matrix, init = self.reader.fold(matvec.operands[0]), self.reader.init_value(matvec.operands[2])
+        if matrix is None or init is None:
+            return
+        rows = slice_rows(*params)
+        init_op = dense_constant(init[rows], out_type)
+        ops = [init_op, *matvec_ops(matrix[rows], matvec.operands[1], init_op.result, _element(out_type))]
+        rewriter.replace(op, ops, [ops[-1].results[0]])
+
+
+class SliceOfElementwise(RewritePattern):
+    """A slice of a 1-D elementwise generic's result is the generic on slices.
+
+        %s = linalg.generic {(d0) -> (d0)} ins(%a, %k : tensor<20xf32>, tensor<20xf32>) outs(%e)
+        %p = tensor.extract_slice %s[10] [10] [1]
+      ->
+        %a10 = tensor.extract_slice %a[10] [10] [1]
+        %p = linalg.generic {(d0) -> (d0)} ins(%a10, %k10) outs(%e10)
+
+    Legality: 1-D; every map is the identity; all loops parallel; a static 1-D slice.
+    Constant inputs are sliced at compile time.
+    """
+
+    def __init__(self, reader: ConstantFolder):
+        self.reader = reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.ExtractSliceOp) or not isinstance(op.operands[0].owner, GenericOp):
+            return
+        generic = op.operands[0].owner
+        params = static_slice(op)
+        out_type = op.results[0].type
+        if params is None or len(generic.results) != 1 or not isinstance(out_type, TensorType):
+            return
+        if not all_parallel(generic.iterator_types):
+            return
+        if any(m.data.num_dims != 1 or not is_identity(m.data) for m in generic.indexing_maps):
+            return
+        rows = slice_rows(*params)
+        ops: list[Operation] = []
+        inputs: list[SSAValue] = []
+        for value in generic.inputs:
+            constant = self.reader.fold(value)
+            if constant is not None:
+                const_op = dense_constant(np.asarray(constant)[rows], out_type)
+                ops.append(const_op)
+                inputs.append(const_op.result)
+            else:
+                piece = tensor.ExtractSliceOp.from_static_parameters(value, [params[0]], [params[1]], [params[2]])
+                ops.append(piece)
+                inputs.append(piece.results[0])
+        if generic.body.block.args[-1].uses:
+            piece = tensor.ExtractSliceOp.from_static_parameters(
+                generic.outputs[0], [params[0]], [params[1]], [params[2]])
+            ops.append(piece)
+            init = piece.results[0]
+        else:
+            empty = tensor.EmptyOp([], out_type)
+            ops.append(empty)
+            init = empty.tensor
+        new = GenericOp(
+            inputs, [init], generic.body.clone(), [AffineMapAttr(AffineMap.identity(1))] * (len(inputs) + 1),
+            generic.iterator_types, [out_type],
+        )
+        rewriter.replace(op, [*ops, new], [new.results[0]])
+
+
+def populate_legalize_for_heir_patterns(reader: ConstantFolder, slot_count: int) -> list[RewritePattern]:
+    """The patterns of `legalize-for-heir`, for a function `heir_native` rejects."""
+    return [
+        ContractionToMatvec(reader),
+        DenseStageToMatvec(reader, slot_count),
+        ElementwiseOnFlat(reader),
+        FoldReshapesToFlat(),
+        FoldAffineIntoMatvec(reader),
+        ExpandInPieces(reader),
+        SliceOfMatvec(reader),
+        SliceOfElementwise(reader),
+    ]
+
+
+# ----------------------------------------------------------------------------- legality
+def secret_values(func: FuncOp) -> set[SSAValue]:
+    """The values of `func`'s body computed from its arguments (ciphertexts in HEIR)."""
+    tainted: set[SSAValue] = set(func.body.block.args)
+    for op in func.body.block.ops:
+        if any(v in tainted for v in op.operands):
+            tainted.update(op.results)
+    return tainted
+
+
+def secret_ops(func: FuncOp) -> list[Operation]:
+    """The ops of `func`'s body that read its arguments, directly or through others."""
+    tainted = secret_values(func)
+    return [op for op in func.body.block.ops if any(v in tainted for v in op.operands)]
+
+
+def _several_non_unit_dims(type_: Attribute) -> bool:
+    shape = static_shape(type_)
+    return shape is not None and sum(d != 1 for d in shape) >= 2
+
+
+def _native_op(op: Operation) -> bool:
+    if isinstance(op, Conv2DNchwFchwOp):
+        shape = static_shape(op.operands[0].type)
+        strides = op.properties.get("strides")
+        unit = strides is None or all(s == 1 for s in int_values(strides))
+        return shape is not None and shape[0] == 1 and unit
+    if isinstance(op, GenericOp):
+        return all_parallel(op.iterator_types)
+    return isinstance(op, (tensor.PadOp, tensor.CollapseShapeOp, ReturnOp)) or op.name.startswith("arith.")
+
+
+def heir_native(func: FuncOp) -> bool:
+    """True when HEIR compiles `func` as it is at no more levels than the flat form:
+    every op on secret data is a unit-stride batch-1 `conv_2d_nchw_fchw`, a pad, an
+    elementwise op or a collapse, and a result has several non-unit dims (the flat form
+    returns those in pieces, one level more). E.g. conv → x² → conv at stride 1."""
+    ops = secret_ops(func)
+    returned = [v for op in ops if isinstance(op, ReturnOp) for v in op.operands]
+    return any(_several_non_unit_dims(v.type) for v in returned) and all(_native_op(op) for op in ops)
+
+
+LINEAR_OPS = (MatvecOp, VecmatOp, MatmulOp, Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp)
+
+
+def slots_needed(func: FuncOp) -> int:
+    """The most elements a secret operand or result of a linear op in `func` has: HEIR
+    needs each in one ciphertext (a matvec's rows and columns, a conv's data)."""
+    secret = secret_values(func)
+    sizes = [
+        prod(shape)
+        for op in func.body.block.ops if isinstance(op, LINEAR_OPS)
+        for value in (*op.operands, *op.results)
+        if value in secret and (shape := static_shape(value.type)) is not None
+    ]
+    return max(sizes, default=0)
+
+
+def min_slot_count(needed: int, default: int = DEFAULT_SLOT_COUNT) -> int:
+    """HEIR's `min-slot-count` for vectors of `needed` elements: a power of two, at
+    least HEIR's default."""
+    count = default
+    while count < needed:
+        count *= 2
+    return count
+
+
+@dataclass(frozen=True)
+class LegalizeForHeirPass(ModulePass):
+    """Rewrite heirpy's output into the forms HEIR's --torch-linalg-to-ckks compiles.
+
+    Run after `linalg-fuse-ops` and `lower-tensor-ext`. Linear stages become
+    `linalg.matvec` on flat vectors (1xK matmuls and vecmats with the transposed
+    constant; convs and sum pools with their dense matrix, when input and output fit
+    `slot-count` slots), elementwise ops move onto the flat vectors, a constant scale
+    after a matvec moves into it, and a result with several non-unit dims is assembled
+    from pieces. Values never change. Example: the tiny CNN (conv + pool, x², conv +
+    pool + Linear) becomes matvec 32x64, x·x, matvec 10x32, which heir-opt compiles to
+    3 levels (tests/filecheck/transforms/legalize-for-heir/docstring.mlir).
+
+    A function that needs vectors longer than `slot-count` prints a remark naming the
+    `min-slot-count` to give heir-opt (`--torch-linalg-to-ckks=min-slot-count=N`).
+    """
+
+    name = "legalize-for-heir"
+    slot_count: int = DEFAULT_SLOT_COUNT
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reader = ConstantFolder(ctx)
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            if func.body.blocks and not heir_native(func):
+                PatternRewriteWalker(
+                    GreedyRewritePatternApplier(populate_legalize_for_heir_patterns(reader, self.slot_count)),
+                    apply_recursively=True,
+                ).rewrite_region(func.body)
+            needed = slots_needed(func)
+            if needed > self.slot_count:
+                count = min_slot_count(needed)
+                print(
+                    f"remark: legalize-for-heir: @{func.sym_name.data} has a secret tensor of {needed} "
+                    f"elements, more than {self.slot_count} slots: run legalize-for-heir{{slot-count={count}}} "
+                    f"and heir-opt --torch-linalg-to-ckks=min-slot-count={count}",
+                    file=sys.stderr,
+                )

@@ -1,0 +1,71 @@
+// ContractionToMatvec: a 1xK matmul, a vecmat and a W·x (Kx1) matmul with a constant
+// weight become matvecs; matmuls HEIR's form does not cover stay.
+// RUN: heirpy-opt %s --split-input-file -p legalize-for-heir | filecheck %s
+
+// A torch Linear: x (1x3) times W (3x2), accumulator [[1, 2]].
+func.func @row(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %c = arith.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>) outs(%c : tensor<1x2xf32>) -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
+// CHECK-LABEL: func.func @row
+// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
+// CHECK:      %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK:      %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK:      %[[V:.*]] = linalg.matvec ins(%[[WT]], %[[XF]] : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
+// CHECK:      tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2]
+// CHECK-NOT:  linalg.matmul
+
+// -----
+
+func.func @vecmat(%x: tensor<3xf32>) -> tensor<2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %e = arith.constant dense<0.0> : tensor<2xf32>
+  %y = linalg.vecmat ins(%x, %w : tensor<3xf32>, tensor<3x2xf32>) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @vecmat
+// CHECK:      %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK:      %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK:      %[[V:.*]] = linalg.matvec ins(%[[WT]], %x : tensor<2x3xf32>, tensor<3xf32>) outs(%[[Z]] : tensor<2xf32>)
+// CHECK-NEXT: func.return %[[V]]
+
+// -----
+
+// W·x with the secret as a 3x1 column.
+func.func @column(%x: tensor<3x1xf32>) -> tensor<2x1xf32> {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %c = arith.constant dense<0.5> : tensor<2x1xf32>
+  %y = linalg.matmul ins(%w, %x : tensor<2x3xf32>, tensor<3x1xf32>) outs(%c : tensor<2x1xf32>) -> tensor<2x1xf32>
+  return %y : tensor<2x1xf32>
+}
+// CHECK-LABEL: func.func @column
+// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<3x1xf32> into tensor<3xf32>
+// CHECK:      linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK:      tensor.expand_shape %{{.*}} {{\[}}[0 : i64, 1 : i64]] output_shape [2, 1]
+
+// -----
+
+// Negative: two rows (a batch of two) is not a matvec; a secret weight is not a
+// plaintext matrix; both stay as they are.
+func.func @two_rows(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x2xf32>
+  %c = arith.constant dense<0.0> : tensor<2x2xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @two_rows
+// CHECK:      linalg.matmul ins(%x, %{{.*}} : tensor<2x3xf32>, tensor<3x2xf32>)
+// CHECK-NOT:  linalg.matvec
+
+// -----
+
+func.func @secret_weight(%x: tensor<1x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x2xf32> {
+  %c = arith.constant dense<0.0> : tensor<1x2xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>) outs(%c : tensor<1x2xf32>) -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
+// CHECK-LABEL: func.func @secret_weight
+// CHECK:      linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>)
+// CHECK-NOT:  linalg.matvec

@@ -1,0 +1,45 @@
+// A function HEIR compiles as it is at the depth bound (unit-stride convs, x², a 4-D
+// result the flat form could only return in pieces) is left alone; with a stride-2
+// conv (HEIR's gap rule, its layout conversions) the same net is legalized.
+// RUN: heirpy-opt %s --split-input-file -p legalize-for-heir | filecheck %s
+
+func.func @unit_strides(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x2x2xf32> {
+  %w1 = arith.constant dense<0.5> : tensor<2x1x3x3xf32>
+  %b1 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%b1 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    linalg.yield %sq : f32
+  } -> tensor<1x2x4x4xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x3x3xf32>
+  %b2 = arith.constant dense<0.0> : tensor<1x2x2x2xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%s, %w2 : tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>) outs(%b2 : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %c2 : tensor<1x2x2x2xf32>
+}
+// CHECK-LABEL: func.func @unit_strides
+// CHECK-COUNT-2: linalg.conv_2d_nchw_fchw
+// CHECK-NOT:  linalg.matvec
+
+// -----
+
+func.func @strided(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x2x2xf32> {
+  %w1 = arith.constant dense<0.5> : tensor<2x1x2x2xf32>
+  %b1 = arith.constant dense<0.0> : tensor<1x2x3x3xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x2x2xf32>) outs(%b1 : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %e = tensor.empty() : tensor<1x2x3x3xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x2x3x3xf32>) outs(%e : tensor<1x2x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    linalg.yield %sq : f32
+  } -> tensor<1x2x3x3xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x2x2xf32>
+  %b2 = arith.constant dense<0.0> : tensor<1x2x2x2xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%s, %w2 : tensor<1x2x3x3xf32>, tensor<2x2x2x2xf32>) outs(%b2 : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %c2 : tensor<1x2x2x2xf32>
+}
+// CHECK-LABEL: func.func @strided
+// CHECK-NOT:  linalg.conv_2d_nchw_fchw
+// CHECK:      linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<18x36xf32>, tensor<36xf32>)
+// CHECK:      tensor.insert_slice

@@ -1,0 +1,48 @@
+// ExpandInPieces, SliceOfMatvec, SliceOfElementwise: a returned matvec result with
+// several non-unit dims is assembled from rows, each computed by its own matvec.
+// RUN: heirpy-opt %s --split-input-file -p legalize-for-heir | filecheck %s
+
+func.func @rows(%x: tensor<4xf32>) -> tensor<2x3xf32> {
+  %a = arith.constant dense<[[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]> : tensor<6x4xf32>
+  %b = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32>
+  %h = linalg.matvec ins(%a, %x : tensor<6x4xf32>, tensor<4xf32>) outs(%b : tensor<6xf32>) -> tensor<6xf32>
+  %e = tensor.empty() : tensor<6xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%h : tensor<6xf32>) outs(%e : tensor<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    linalg.yield %sq : f32
+  } -> tensor<6xf32>
+  %t = tensor.expand_shape %s [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
+  return %t : tensor<2x3xf32>
+}
+// CHECK-LABEL: func.func @rows
+// CHECK:      %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<2x3xf32>
+// CHECK:      %[[B0:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
+// CHECK:      %[[A0:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<3x4xf32>
+// CHECK:      %[[H0:.*]] = linalg.matvec ins(%[[A0]], %x : tensor<3x4xf32>, tensor<4xf32>) outs(%[[B0]] : tensor<3xf32>)
+// CHECK:      %[[S0:.*]] = linalg.generic {{.*}} ins(%[[H0]] : tensor<3xf32>)
+// CHECK:      %[[E0:.*]] = tensor.expand_shape %[[S0]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 3] : tensor<3xf32> into tensor<1x3xf32>
+// CHECK:      %[[D0:.*]] = tensor.insert_slice %[[E0]] into %[[ZERO]][0, 0] [1, 3] [1, 1]
+// CHECK:      linalg.matvec ins(%{{.*}}, %x : tensor<3x4xf32>, tensor<4xf32>)
+// CHECK:      %[[D1:.*]] = tensor.insert_slice %{{.*}} into %[[D0]][1, 0] [1, 3] [1, 1]
+// CHECK:      func.return %[[D1]]
+// CHECK-NOT:  tensor.extract_slice
+
+// -----
+
+// Negative: an expand that only adds unit dims is legal for HEIR and stays; an expand
+// used by something other than the return stays too.
+func.func @unit_dims(%x: tensor<4xf32>) -> (tensor<1x4xf32>, tensor<2x2xf32>) {
+  %a = arith.constant dense<1.0> : tensor<4x4xf32>
+  %b = arith.constant dense<0.0> : tensor<4xf32>
+  %h = linalg.matvec ins(%a, %x : tensor<4x4xf32>, tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  %t = tensor.expand_shape %h [[0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+  %u = tensor.expand_shape %h [[0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %v = linalg.transpose ins(%u : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) permutation = [1, 0]
+  return %t, %v : tensor<1x4xf32>, tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @unit_dims
+// CHECK:      tensor.expand_shape %{{.*}} output_shape [1, 4]
+// CHECK:      tensor.expand_shape %{{.*}} output_shape [2, 2]
+// CHECK-NOT:  tensor.insert_slice

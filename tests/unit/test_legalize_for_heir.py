@@ -1,0 +1,127 @@
+"""legalize-for-heir: values never change (every FileCheck input, the bundled nets),
+and its legality helpers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import tensor
+from xdsl.dialects.func import FuncOp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
+
+from filecheck_chunks import chunks  # noqa: E402
+from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
+from heirpy.interp.equivalence import check_equivalence  # noqa: E402
+from heirpy.interp.resources import load_module  # noqa: E402
+from heirpy.transforms.lowering.legalize_for_heir import (  # noqa: E402
+    adds_only_unit_dims,
+    fits,
+    heir_native,
+    min_slot_count,
+    piece_axis,
+    slice_rows,
+    slots_needed,
+    static_slice,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir"
+SLOT_OPTION = {"dense-stage.mlir": "{slot-count=64}", "remark.mlir": "{slot-count=16}"}
+CASES = [(p.name, i, c) for p in sorted(TESTS.glob("*.mlir")) for i, c in enumerate(chunks(p))]
+
+
+def _functions(text: str) -> list[str]:
+    return [op.sym_name.data for op in parse(text, "f.mlir").ops if isinstance(op, FuncOp)]
+
+
+@pytest.mark.parametrize("name,index,text", CASES, ids=[f"{n}#{i}" for n, i, _ in CASES])
+def test_pass_keeps_values(name: str, index: int, text: str) -> None:
+    before, after = load_module(text), load_module(text)
+    run_pipeline(after.module, "legalize-for-heir" + SLOT_OPTION.get(name, ""))
+    for function in _functions(text):
+        report = check_equivalence(
+            before.module, after.module, function, seeds=(0, 1),
+            resources_a=before.resources, resources_b=after.resources,
+        )
+        assert report.ok, report.summary()
+
+
+@pytest.mark.parametrize("model", ["tiny_cnn", "alexnet_tiny", "cryptonets", "lola_mnist"])
+def test_bundled_nets_keep_values_and_become_matvecs(model: str) -> None:
+    text = (ROOT / "examples" / f"{model}.mlir").read_text()
+    fused = load_module(text)
+    run_pipeline(fused.module, "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext")
+    legal = load_module(print_module(fused.module))
+    run_pipeline(legal.module, "legalize-for-heir")
+    report = check_equivalence(fused.module, legal.module, "main", seeds=(0,),
+                               resources_a=fused.resources, resources_b=legal.resources)
+    assert report.ok, report.summary()
+    names = {op.name for op in legal.module.walk()}
+    assert "linalg.matvec" in names
+    assert not names & {"linalg.conv_2d_nchw_fchw", "linalg.pooling_nchw_sum", "linalg.matmul", "tensor.pad"}
+
+
+def test_pass_is_stable_under_a_second_run() -> None:
+    text = (TESTS / "docstring.mlir").read_text()
+    once = parse(text, "doc.mlir")
+    run_pipeline(once, "legalize-for-heir")
+    first = print_module(once)
+    run_pipeline(once, "legalize-for-heir")
+    assert print_module(once) == first
+
+
+# ------------------------------------------------------------------ legality helpers
+def test_adds_only_unit_dims_is_heirs_expand_rule() -> None:
+    assert adds_only_unit_dims([10], [1, 10])
+    assert adds_only_unit_dims([10], [1, 1, 10, 1])
+    assert not adds_only_unit_dims([20], [2, 10])
+    assert not adds_only_unit_dims([64], [1, 4, 4, 4])
+
+
+def test_piece_axis_takes_the_longest_then_the_innermost() -> None:
+    assert piece_axis([2, 10]) == 1
+    assert piece_axis([1, 8, 4, 4]) == 1
+    assert piece_axis([1, 4, 4, 4]) == 3
+
+
+def test_slices_and_fit() -> None:
+    assert list(slice_rows(3, 4, 2)) == [3, 5, 7, 9]
+    assert fits(1024, 1024, 1024)
+    assert not fits(1025, 8, 1024)
+    assert not fits(8, 1025, 1024)
+    assert min_slot_count(100) == 1024
+    assert min_slot_count(1176) == 2048
+    assert min_slot_count(4704) == 8192
+
+
+def test_static_slice_reads_offset_size_stride() -> None:
+    module = parse(
+        "func.func @f(%v: tensor<20xf32>) -> tensor<4xf32> {\n"
+        "  %p = tensor.extract_slice %v[3] [4] [2] : tensor<20xf32> to tensor<4xf32>\n"
+        "  return %p : tensor<4xf32>\n}\n", "s.mlir")
+    (op,) = [o for o in module.walk() if isinstance(o, tensor.ExtractSliceOp)]
+    assert static_slice(op) == (3, 4, 2)
+
+
+def _func(name: str) -> FuncOp:
+    text = "\n".join(chunks(TESTS / "native.mlir"))
+    module = parse(text, "native.mlir")
+    return next(f for f in module.walk() if isinstance(f, FuncOp) and f.sym_name.data == name)
+
+
+def test_heir_native_only_for_unit_strides_and_a_multidim_result() -> None:
+    assert heir_native(_func("unit_strides"))
+    assert not heir_native(_func("strided"))
+    flat = parse((TESTS / "docstring.mlir").read_text(), "doc.mlir")
+    assert not heir_native(next(f for f in flat.walk() if isinstance(f, FuncOp)))
+
+
+def test_slots_needed_counts_secret_operands_of_linear_ops() -> None:
+    module = parse("\n".join(chunks(TESTS / "remark.mlir")), "remark.mlir")
+    needed = {f.sym_name.data: slots_needed(f) for f in module.walk() if isinstance(f, FuncOp)}
+    assert needed == {"wide": 20, "narrow": 8}
+    assert np.prod([2, 20]) > needed["wide"]  # the 2x20 constant matrix is not counted
