@@ -58,12 +58,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
@@ -86,6 +81,7 @@ from heirpy.transforms.linear.constant_folding import ConstantFolder
 from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, step_of
 from heirpy.transforms.linear.linear_maps import MAX_MATRIX_ELEMENTS, affine_matrix
 from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 DEFAULT_SLOT_COUNT = 1024
 """HEIR's default `--torch-linalg-to-ckks` min-slot-count: one ciphertext's slots."""
@@ -188,8 +184,43 @@ def fits(d_in: int, d_out: int, slot_count: int) -> bool:
     return d_in <= slot_count and d_out <= slot_count and d_in * d_out <= MAX_MATRIX_ELEMENTS
 
 
+class NativeFunctions:
+    """Which functions `heir_native` leaves alone, decided once per function and pass
+    run (the patterns never touch such a function, so the answer stays true)."""
+
+    def __init__(self) -> None:
+        self._native: dict[int, bool] = {}
+
+    def owns(self, op: Operation) -> bool:
+        """True when `op` sits in a function HEIR compiles as it is."""
+        func = op.parent_op()
+        while func is not None and not isinstance(func, FuncOp):
+            func = func.parent_op()
+        if func is None:
+            return False
+        key = id(func)
+        if key not in self._native:
+            self._native[key] = heir_native(func)
+        return self._native[key]
+
+
+class LegalizePattern(RewritePattern):
+    """A pattern of this pass: skips functions HEIR compiles as they are."""
+
+    def __init__(self, reader: ConstantFolder, native: NativeFunctions):
+        self.reader = reader
+        self.native = native
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not self.native.owns(op):
+            self.rewrite(op, rewriter)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        raise NotImplementedError
+
+
 # ----------------------------------------------------------------------------- patterns
-class ContractionToMatvec(RewritePattern):
+class ContractionToMatvec(LegalizePattern):
     """A matmul with a one-row secret operand (torch's `Linear`), or a vecmat, as a
     `linalg.matvec` with the transposed constant.
 
@@ -206,10 +237,7 @@ class ContractionToMatvec(RewritePattern):
     the init folds to a constant (flattened at compile time) or is collapsed.
     """
 
-    def __init__(self, reader: ConstantFolder):
-        self.reader = reader
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, (MatmulOp, VecmatOp)) or len(op.results) != 1:
             return
         lhs, rhs, init = op.operands[0], op.operands[1], op.operands[2]
@@ -243,7 +271,7 @@ class ContractionToMatvec(RewritePattern):
         rewriter.replace(op, ops + back, [result])
 
 
-class DenseStageToMatvec(RewritePattern):
+class DenseStageToMatvec(LegalizePattern):
     """A conv or sum pool (with the zero pad that feeds it) as ONE matvec on the
     flattened input, with the dense matrix of the map.
 
@@ -264,11 +292,11 @@ class DenseStageToMatvec(RewritePattern):
     most MAX_MATRIX_ELEMENTS entries (`fits`); the input is not a constant.
     """
 
-    def __init__(self, reader: ConstantFolder, slot_count: int):
-        self.reader = reader
+    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
+        super().__init__(reader, native)
         self.slot_count = slot_count
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, (Conv2DNchwFchwOp, PoolingNchwSumOp)):
             return
         step = step_of(op, self.reader)
@@ -303,7 +331,7 @@ class DenseStageToMatvec(RewritePattern):
             rewriter.erase(steps[0].op)
 
 
-class ElementwiseOnFlat(RewritePattern):
+class ElementwiseOnFlat(LegalizePattern):
     """An elementwise generic on a reshaped flat vector runs on the flat vector.
 
         %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
@@ -321,10 +349,7 @@ class ElementwiseOnFlat(RewritePattern):
     flattened at compile time).
     """
 
-    def __init__(self, reader: ConstantFolder):
-        self.reader = reader
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, GenericOp) or len(op.results) != 1 or len(op.outputs) != 1:
             return
         out_type = op.results[0].type
@@ -373,7 +398,7 @@ class ElementwiseOnFlat(RewritePattern):
         return [empty], empty.tensor
 
 
-class FoldReshapesToFlat(RewritePattern):
+class FoldReshapesToFlat(LegalizePattern):
     """A collapse to 1-D of reshapes of a 1-D value is that value.
 
         %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
@@ -386,7 +411,7 @@ class FoldReshapesToFlat(RewritePattern):
     row-major element order) and the origin has the result's type.
     """
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, tensor.CollapseShapeOp):
             return
         source = flat_source(op.results[0])
@@ -395,7 +420,7 @@ class FoldReshapesToFlat(RewritePattern):
         rewriter.replace(op, [], [source])
 
 
-class FoldAffineIntoMatvec(RewritePattern):
+class FoldAffineIntoMatvec(LegalizePattern):
     """A constant scale or shift of a matvec's result moves into its matrix and init.
 
         %v = linalg.matvec ins(%A, %x) outs(%b)
@@ -411,10 +436,7 @@ class FoldAffineIntoMatvec(RewritePattern):
     not K / v); the matvec has no other user; matrix and init fold to constants.
     """
 
-    def __init__(self, reader: ConstantFolder):
-        self.reader = reader
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         affine = match_elementwise_affine(op, self.reader)
         if affine is None or not affine.is_affine() or not isinstance(affine.operand.owner, MatvecOp):
             return
@@ -436,7 +458,7 @@ class FoldAffineIntoMatvec(RewritePattern):
         rewriter.erase(matvec)
 
 
-class ExpandInPieces(RewritePattern):
+class ExpandInPieces(LegalizePattern):
     """A returned secret vector expanded to a shape with several non-unit dims is
     assembled from 1-D pieces (HEIR's expand_shape may only add unit dims).
 
@@ -456,10 +478,7 @@ class ExpandInPieces(RewritePattern):
     a constant; at most MAX_PIECES pieces.
     """
 
-    def __init__(self, reader: ConstantFolder):
-        self.reader = reader
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, tensor.ExpandShapeOp):
             return
         source, out_type = op.operands[0], op.results[0].type
@@ -493,7 +512,7 @@ class ExpandInPieces(RewritePattern):
         rewriter.replace(op, ops, [dest])
 
 
-class SliceOfMatvec(RewritePattern):
+class SliceOfMatvec(LegalizePattern):
     """A slice of a matvec's result is a matvec with those rows of the matrix.
 
         %v = linalg.matvec ins(%A, %x : tensor<20x64xf32>, tensor<64xf32>) outs(%b)
@@ -506,10 +525,7 @@ class SliceOfMatvec(RewritePattern):
     Legality: static 1-D slice; matrix and init fold to constants.
     """
 
-    def __init__(self, reader: ConstantFolder):
-        self.reader = reader
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, tensor.ExtractSliceOp) or not isinstance(op.operands[0].owner, MatvecOp):
             return
         params = static_slice(op)
@@ -526,7 +542,7 @@ class SliceOfMatvec(RewritePattern):
         rewriter.replace(op, ops, [ops[-1].results[0]])
 
 
-class SliceOfElementwise(RewritePattern):
+class SliceOfElementwise(LegalizePattern):
     """A slice of a 1-D elementwise generic's result is the generic on slices.
 
         %s = linalg.generic {(d0) -> (d0)} ins(%a, %k : tensor<20xf32>, tensor<20xf32>) outs(%e)
@@ -539,10 +555,7 @@ class SliceOfElementwise(RewritePattern):
     Constant inputs are sliced at compile time.
     """
 
-    def __init__(self, reader: ConstantFolder):
-        self.reader = reader
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, tensor.ExtractSliceOp) or not isinstance(op.operands[0].owner, GenericOp):
             return
         generic = op.operands[0].owner
@@ -583,18 +596,21 @@ class SliceOfElementwise(RewritePattern):
         rewriter.replace(op, [*ops, new], [new.results[0]])
 
 
-def populate_legalize_for_heir_patterns(reader: ConstantFolder, slot_count: int) -> list[RewritePattern]:
-    """The patterns of `legalize-for-heir`, for a function `heir_native` rejects."""
-    return [
-        ContractionToMatvec(reader),
-        DenseStageToMatvec(reader, slot_count),
-        ElementwiseOnFlat(reader),
-        FoldReshapesToFlat(),
-        FoldAffineIntoMatvec(reader),
-        ExpandInPieces(reader),
-        SliceOfMatvec(reader),
-        SliceOfElementwise(reader),
-    ]
+def populate_legalize_for_heir_patterns(
+    ctx: Context | None = None, slot_count: int = DEFAULT_SLOT_COUNT
+) -> list[PatternSet]:
+    """The patterns of `legalize-for-heir` (all skip `heir_native` functions)."""
+    reader, native = ConstantFolder(ctx), NativeFunctions()
+    return [PatternSet.of(
+        ContractionToMatvec(reader, native),
+        DenseStageToMatvec(reader, native, slot_count),
+        ElementwiseOnFlat(reader, native),
+        FoldReshapesToFlat(reader, native),
+        FoldAffineIntoMatvec(reader, native),
+        ExpandInPieces(reader, native),
+        SliceOfMatvec(reader, native),
+        SliceOfElementwise(reader, native),
+    )]
 
 
 # ----------------------------------------------------------------------------- legality
@@ -685,13 +701,8 @@ class LegalizeForHeirPass(ModulePass):
     slot_count: int = DEFAULT_SLOT_COUNT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        reader = ConstantFolder(ctx)
-        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
-            if func.body.blocks and not heir_native(func):
-                PatternRewriteWalker(
-                    GreedyRewritePatternApplier(populate_legalize_for_heir_patterns(reader, self.slot_count)),
-                    apply_recursively=True,
-                ).rewrite_region(func.body)
+        apply_pattern_sets(op, populate_legalize_for_heir_patterns(ctx, self.slot_count))
+        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
             needed = slots_needed(func)
             if needed > self.slot_count:
                 count = min_slot_count(needed)
