@@ -10,12 +10,12 @@ func.func @row(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
   return %y : tensor<1x2xf32>
 }
 // CHECK-LABEL: func.func @row
-// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
-// CHECK:      %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
-// CHECK:      %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
-// CHECK:      %[[V:.*]] = linalg.matvec ins(%[[WT]], %[[XF]] : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
-// CHECK:      tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2]
-// CHECK-NOT:  linalg.matmul
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[WT]], %[[XF]] : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
+// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2]
+// CHECK-NEXT: func.return %[[R]]
 
 // -----
 
@@ -56,8 +56,9 @@ func.func @two_rows(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
   return %y : tensor<2x2xf32>
 }
 // CHECK-LABEL: func.func @two_rows
-// CHECK:      linalg.matmul ins(%x, %{{.*}} : tensor<2x3xf32>, tensor<3x2xf32>)
 // CHECK-NOT:  linalg.matvec
+// CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x3xf32>, tensor<3x2xf32>)
+// CHECK-NEXT: func.return %[[Y]]
 
 // -----
 
@@ -67,5 +68,6 @@ func.func @secret_weight(%x: tensor<1x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x2
   return %y : tensor<1x2xf32>
 }
 // CHECK-LABEL: func.func @secret_weight
-// CHECK:      linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>)
 // CHECK-NOT:  linalg.matvec
+// CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>)
+// CHECK-NEXT: func.return %[[Y]]

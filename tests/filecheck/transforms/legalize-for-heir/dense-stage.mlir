@@ -12,11 +12,11 @@ func.func @pool(%x: tensor<1x1x4x4xf32>) -> tensor<4xf32> {
   return %f : tensor<4xf32>
 }
 // CHECK-LABEL: func.func @pool
-// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64, 2 : i64, 3 : i64]] : tensor<1x1x4x4xf32> into tensor<16xf32>
-// CHECK:      %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00,
-// CHECK:      %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<4x16xf32>, tensor<16xf32>)
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64, 2 : i64, 3 : i64]] : tensor<1x1x4x4xf32> into tensor<16xf32>
+// CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00,
+// CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<4x16xf32>, tensor<16xf32>) outs(%[[Z]] : tensor<4xf32>)
 // CHECK-NEXT: func.return %[[V]] : tensor<4xf32>
-// CHECK-NOT:  linalg.pooling_nchw_sum
 
 // -----
 
@@ -43,13 +43,17 @@ func.func @padded_conv(%x: tensor<1x1x4x4xf32>) -> tensor<2xf32> {
   return %r : tensor<2xf32>
 }
 // CHECK-LABEL: func.func @padded_conv
-// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{.*}} : tensor<1x1x4x4xf32> into tensor<16xf32>
-// CHECK:      %[[B:.*]] = arith.constant dense<5.000000e-01> : tensor<16xf32>
-// CHECK:      %[[H:.*]] = linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<16x16xf32>, tensor<16xf32>) outs(%[[B]] : tensor<16xf32>)
-// CHECK:      %[[S:.*]] = linalg.generic {{.*}} ins(%[[H]] : tensor<16xf32>)
-// CHECK:      linalg.matvec ins(%{{.*}}, %[[S]] : tensor<2x16xf32>, tensor<16xf32>)
-// CHECK-NOT:  tensor.pad
-// CHECK-NOT:  linalg.conv_2d_nchw_fchw
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{.*}} : tensor<1x1x4x4xf32> into tensor<16xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<5.000000e-01> : tensor<16xf32>
+// CHECK-NEXT: %[[A:.*]] = arith.constant dense<"0x0000803F0000803F00000000{{.*}}"> : tensor<16x16xf32>
+// CHECK-NEXT: %[[H:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<16x16xf32>, tensor<16xf32>) outs(%[[B]] : tensor<16xf32>)
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<16xf32>
+// CHECK-NEXT: %[[S:.*]] = linalg.generic {{.*}} ins(%[[H]] : tensor<16xf32>) outs(%[[E]] : tensor<16xf32>)
+// CHECK:      } -> tensor<16xf32>
+// CHECK-NEXT: %[[W2:.*]] = arith.constant dense<2.500000e-01> : tensor<2x16xf32>
+// CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.matvec ins(%[[W2]], %[[S]] : tensor<2x16xf32>, tensor<16xf32>) outs(%[[Z]] : tensor<2xf32>)
+// CHECK-NEXT: func.return %[[R]]
 
 // -----
 
@@ -80,8 +84,10 @@ func.func @too_big(%x: tensor<1x1x9x9xf32>) -> tensor<1x1x8x8xf32> {
   return %s : tensor<1x1x8x8xf32>
 }
 // CHECK-LABEL: func.func @too_big
-// CHECK:      linalg.conv_2d_nchw_fchw
 // CHECK-NOT:  linalg.matvec
+// CHECK:      %[[Y:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x1x9x9xf32>, tensor<1x1x2x2xf32>)
+// CHECK-NOT:  linalg.matvec
+// CHECK:      func.return
 
 // -----
 
@@ -92,5 +98,6 @@ func.func @secret_filter(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>) -> te
   return %y : tensor<1x1x1x1xf32>
 }
 // CHECK-LABEL: func.func @secret_filter
-// CHECK:      linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w
-// CHECK-NOT:  linalg.matvec
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1x1x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) outs(%[[B]]
+// CHECK-NEXT: func.return %[[Y]]

@@ -33,8 +33,9 @@ func.func @residual(%x: tensor<1x2x2x1xf32>) -> tensor<3xf32> {
 // CHECK:      %[[K:.*]] = arith.constant dense<[1.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]> : tensor<4xf32>
 // CHECK:      %[[R:.*]] = tensor.collapse_shape %x {{.*}} into tensor<4xf32>
 // CHECK:      %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[H]], %[[K]], %[[R]] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
-// CHECK:      linalg.matvec ins(%{{.*}}, %[[S]] : tensor<3x4xf32>, tensor<4xf32>)
 // CHECK-NOT:  tensor.expand_shape
+// CHECK:      %[[Y:.*]] = linalg.matvec ins(%{{.*}}, %[[S]] : tensor<3x4xf32>, tensor<4xf32>)
+// CHECK-NEXT: func.return %[[Y]]
 
 // -----
 
@@ -56,6 +57,9 @@ func.func @not_flat(%x: tensor<2x2xf32>) -> tensor<2xf32> {
   return %r : tensor<2xf32>
 }
 // CHECK-LABEL: func.func @not_flat
-// CHECK:      linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x2xf32>)
-// CHECK:      linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]}
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK-NEXT: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x2xf32>)
 // CHECK-NOT:  tensor.collapse_shape
+// CHECK:      linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[S]] : tensor<2x2xf32>)
+// CHECK-NOT:  tensor.collapse_shape
+// CHECK:      func.return

@@ -16,6 +16,7 @@ func.func @rows(%x: tensor<4xf32>) -> tensor<2x3xf32> {
   return %t : tensor<2x3xf32>
 }
 // CHECK-LABEL: func.func @rows
+// CHECK-NOT:  tensor.extract_slice
 // CHECK:      %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<2x3xf32>
 // CHECK:      %[[B0:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
 // CHECK:      %[[A0:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<3x4xf32>
@@ -23,10 +24,11 @@ func.func @rows(%x: tensor<4xf32>) -> tensor<2x3xf32> {
 // CHECK:      %[[S0:.*]] = linalg.generic {{.*}} ins(%[[H0]] : tensor<3xf32>)
 // CHECK:      %[[E0:.*]] = tensor.expand_shape %[[S0]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 3] : tensor<3xf32> into tensor<1x3xf32>
 // CHECK:      %[[D0:.*]] = tensor.insert_slice %[[E0]] into %[[ZERO]][0, 0] [1, 3] [1, 1]
+// CHECK-NOT:  tensor.extract_slice
 // CHECK:      linalg.matvec ins(%{{.*}}, %x : tensor<3x4xf32>, tensor<4xf32>)
 // CHECK:      %[[D1:.*]] = tensor.insert_slice %{{.*}} into %[[D0]][1, 0] [1, 3] [1, 1]
-// CHECK:      func.return %[[D1]]
 // CHECK-NOT:  tensor.extract_slice
+// CHECK:      func.return %[[D1]]
 
 // -----
 
@@ -43,6 +45,8 @@ func.func @unit_dims(%x: tensor<4xf32>) -> (tensor<1x4xf32>, tensor<2x2xf32>) {
   return %t, %v : tensor<1x4xf32>, tensor<2x2xf32>
 }
 // CHECK-LABEL: func.func @unit_dims
-// CHECK:      tensor.expand_shape %{{.*}} output_shape [1, 4]
-// CHECK:      tensor.expand_shape %{{.*}} output_shape [2, 2]
 // CHECK-NOT:  tensor.insert_slice
+// CHECK:      %[[T:.*]] = tensor.expand_shape %{{.*}} output_shape [1, 4]
+// CHECK-NEXT: %[[U:.*]] = tensor.expand_shape %{{.*}} output_shape [2, 2]
+// CHECK-NOT:  tensor.insert_slice
+// CHECK:      func.return %[[T]], %{{.*}}
