@@ -31,14 +31,13 @@ from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
     plan_absorb,
     producer_fusion_maps,
 )
-from heirpy.ir.utils import loop_sizes
+from heirpy.ir.utils import axis_loops, loop_sizes
 from heirpy.transforms.pointwise.pointwise_maps import (
     bare_dims,
     inverse_of_permutation,
     loops_inferable,
     no_recompute,
     read_splits,
-    axis_loops,
     refine_loops,
     source_map,
     split_keeps_reductions_whole,

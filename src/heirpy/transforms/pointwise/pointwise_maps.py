@@ -22,15 +22,13 @@ from xdsl.dialects.builtin import ShapedType
 from xdsl.dialects.linalg.ops import BroadcastOp, TransposeOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
     AffineMap,
 )
 
-from heirpy.ir.utils import reassociation_groups
+from heirpy.ir.utils import axis_loops, reassociation_groups
 from heirpy.transforms.pointwise.axis_map import (
     AxisMap,
     common_factors,
@@ -107,59 +105,6 @@ def bare_dims(amap: AffineMap) -> list[int | None] | None:
 
 
 # ------------------------------------------------------------------ legality
-
-
-def linear_terms(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
-    """`d0 * 12 + d1 + 3` -> ({0: 12, 1: 1}, 3); None for mod/div/symbols."""
-    if isinstance(expr, AffineDimExpr):
-        return {expr.position: 1}, 0
-    if isinstance(expr, AffineConstantExpr):
-        return {}, expr.value
-    if isinstance(expr, AffineBinaryOpExpr):
-        lhs, rhs = linear_terms(expr.lhs), linear_terms(expr.rhs)
-        if lhs is None or rhs is None:
-            return None
-        if expr.kind == AffineBinaryOpKind.Add:
-            terms = dict(lhs[0])
-            for dim, coeff in rhs[0].items():
-                terms[dim] = terms.get(dim, 0) + coeff
-            return terms, lhs[1] + rhs[1]
-        if expr.kind == AffineBinaryOpKind.Mul:
-            if not lhs[0]:
-                lhs, rhs = rhs, lhs
-            if rhs[0]:
-                return None  # d * d is not affine
-            return {d: c * rhs[1] for d, c in lhs[0].items()}, lhs[1] * rhs[1]
-    return None
-
-
-def axis_loops(amap: AffineMap, sizes: Sequence[int]) -> list[tuple[int, ...]] | None:
-    """Per result of `amap`: the loops it reads as one mixed-radix number, major first.
-
-    `d0 * 12 + d1` with d1 of size 12 is the number (d0, d1); a constant 0 is (). Unit
-    loops beside others always index 0 and are left out. None if a result is not such a number
-    (wrong strides, an offset, mod/div) or if two results share a loop.
-    """
-    out: list[tuple[int, ...]] = []
-    seen: set[int] = set()
-    for expr in amap.results:
-        found = linear_terms(expr)
-        if found is None or found[1] != 0:
-            return None
-        terms = {d: c for d, c in found[0].items() if c != 0}
-        if len(terms) > 1:
-            terms = {d: c for d, c in terms.items() if sizes[d] != 1}
-        ordered = sorted(terms, key=lambda d: -terms[d])
-        stride = 1
-        for dim in reversed(ordered):
-            if terms[dim] != stride or (len(ordered) > 1 and sizes[dim] < 0):
-                return None
-            stride *= sizes[dim]
-        if seen & set(ordered):
-            return None
-        seen |= set(ordered)
-        out.append(tuple(ordered))
-    return out
 
 
 @dataclass(frozen=True)
