@@ -1,11 +1,12 @@
 // The example in LinalgFusePointwisePass's docstring: matmul -> reshape -> transpose ->
 // add is one kernel; with kernels=false, one matmul + one generic that heir-opt and
-// iree-opt accept, and so does the lowered kernel.
+// iree-opt accept; they accept the lowered kernel too (matmul, its reshape and transpose
+// as ops, one generic).
 // RUN: heirpy-opt %s -p linalg-fuse-pointwise | filecheck %s
 // RUN: heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | filecheck %s --check-prefix=STD
 // RUN: heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false}' | heir-opt | filecheck %s --check-prefix=MLIR
-// RUN: heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=MLIR
-// RUN: heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | iree-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | heir-opt | filecheck %s --check-prefix=LOWERED
+// RUN: heirpy-opt %s -p linalg-fuse-pointwise,lower-tensor-ext | iree-opt | filecheck %s --check-prefix=LOWERED
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor<2x8x3xf32>) -> tensor<2x8x3xf32> {
@@ -56,3 +57,14 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
 // MLIR:       linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}]
 // MLIR-NOT:   {{linalg.transpose|linalg.generic}}
 // MLIR:       return
+
+// LOWERED-LABEL: func.func @matmul_chain(
+// LOWERED-NOT:   {{tensor.expand_shape|linalg.transpose|linalg.generic}}
+// LOWERED:       linalg.matmul
+// LOWERED-NOT:   linalg.generic
+// LOWERED:       tensor.expand_shape
+// LOWERED-NOT:   linalg.generic
+// LOWERED:       linalg.transpose
+// LOWERED:       linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}]
+// LOWERED-NOT:   {{linalg.transpose|linalg.generic}}
+// LOWERED:       return
