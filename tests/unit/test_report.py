@@ -21,6 +21,18 @@ def test_report_on_tiny_cnn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert (tmp_path / "tiny_cnn.mlir").read_text().startswith("builtin.module")
 
 
+def test_report_shows_iree_dispatches_before_and_after(capsys: pytest.CaptureFixture[str]) -> None:
+    """iree-compile is a test extra, so the column is there; the 1x1 YOLO head goes from
+    IREE's 2 dispatches to 1 (tests/unit/test_iree_dispatches.py has the details)."""
+    assert main([str(EXAMPLES / "yolo_head_k1.mlir"), "--seeds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line for line in lines if line.startswith("model "))
+    row = next(line for line in lines if line.startswith("yolo_head_k1 "))
+    assert "IREE dispatches before→after" in header
+    column = header.index("IREE dispatches before→after")
+    assert row[column:].split()[0] == "2→1"
+
+
 def test_missing_file_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["/nonexistent/model.mlir"]) == 1
     err = capsys.readouterr().err.strip().splitlines()

@@ -6,7 +6,9 @@ For each file it parses and verifies the model, runs the pipeline, writes the re
 to DIR, and prints one table row: op counts before and after, whether heir-opt
 accepts the output, and the numeric check of output against input (evaluator, several
 random seeds). Each report column is a small function, so analyses added later
-(depth, kernels) are one more column.
+(depth, kernels) are one more column. When iree-compile (iree-base-compiler) is
+installed, a column gives the dispatches IREE forms for the model and for heirpy's
+output lowered with `lower-tensor-ext`.
 """
 
 from __future__ import annotations
@@ -89,16 +91,36 @@ def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) ->
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / path.name).write_text(output)
+    lowered = lowered_for_mlir(output, str(path))
     report = ModelReport(
         name=path.stem,
         ops_before=count_compute_ops(before),
         ops_after=count_compute_ops(after),
-        heir_opt=heir_opt_accepts(lowered_for_mlir(output, str(path))),
+        heir_opt=heir_opt_accepts(lowered),
         numerics=numeric_check(before, after, seeds),
     )
     report.extra.update(depth_columns(before, after))
     report.extra.update(kernel_columns(before, after))
+    report.extra.update(iree_columns(text, lowered))
     return report
+
+
+def iree_columns(raw: str, lowered: str) -> dict[str, str]:
+    """IREE's dispatches for the model and for heirpy's lowered output, before -> after
+    (`heirpy.analysis.iree_dispatches`), when iree-compile is installed; none otherwise."""
+    from heirpy.analysis.iree_dispatches import find_iree_compile, iree_dispatches
+
+    tool = find_iree_compile()
+    if tool is None:
+        return {}
+
+    def count(text: str) -> str:
+        try:
+            return str(len(iree_dispatches(text, tool)))
+        except HeirpyError:
+            return "rejected"
+
+    return {"IREE dispatches before→after": f"{count(raw)}→{count(lowered)}"}
 
 
 def kernel_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
