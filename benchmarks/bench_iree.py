@@ -9,6 +9,9 @@ batch 2. Variants per case:
 
 - raw:     the IR as the front end wrote it;
 - heirpy:  after `--pipeline` (default `linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext`);
+- heirpy inlined: the same with `lower-tensor-ext{layout-ops=false}`, each kernel inlined as
+           it is (the epilogue reads its root through mixed-radix maps): the form before
+           the lowering was chosen for IREE, measured in the same run for comparison;
 - iree-opt: after `iree-opt --linalg-generalize-named-ops --linalg-fuse-elementwise-ops`
            (IREE's own upstream-linalg fusion, the baseline of `bench_kernels.py`).
 
@@ -50,19 +53,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
 
 import heirpy  # noqa: E402
+from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
 IREE_OPT_FLAGS = ["--linalg-generalize-named-ops", "--linalg-fuse-elementwise-ops"]
-COMPILE_FLAGS = [
-    "--iree-hal-target-device=local",
-    "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=host",
-]
 RTOL, ATOL = 1e-4, 1e-5
-EXECUTABLE = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
-DISPATCH_NAME = re.compile(r"_dispatch_\d+_(\w+)$")
 
 
 def batched(text: str, batch: int) -> str:
@@ -124,24 +121,6 @@ def run(cmd: list[str]) -> str:
         first = next((line for line in result.stderr.splitlines() if "error" in line), "")
         raise RuntimeError(f"{Path(cmd[0]).name} failed: {first or result.stderr[-300:]}")
     return result.stdout
-
-
-def dispatch_kinds(tools: Tools, source: Path) -> list[str]:
-    """The dispatches IREE forms, as kinds (`matmul_like`, `elementwise_transpose`, ...)."""
-    flow = run([tools.compile, *COMPILE_FLAGS, "--compile-to=flow", str(source)])
-    return [dispatch_kind(name) for name in EXECUTABLE.findall(flow)]
-
-
-def dispatch_kind(name: str) -> str:
-    """`main_dispatch_1_elementwise_transpose_3x6400x85_f32` -> `elementwise_transpose`."""
-    match = DISPATCH_NAME.search(name)
-    words = match.group(1).split("_") if match else [name]
-    kept = []
-    for word in words:
-        if re.fullmatch(r"\d+(x\d+)*|[fiu]\d+|bf16", word):
-            break
-        kept.append(word)
-    return "_".join(kept) or name
 
 
 @dataclass
@@ -212,25 +191,33 @@ def reference_data(case: Case, raw: Path, work: Path) -> tuple[list[Path], list[
     return inputs, [data[key] for key in results], origin
 
 
+def heirpy_output(text: str, name: str, pipeline: str, path: Path) -> Path:
+    module = heirpy.parse(text, name)
+    heirpy.run_pipeline(module, pipeline)
+    path.write_text(heirpy.print_module(module))
+    return path
+
+
 def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[Variant], list[Path], str]:
     raw = work / "raw.mlir"
     raw.write_text(case.text)
-    module = heirpy.parse(case.text, case.name)
-    heirpy.run_pipeline(module, pipeline)
-    fused = work / "heirpy.mlir"
-    fused.write_text(heirpy.print_module(module))
+    sources = [("raw", raw), ("heirpy", heirpy_output(case.text, case.name, pipeline, work / "heirpy.mlir"))]
+    if pipeline.endswith(",lower-tensor-ext"):
+        inlined = pipeline + "{layout-ops=false}"
+        sources.append(("heirpy inlined", heirpy_output(case.text, case.name, inlined, work / "inlined.mlir")))
     iree_opt = work / "iree_opt.mlir"
     iree_opt.write_text(run([tools.opt, *IREE_OPT_FLAGS, str(raw)]))
+    sources.append(("iree-opt", iree_opt))
 
     inputs, expected, origin = reference_data(case, raw, work)
     variants = []
-    for name, source in (("raw", raw), ("heirpy", fused), ("iree-opt", iree_opt)):
+    for name, source in sources:
         variant = Variant(name, source, work / f"{source.stem}.vmfb")
         try:
-            variant.kinds = dispatch_kinds(tools, source)
+            variant.kinds = iree_dispatches(source.read_text(), tools.compile)
             run([tools.compile, *COMPILE_FLAGS, str(source), "-o", str(variant.vmfb)])
             variant.check = check_outputs(tools, variant, inputs, expected, work)
-        except RuntimeError as err:
+        except (RuntimeError, heirpy.HeirpyError) as err:
             variant.error = str(err)
         variants.append(variant)
     return variants, inputs, origin
