@@ -187,7 +187,111 @@ def test_examples_alexnet_tiny() -> None:
 
 
 def test_table_format() -> None:
-    table = format_depth_table([FunctionDepth("main", (3, None), 2, 1, ("math.exp",))])
+    table = format_depth_table([FunctionDepth("main", (3, None), 2, 1, ("math.exp",), 640)])
     lines = table.splitlines()
-    assert lines[0].split() == ["function", "depth", "result", "depths", "linear", "ops", "ct", "x", "ct", "muls", "not", "modelled"]
-    assert lines[2].split() == ["@main", "3+", "3,", "pt", "2", "1", "math.exp"]
+    assert lines[0].split() == [
+        "function", "depth", "result", "depths", "linear", "ops", "weight", "bytes", "ct", "x",
+        "ct", "muls", "not", "modelled",
+    ]
+    assert lines[2].split() == ["@main", "3+", "3,", "pt", "2", "640", "1", "math.exp"]
+
+
+# ------------------------------------------------------------------ weight bytes
+def test_weight_bytes_are_the_plaintext_multiplicands_of_linear_ops() -> None:
+    text = alexnet_tiny_style()
+    before = _one(text)
+    # conv filters 4x3x3x3 and 8x4x3x3, fc 72x16 and 16x10, float32; pool windows and
+    # the /4 carry no weights.
+    assert before.weight_bytes == 4 * (4 * 3 * 3 * 3 + 8 * 4 * 3 * 3 + 72 * 16 + 16 * 10)
+
+
+def test_weight_bytes_of_a_per_channel_scale_is_its_operand() -> None:
+    body = "^bb0(%a: f32, %sc: f32, %o: f32):\n %m = arith.mulf %a, %sc : f32\n %n = arith.mulf %m, %sc : f32\n linalg.yield %n : f32"
+    text = _elementwise(body, "%x, %s", f"{_t(2, 2)}, {_t(2, 2)}", f"%x: {_t(2, 2)}", 2).replace(
+        "%e = tensor.empty()", f"%s = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : {_t(2, 2)}\n%e = tensor.empty()"
+    )
+    # One operand, read by two multiplies of one op: counted once.
+    assert _one(text).weight_bytes == 16
+
+
+def test_weight_bytes_of_a_uniform_scale_and_of_plaintext_work_are_zero() -> None:
+    body = "^bb0(%a: f32, %o: f32):\n %k = arith.constant 4.0 : f32\n %q = arith.mulf %a, %k : f32\n linalg.yield %q : f32"
+    assert _one(_elementwise(body, "%x", _t(2, 2), f"%x: {_t(2, 2)}", 1)).weight_bytes == 0
+
+
+# ------------------------------------------------------------------ sum reductions
+_GAP = """
+func.func @gap(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %e = tensor.empty() : tensor<1x4x1x1xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : tensor<1x4x8x8xf32>) outs(%z : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    BODY
+  } -> tensor<1x4x1x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x1x1xf32>) outs(%e : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %q = arith.divf %in, %n : f32
+    linalg.yield %q : f32
+  } -> tensor<1x4x1x1xf32>
+  return %m : tensor<1x4x1x1xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "depth", "linear_ops", "ct_ct"),
+    [
+        # torch's global average pool: a sum, then a uniform divide: one linear op.
+        ("%a = arith.addf %in, %acc : f32\n    linalg.yield %a : f32", 1, 1, 0),
+        # x² summed (pointwise fusion put the square into the sum): x² 1 + sum 1.
+        ("%q = arith.mulf %in, %in : f32\n    %a = arith.addf %q, %acc : f32\n    linalg.yield %a : f32", 2, 1, 1),
+        # a sum of a plaintext-scaled input is one linear op, not two.
+        ("%k = arith.constant dense<1.0> : tensor<1xf32>\n    %w = arith.constant 0.5 : f32\n"
+         "    %q = arith.mulf %in, %w : f32\n    %a = arith.addf %q, %acc : f32\n    linalg.yield %a : f32", 1, 1, 0),
+    ],
+)
+def test_a_sum_reduction_is_a_linear_op(body: str, depth: int, linear_ops: int, ct_ct: int) -> None:
+    result = _one(_GAP.replace("BODY", body))
+    assert (result.depth, result.linear_ops, result.ct_ct_muls) == (depth, linear_ops, ct_ct)
+
+
+def test_a_reduction_over_unit_loops_is_a_copy() -> None:
+    text = _GAP.replace("8x8", "1x1").replace("BODY", "%a = arith.addf %in, %acc : f32\n    linalg.yield %a : f32")
+    assert (_one(text).depth, _one(text).linear_ops) == (0, 0)
+
+
+def test_a_contraction_generic_is_one_linear_op_with_its_weight() -> None:
+    text = """
+func.func @fc(%x: tensor<1x4x8x8xf32>) -> tensor<1x10xf32> {
+  %w = arith.constant dense<[[0.0, 0.1, 0.2, 0.3], [0.4, 0.5, 0.6, 0.7], [0.8, 0.9, 1.0, 1.1], [1.2, 1.3, 1.4, 1.5], [1.6, 1.7, 1.8, 1.9], [2.0, 2.1, 2.2, 2.3], [2.4, 2.5, 2.6, 2.7], [2.8, 2.9, 3.0, 3.1], [3.2, 3.3, 3.4, 3.5], [3.6, 3.7, 3.8, 3.9]]> : tensor<10x4xf32>
+  %z = arith.constant dense<0.0> : tensor<1x10xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x8x8xf32>, tensor<10x4xf32>) outs(%z : tensor<1x10xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %p = arith.mulf %in, %wt : f32
+    %a = arith.addf %acc, %p : f32
+    linalg.yield %a : f32
+  } -> tensor<1x10xf32>
+  return %r : tensor<1x10xf32>
+}
+"""
+    result = _one(text)
+    assert (result.depth, result.linear_ops, result.weight_bytes) == (1, 1, 160)
+
+
+def test_a_ct_ct_contraction_generic_costs_what_its_product_costs() -> None:
+    text = """
+func.func @qk(%q: tensor<4x8xf32>, %k: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %z = arith.constant dense<0.0> : tensor<4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%q, %k : tensor<4x8xf32>, tensor<8x4xf32>) outs(%z : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+"""
+    result = _one(text)
+    assert (result.depth, result.linear_ops, result.ct_ct_muls) == (1, 0, 1)

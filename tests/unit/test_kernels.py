@@ -19,15 +19,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a
 from filecheck_chunks import chunks  # noqa: E402
 from heirpy.analysis.kernels import (
     analyze_module,
+    constant_bytes,
     count_kernels,
-    element_bytes,
     format_kernel_table,
     intermediate_bytes,
-    tensor_bytes,
 )
 from heirpy.api import parse, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module
+from heirpy.ir.utils import element_bytes, tensor_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (0, 1, 2)
@@ -40,6 +40,22 @@ def test_element_and_tensor_bytes() -> None:
     assert element_bytes(IndexType()) == 8
     assert tensor_bytes(TensorType(f32, [1, 255, 80, 80])) == 6_528_000
     assert tensor_bytes(TensorType(f32, [-1, 4])) is None
+
+
+def test_constant_bytes_counts_stored_data_and_a_splat_as_one_element() -> None:
+    module = parse(
+        """
+func.func @f() -> (tensor<2x3xf32>, tensor<64x288xf32>, tensor<4xf16>, f32) {
+  %a = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %b = arith.constant dense<1.5> : tensor<64x288xf32>
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf16>
+  %d = arith.constant 2.0 : f32
+  return %a, %b, %c, %d : tensor<2x3xf32>, tensor<64x288xf32>, tensor<4xf16>, f32
+}
+"""
+    )
+    # 6 floats + one splat float + 4 halves; scalars carry no tensor data.
+    assert constant_bytes(module) == 6 * 4 + 4 + 4 * 2
 
 
 _VIEWS_AND_MOVES = """

@@ -18,6 +18,9 @@ def test_report_on_tiny_cnn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "ok (max abs err" in row
     assert "6→3" in row  # depth before -> after, the figure README reports
     assert "17→3" in row  # kernels before -> after
+    # weight bytes: conv 2x1x3x3, conv 4x2x3x3, Linear 16x10 floats before; after, the
+    # conv+pool filter 2x1x4x4 and the 32x10 matrix of conv, pool and Linear.
+    assert f"{4 * (18 + 72 + 160)}→{4 * (32 + 320)}" in row
     assert (tmp_path / "tiny_cnn.mlir").read_text().startswith("builtin.module")
 
 

@@ -18,6 +18,16 @@ The cost model (`CostModel` holds the knobs):
   they also cost one level and count as a ct x ct multiply. A sum pool costs a level
   although it only adds: HEIR packs it as a plaintext matrix product, like a conv.
   The init (outs) operand is only added: it contributes its depth, no level.
+* **Sum reductions** -- a `linalg.generic` / `linalg.reduce` whose reduction loops
+  only add ciphertext elements (torch's global average pool: a generic summing into a
+  `(d0, d1, 0, 0)` output, then a uniform divide) -- are linear ops like a sum pool:
+  one level above their body's depth (HEIR packs a sum over a window as a plaintext
+  matrix product, as for a pool); a square summed (`x*x + acc`) is x² then that sum.
+  A reduction whose body multiplies a ciphertext by a varying plaintext (a
+  contraction, e.g. a matmul written as a generic) is one linear op, not two; one
+  whose body multiplies two different ciphertext inputs (q·kᵀ as a generic) costs
+  what the product costs, as a ct x ct `batch_matmul` does; reductions over size-1
+  loops only are copies and cost nothing.
 * **Kernels** (`tensor_ext.kernel`) cost what their body's ops cost.
 * **Elementwise bodies** (`linalg.generic`, `linalg.map`, `linalg.reduce`, named
   elementwise ops, and `arith` ops on whole tensors): the body is read as a polynomial
@@ -39,6 +49,13 @@ The cost model (`CostModel` holds the knobs):
   dialects). They cost 0 here and are listed in `approximated`; the depth printed is
   then a lower bound, marked with `+`.
 
+**Weight bytes.** Each linear op also records the bytes of its plaintext multiplicand
+(the weight a back end encodes as plaintexts; a per-channel scale's `[C, 1, 1]`
+operand, a matmul's `[K, N]` matrix), at the operand's tensor type's size. A pool's
+window operand carries no data and counts 0; a uniform scale is not a weight. The
+sum over a function is `FunctionDepth.weight_bytes`: what a fusion that folds a pool
+into the next layer's weights makes grow.
+
 `analyze_module(module)` returns one `FunctionDepth` per function; `format_depth_table`
 prints them; the `report-depth` pass (`heirpy.transforms.report.report_depth`) prints that
 table to stderr (stdout stays the IR, so the pass can sit anywhere in a pipeline) and
@@ -59,6 +76,14 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from heirpy.ir.constants import NO_BLOBS, constant_array
+from heirpy.ir.utils import (
+    affine_maps,
+    int_values,
+    iterator_kinds,
+    loop_sizes,
+    shape_of,
+    tensor_bytes,
+)
 
 # ------------------------------------------------------------------------ model
 LINEAR_OP_PREFIXES: tuple[str, ...] = (
@@ -146,6 +171,7 @@ class FunctionDepth:
     linear_ops: int
     ct_ct_muls: int
     approximated: tuple[str, ...] = ()  # ops outside the model: depth is a lower bound
+    weight_bytes: int = 0  # plaintext multiplicands of the linear ops (module docstring)
 
     @property
     def depth(self) -> int:
@@ -166,6 +192,11 @@ class _Walker:
     linear_ops: int = 0
     ct_ct_muls: int = 0
     approximated: list[str] = field(default_factory=list)
+    weight_bytes: int = 0
+
+    def add_weight(self, value: SSAValue) -> None:
+        """Count `value` as a linear op's plaintext weight (static tensors only)."""
+        self.weight_bytes += tensor_bytes(value.type) or 0
 
     def info(self, value: SSAValue) -> Info:
         return self.env.get(value)  # values never seen (outer constants) are plaintext
@@ -214,6 +245,10 @@ class _Walker:
             self.ct_ct_muls += 1
         else:
             self.linear_ops += 1
+            if not op.name.startswith("linalg.pooling_"):  # a window has no data
+                for value, info in zip(op.operands, multiplied):
+                    if info is None:
+                        self.add_weight(value)
         return Poly(max(_deepest(multiplied) + 1, _deepest(added)))
 
     def structured(self, op: Operation) -> list[Info]:
@@ -227,8 +262,10 @@ class _Walker:
         for arg, operand in zip(args, operands):
             self.env[arg] = self.info(operand)
         scalars = {arg: _uniform(operand) for arg, operand in zip(args, operands)}
+        outer = dict(zip(args, operands))
         before = self.linear_ops
-        pt_muls: list[bool] = []
+        ct_ct_before = self.ct_ct_muls
+        pt_muls: list[SSAValue] = []
 
         def scalar_of(value: SSAValue) -> bool:
             if isinstance(value, BlockArgument) and value in scalars:
@@ -248,9 +285,17 @@ class _Walker:
             ) if inner.results else None
         else:
             yielded = []
-        if any(pt_muls) and self.linear_ops == before:
+        if pt_muls and self.linear_ops == before:
             self.linear_ops += 1  # a plaintext-ciphertext product: one linear op
+            for value in dict.fromkeys(outer.get(v, v) for v in pt_muls):
+                self.add_weight(value)
         results = [y.materialized() if y is not None else None for y in yielded]
+        ct_inputs = {v for v in operands[: _ins_count(op)] if self.info(v) is not None}
+        contraction = self.ct_ct_muls > ct_ct_before and len(ct_inputs) >= 2
+        if not pt_muls and not contraction and _sums_over_loops(op):
+            # A sum of ciphertext elements over a window: a linear op, like a sum pool.
+            self.linear_ops += sum(1 for r in results if r is not None)
+            results = [Poly(r.depth + 1) if r is not None else None for r in results]
         return (results + [None] * len(op.results))[: len(op.results)]
 
     def scalar_op(
@@ -258,7 +303,7 @@ class _Walker:
         op: Operation,
         ins: Sequence[Info],
         scalar_of: Callable[[SSAValue], bool],
-        pt_muls: list[bool] | None = None,
+        pt_muls: list[SSAValue] | None = None,
     ) -> Info:
         """One arith/math op on ciphertext-or-plaintext operands (scalar or tensor).
         `scalar_of` says whether a plaintext operand is one uniform number."""
@@ -273,9 +318,10 @@ class _Walker:
                 return Poly(max(a.base, b.base), a.degree + b.degree)
             ct, pt_value = (a, op.operands[1]) if a is not None else (b, op.operands[0])
             assert ct is not None
-            return self._times_plaintext(ct, is_scalar(pt_value), pt_muls)
+            return self._times_plaintext(ct, pt_value, is_scalar(pt_value), pt_muls)
         if name in _DIV_OPS and len(ins) == 2 and ins[1] is None and ins[0] is not None:
-            return self._times_plaintext(ins[0], is_scalar(op.operands[1]), pt_muls)
+            divisor = op.operands[1]
+            return self._times_plaintext(ins[0], divisor, is_scalar(divisor), pt_muls)
         if name == "math.fma" and len(ins) == 3:
             a, b, c = ins
             product = (
@@ -296,14 +342,42 @@ class _Walker:
         self.approximated.append(name)
         return _join(ins)
 
-    def _times_plaintext(self, ct: Poly, uniform: bool, pt_muls: list[bool] | None) -> Poly:
+    def _times_plaintext(
+        self, ct: Poly, plaintext: SSAValue, uniform: bool, pt_muls: list[SSAValue] | None
+    ) -> Poly:
         if uniform:
             return Poly(ct.base + self.model.scalar_mul_levels, ct.degree)
         if pt_muls is not None:
-            pt_muls.append(True)
+            pt_muls.append(plaintext)  # the body's op: counted once per structured op
         else:
             self.linear_ops += 1
+            self.add_weight(plaintext)
         return Poly(ct.depth + 1, 1)
+
+
+def _sums_over_loops(op: Operation) -> bool:
+    """Does the structured op reduce over a loop of size > 1? (Its body has already been
+    found to multiply no ciphertext, so a reduction there sums ciphertext elements.)"""
+    if op.name == "linalg.reduce":
+        dims = op.properties.get("dimensions")
+        shape = shape_of(op.operands[0]) if op.operands else None
+        if dims is None or shape is None:
+            return False
+        return any(shape[d] != 1 for d in int_values(dims))
+    iterators = op.properties.get("iterator_types")
+    maps_attr = op.properties.get("indexing_maps")
+    if iterators is None or maps_attr is None:
+        return False
+    kinds = iterator_kinds(iterators)  # type: ignore[arg-type]
+    if "reduction" not in kinds:
+        return False
+    shapes = [shape_of(v) for v in op.operands]
+    if any(s is None for s in shapes):
+        return True  # dynamic: assume a real sum
+    sizes = loop_sizes(affine_maps(maps_attr), shapes)  # type: ignore[arg-type]
+    if sizes is None:
+        return True
+    return any(k == "reduction" and n != 1 for k, n in zip(kinds, sizes))
 
 
 def _is_linear(name: str) -> bool:
@@ -358,6 +432,7 @@ def analyze_function(func: FuncOp, model: CostModel | None = None) -> FunctionDe
         walker.linear_ops,
         walker.ct_ct_muls,
         tuple(dict.fromkeys(walker.approximated)),
+        walker.weight_bytes,
     )
 
 
@@ -367,13 +442,17 @@ def analyze_module(module: ModuleOp, model: CostModel | None = None) -> list[Fun
 
 
 def format_depth_table(rows: Sequence[FunctionDepth]) -> str:
-    header = ["function", "depth", "result depths", "linear ops", "ct x ct muls", "not modelled"]
+    header = [
+        "function", "depth", "result depths", "linear ops", "weight bytes", "ct x ct muls",
+        "not modelled",
+    ]
     body = [
         [
             f"@{r.name}",
             r.depth_text(),
             ", ".join("pt" if d is None else str(d) for d in r.result_depths) or "-",
             str(r.linear_ops),
+            str(r.weight_bytes),
             str(r.ct_ct_muls),
             ", ".join(r.approximated) or "-",
         ]

@@ -28,18 +28,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from math import prod
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    AnyFloat,
-    IndexType,
-    IntegerType,
+    DenseIntOrFPElementsAttr,
     ModuleOp,
     ShapedType,
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
+
+from heirpy.ir.utils import element_bytes, tensor_bytes
 
 VIEW_OPS: frozenset[str] = frozenset(
     {"tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast", "tensor.bitcast"}
@@ -76,28 +76,6 @@ def is_kernel(op: Operation) -> bool:
     if dialect in ("arith", "math"):
         return any(isinstance(r.type, TensorType) for r in op.results)
     return False
-
-
-def element_bytes(element: Attribute) -> int | None:
-    """Bytes per element: bit width rounded up to whole bytes (index = 8), else None."""
-    if isinstance(element, IntegerType):
-        return (element.width.data + 7) // 8
-    if isinstance(element, IndexType):
-        return 8
-    if isinstance(element, AnyFloat):
-        return (element.bitwidth + 7) // 8
-    return None
-
-
-def tensor_bytes(value_type: Attribute) -> int | None:
-    """Size of a statically shaped tensor in bytes; None if dynamic or unknown."""
-    if not isinstance(value_type, ShapedType):
-        return None
-    shape = value_type.get_shape()
-    size = element_bytes(value_type.get_element_type())  # type: ignore[arg-type]
-    if size is None or any(d < 0 for d in shape):
-        return None
-    return prod(shape) * size
 
 
 def kernels_of(ops: Iterator[Operation] | list[Operation]) -> Iterator[Operation]:
@@ -186,6 +164,26 @@ def count_kernels(module: ModuleOp) -> int:
 
 def intermediate_bytes(module: ModuleOp) -> int:
     return sum(r.intermediate_bytes for r in analyze_module(module))
+
+
+def constant_bytes(module: ModuleOp) -> int:
+    """Bytes of constant tensor data the module carries: every `arith.constant` of a
+    static tensor type at its full size, except a splat, which stores one element.
+
+    This is what a pass that materialises a broadcast makes grow (a `[C]` bias written
+    out as `1xCxHxW`), and roughly what the printed file weighs."""
+    total = 0
+    for op in module.walk():
+        if not isinstance(op, arith.ConstantOp) or not isinstance(op.result.type, ShapedType):
+            continue
+        full = tensor_bytes(op.result.type)
+        if full is None:
+            continue
+        value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat():
+            full = element_bytes(op.result.type.get_element_type()) or 0
+        total += full
+    return total
 
 
 def _kinds(names: tuple[str, ...]) -> str:

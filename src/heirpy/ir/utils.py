@@ -1,5 +1,5 @@
 """Small IR helpers shared by every layer: i64 attributes, iterator types, affine-map
-predicates, shapes and reassociations.
+predicates, shapes, byte sizes and reassociations.
 
 Each is a pure function of attributes, types or one op's own fields, so that passes,
 analyses and the evaluator ask the same question the same way instead of re-deriving
@@ -9,13 +9,17 @@ it. Nothing here imports heirpy's dialects: they import this.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     ShapedType,
     TensorType,
     VectorType,
@@ -202,6 +206,28 @@ def shape_of(value: SSAValue) -> tuple[int, ...] | None:
     """The shape of a shaped value (dynamic sizes negative), None for a scalar."""
     t = value.type
     return tuple(t.get_shape()) if isinstance(t, ShapedType) else None
+
+
+def element_bytes(element: Attribute) -> int | None:
+    """Bytes per element: bit width rounded up to whole bytes (index = 8), else None."""
+    if isinstance(element, IntegerType):
+        return (element.width.data + 7) // 8
+    if isinstance(element, IndexType):
+        return 8
+    if isinstance(element, AnyFloat):
+        return (element.bitwidth + 7) // 8
+    return None
+
+
+def tensor_bytes(value_type: Attribute) -> int | None:
+    """Size of a statically shaped tensor in bytes; None if dynamic or unknown."""
+    if not isinstance(value_type, ShapedType):
+        return None
+    shape = value_type.get_shape()
+    size = element_bytes(value_type.get_element_type())  # type: ignore[arg-type]
+    if size is None or any(d < 0 for d in shape):
+        return None
+    return prod(shape) * size
 
 
 def window_out_size(in_size: int, window: int, stride: int, dilation: int) -> int:

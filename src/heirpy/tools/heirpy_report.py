@@ -124,13 +124,15 @@ def iree_columns(raw: str, lowered: str) -> dict[str, str]:
 
 
 def kernel_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
-    """Kernels and bytes of intermediate tensors, whole module, before -> after
-    (`heirpy.analysis.kernels`: views are free, function results are not intermediate)."""
-    from heirpy.analysis.kernels import count_kernels, intermediate_bytes
+    """Kernels, bytes of intermediate tensors and bytes of constant data, whole module,
+    before -> after (`heirpy.analysis.kernels`: views are free, function results are not
+    intermediate, a splat constant stores one element)."""
+    from heirpy.analysis.kernels import constant_bytes, count_kernels, intermediate_bytes
 
     return {
         "kernels before→after": f"{count_kernels(before)}→{count_kernels(after)}",
         "intermediate bytes before→after": f"{intermediate_bytes(before)}→{intermediate_bytes(after)}",
+        "constant bytes before→after": f"{constant_bytes(before)}→{constant_bytes(after)}",
     }
 
 
@@ -157,6 +159,7 @@ def depth_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
     return {
         "depth before→after": f"{pair[0].depth_text()}→{pair[1].depth_text()}",
         "linear ops before→after": f"{pair[0].linear_ops}→{pair[1].linear_ops}",
+        "weight bytes before→after": f"{pair[0].weight_bytes}→{pair[1].weight_bytes}",
     }
 
 

@@ -33,8 +33,8 @@ class ReportDepthPass(ModulePass):
           return %y : tensor<4xf32>
         }
       prints
-        function  depth  result depths  linear ops  ct x ct muls  not modelled
-        @sq       1      1              0           1             -
+        function  depth  result depths  linear ops  weight bytes  ct x ct muls  not modelled
+        @sq       1      1              0           0             1             -
 
     Options: `plaintext-args="1,2"` (argument indices that are plaintext, e.g.
     weights) and `scalar-mul-levels=1` (charge a level for a uniform scale). The model

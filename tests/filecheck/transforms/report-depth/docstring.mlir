@@ -12,8 +12,8 @@ func.func @sq(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
-// CHECK:      function  depth  result depths  linear ops  ct x ct muls  not modelled
+// CHECK:      function  depth  result depths  linear ops  weight bytes  ct x ct muls  not modelled
 // CHECK-NEXT: --------
-// CHECK-NEXT: @sq       1      1              0           1             -
+// CHECK-NEXT: @sq       1      1              0           0             1             -
 // IR: func.func @sq
 // IR: arith.mulf
