@@ -28,6 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from heirpy.ir.dialects import linalg
 from heirpy.transforms.canonicalize.fold_constants import dense_constant
 from heirpy.ir.constants import NO_BLOBS, attribute_array
+from heirpy.transforms.linear.constant_folding import is_compile_time_constant
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
@@ -155,6 +156,9 @@ class MaterializeBroadcasts(RewritePattern):
     parallel, identity output maps, static shapes; a rewritten input's map has fewer
     results than loops, its dim results are in loop order (transposes are left to
     `DecomposeProjectedPermutation`) and its constant results are 0 on size-1 dims.
+    An input computed from constants only (a batch-norm mean, a bias) keeps its
+    broadcasting map: unfolded, it would become a constant H*W times its content once
+    folded (HEIR writes it out in full); the generic then stays a generic.
     """
 
     @op_type_rewrite_pattern
@@ -175,7 +179,7 @@ class MaterializeBroadcasts(RewritePattern):
         for value, m in zip(op.inputs, maps[:n_in]):
             shape = static_shape(value.type)
             assert shape is not None
-            if is_identity(m) or len(m.results) >= m.num_dims:
+            if is_identity(m) or len(m.results) >= m.num_dims or is_compile_time_constant(value):
                 new_inputs.append(value)
                 new_maps.append(m)
                 continue
@@ -229,6 +233,8 @@ class DecomposeProjectedPermutation(RewritePattern):
 
     Legality (MLIR's): not a single-input single-output op, body is not a lone yield,
     all loops parallel, every map a projected permutation (no constants), static shapes.
+    As in `MaterializeBroadcasts`, an input computed from constants only keeps a map
+    that broadcasts (a transpose alone is unfolded: it folds to a same-size constant).
     """
 
     @op_type_rewrite_pattern
@@ -259,6 +265,10 @@ class DecomposeProjectedPermutation(RewritePattern):
             assert shape is not None and isinstance(value.type, TensorType)
             element = value.type.get_element_type()
             permutation, added = transpose_broadcast(m)
+            if added and is_compile_time_constant(value):
+                new_inputs.append(value)
+                new_maps.append(m)
+                continue
             current = value
             if permutation is not None:
                 t_shape = [shape[p] for p in permutation]

@@ -1,8 +1,9 @@
 """Constant folding for `linalg-canonicalizations` (package-private helper module).
 
 Patterns here replace a layout op whose input is a compile-time constant by the constant
-it computes: `linalg.fill`, `linalg.broadcast`, `linalg.transpose` of a constant and
-`tensor.extract_slice` of a broadcast constant. Constants may be `dense<...>` (list,
+it computes: `linalg.fill`, `linalg.broadcast` of a splat, `linalg.transpose` of a
+constant and `tensor.extract_slice` of a broadcast constant. No fold writes a constant
+larger than its content: a broadcast of a varying vector stays a broadcast. Constants may be `dense<...>` (list,
 splat or hex) or `dense_resource<...>`; results are always plain `dense<...>`.
 
 Reading and building constants is `heirpy.ir.constants`; this module only adds
@@ -49,13 +50,17 @@ def dense_constant(array: np.ndarray, type_: TensorType) -> arith.ConstantOp:
     return _dense_constant(np.broadcast_to(array, type_.get_shape()), type_)
 
 
+def _is_splat(array: np.ndarray) -> bool:
+    return bool(array.size) and bool(np.all(array.reshape(-1) == array.reshape(-1)[0]))
+
+
 def _foldable(array: np.ndarray, out_type: Attribute) -> bool:
     """A fold is allowed when its result is a splat or small enough."""
     if not isinstance(out_type, TensorType) or any(d < 0 for d in out_type.get_shape()):
         return False
     if numpy_dtype(out_type) is None:
         return False
-    if array.size and np.all(array.reshape(-1) == array.reshape(-1)[0]):
+    if _is_splat(array):
         return True
     return prod(out_type.get_shape()) * array.dtype.itemsize <= MAX_FOLDED_BYTES
 
@@ -94,15 +99,18 @@ class FoldConstantFill(ConstantPattern):
 
 
 class FoldConstantBroadcast(ConstantPattern):
-    """A broadcast of a constant is a constant (splat stays splat).
+    """A broadcast of a splat constant is a splat constant.
 
-        %c = arith.constant dense_resource<b> : tensor<4xf32>
-        %r = linalg.broadcast ins(%c : tensor<4xf32>) outs(%e : tensor<4x2xf32>) dimensions = [1]
+        %c = arith.constant dense<1.0> : tensor<f32>
+        %r = linalg.broadcast ins(%c : tensor<f32>) outs(%e : tensor<1x512xf32>) dimensions = [0, 1]
     ==>
-        %r = arith.constant dense<[[1.1, 1.1], ...]> : tensor<4x2xf32>
+        %r = arith.constant dense<1.0> : tensor<1x512xf32>
 
     Legality: tensor semantics, static shapes, constant input (dense or dense_resource),
-    and a splat result or one of at most `MAX_FOLDED_BYTES`.
+    and a result that stores no more than the input: a splat (also a blob whose values
+    are all equal), or a broadcast that only adds unit dims. A broadcast of a varying
+    constant (a `[C]` bias over `1xCxHxW`) stays a broadcast: folding it would write
+    the vector out H*W times (HEIR folds only splats here as well).
     """
 
     @op_type_rewrite_pattern
@@ -118,7 +126,7 @@ class FoldConstantBroadcast(ConstantPattern):
         if value.ndim + len(dims) != len(out_shape):
             return
         folded = broadcast_values(value, out_shape, dims)
-        if not _foldable(folded, out_type):
+        if not (_is_splat(folded) or folded.size <= value.size) or not _foldable(folded, out_type):
             return
         rewriter.replace(op, dense_constant(folded, out_type))
 

@@ -53,6 +53,14 @@ def _module_of(op: Operation) -> ModuleOp | None:
     return parent
 
 
+def is_compile_time_constant(value: SSAValue) -> bool:
+    """Is `value` computed from constants only (plaintext known at compile time)?
+
+    The test `ConstantFolder.fold` makes before evaluating, without evaluating."""
+    root = value.owner
+    return isinstance(root, Operation) and _slice_ops(root, set()) is not None
+
+
 def _slice_ops(root: Operation, not_constant: set[Operation]) -> list[Operation] | None:
     block = root.parent_block()
     seen: set[Operation] = set()

@@ -185,3 +185,73 @@ func.func @dynamic_transpose(%arg0: tensor<?x3xf32>, %arg1: tensor<3x?xf32>, %o:
   } -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// Batch-norm with constant statistics: the mean is a constant, so it keeps its
+// broadcasting map; unfolded it would become a 1x3x16 constant (16 times its content).
+// CHECK-LABEL: func.func @batchnorm_constant_mean
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>)
+// CHECK-NEXT: %[[M:.*]] = arith.constant dense<{{\[}}[1.000000e+00], [2.000000e+00], [3.000000e+00]]> : tensor<3x1xf32>
+// CHECK-NEXT: %{{.*}} = tensor.empty() : tensor<1x3x16xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<1x3x16xf32>, tensor<3x1xf32>)
+// CHECK:        arith.subf
+// CHECK:      return %[[R]]
+func.func @batchnorm_constant_mean(%arg0: tensor<1x3x16xf32>) -> tensor<1x3x16xf32> {
+  %mean = arith.constant dense<[[1.0], [2.0], [3.0]]> : tensor<3x1xf32>
+  %empty = tensor.empty() : tensor<1x3x16xf32>
+  %result = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%arg0, %mean : tensor<1x3x16xf32>, tensor<3x1xf32>) outs(%empty : tensor<1x3x16xf32>) {
+  ^bb0(%in: f32, %in_elt: f32, %out: f32):
+    %sub = arith.subf %in, %in_elt : f32
+    linalg.yield %sub : f32
+  } -> tensor<1x3x16xf32>
+  return %result : tensor<1x3x16xf32>
+}
+
+// -----
+
+// A constant computed from constants (torch-mlir's 1/sqrt(var + eps)) counts as a
+// constant too; the activation's broadcast (an argument) is still unfolded.
+// CHECK-LABEL: func.func @computed_scale_and_argument_bias
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>, %[[B:.*]]: tensor<3xf32>)
+// CHECK:      %[[S:.*]] = arith.divf %{{.*}}, %{{.*}} : tensor<3xf32>
+// CHECK:      %[[BB:.*]] = linalg.broadcast ins(%[[B]]:tensor<3xf32>) outs(%{{.*}}:tensor<1x3x16xf32>) dimensions = [0, 2]
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[X]], %[[S]], %[[BB]] : tensor<1x3x16xf32>, tensor<3xf32>, tensor<1x3x16xf32>)
+// CHECK:      return %[[R]]
+func.func @computed_scale_and_argument_bias(%arg0: tensor<1x3x16xf32>, %bias: tensor<3xf32>) -> tensor<1x3x16xf32> {
+  %one = arith.constant 1.0 : f32
+  %var = arith.constant dense<[1.0, 4.0, 9.0]> : tensor<3xf32>
+  %e3 = tensor.empty() : tensor<3xf32>
+  %inv = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%var : tensor<3xf32>) outs(%e3 : tensor<3xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.sqrt %v : f32
+    %q = arith.divf %one, %r : f32
+    linalg.yield %q : f32
+  } -> tensor<3xf32>
+  %empty = tensor.empty() : tensor<1x3x16xf32>
+  %result = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%arg0, %inv, %bias : tensor<1x3x16xf32>, tensor<3xf32>, tensor<3xf32>) outs(%empty : tensor<1x3x16xf32>) {
+  ^bb0(%in: f32, %s: f32, %b: f32, %out: f32):
+    %m = arith.mulf %in, %s : f32
+    %a = arith.addf %m, %b : f32
+    linalg.yield %a : f32
+  } -> tensor<1x3x16xf32>
+  return %result : tensor<1x3x16xf32>
+}
+
+// -----
+
+// A constant read through a transposing map with no broadcast is unfolded: the
+// transpose folds into a constant of the same size.
+// CHECK-LABEL: func.func @transpose_constant_operand
+// CHECK-NEXT: %[[T:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: arith.addf %{{.*}}, %[[T]] : tensor<2x2xf32>
+func.func @transpose_constant_operand(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %out = tensor.empty() : tensor<2x2xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %c : tensor<2x2xf32>, tensor<2x2xf32>) outs(%out : tensor<2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}

@@ -37,8 +37,13 @@ func.func @broadcast_splat() -> tensor<1x512xf32> {
 
 // -----
 
+// Must not fire: a broadcast of a varying vector would write it out once per column;
+// the constant stays [3] (its content) and the broadcast stays an op.
 // CHECK-LABEL: func.func @broadcast_dense
-// CHECK-NEXT: arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00], [2.000000e+00, 2.000000e+00], [3.000000e+00, 3.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<3x2xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.broadcast ins(%[[C]]:tensor<3xf32>) outs(%[[E]]:tensor<3x2xf32>) dimensions = [1]
+// CHECK-NEXT: return %[[R]]
 func.func @broadcast_dense() -> tensor<3x2xf32> {
   %cst = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %0 = tensor.empty() : tensor<3x2xf32>
@@ -48,8 +53,10 @@ func.func @broadcast_dense() -> tensor<3x2xf32> {
 
 // -----
 
+// Must not fire either on a varying blob.
 // CHECK-LABEL: func.func @broadcast_dense_resource
-// CHECK-NEXT: arith.constant dense<{{\[}}[1.100000e+00, 1.100000e+00], [2.200000e+00, 2.200000e+00], [3.300000e+00, 3.300000e+00], [4.400000e+00, 4.400000e+00]]> : tensor<4x2xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense_resource<resource1> : tensor<4xf32>
+// CHECK:      linalg.broadcast ins(%[[C]]:tensor<4xf32>)
 func.func @broadcast_dense_resource() -> tensor<4x2xf32> {
   %cst = arith.constant dense_resource<resource1> : tensor<4xf32>
   %0 = tensor.empty() : tensor<4x2xf32>
@@ -84,6 +91,19 @@ func.func @broadcast_splat_dense_resource() -> tensor<4x2xf32> {
     }
   }
 #-}
+
+// -----
+
+// A broadcast that only adds unit dims stores nothing more (it becomes a reshape).
+// CHECK-LABEL: func.func @broadcast_unit_dims
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00]]> : tensor<1x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @broadcast_unit_dims() -> tensor<1x2xf32> {
+  %cst = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %0 = tensor.empty() : tensor<1x2xf32>
+  %1 = linalg.broadcast ins(%cst : tensor<2xf32>) outs(%0 : tensor<1x2xf32>) dimensions = [0]
+  return %1 : tensor<1x2xf32>
+}
 
 // -----
 
