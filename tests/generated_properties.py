@@ -28,7 +28,7 @@ from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module, module_resources
 
 FULL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
-REPORT_PASSES = frozenset({"report-depth", "report-kernels"})
+REPORT_PASSES = frozenset({"report-depth", "report-kernels", "report-slots"})
 CATEGORIES = ("crash", "invalid", "mismatch", "non_idempotent", "not_converging", "depth_increase")
 
 # Float32 sums reassociated by fusion (a composed filter, a folded bias) differ from the

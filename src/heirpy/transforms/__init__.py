@@ -70,6 +70,12 @@ def _legalize_for_heir() -> type[ModulePass]:
     return LegalizeForHeirPass
 
 
+def _report_slots() -> type[ModulePass]:
+    from heirpy.transforms.report.report_slots import ReportSlotsPass
+
+    return ReportSlotsPass
+
+
 def _report_depth() -> type[ModulePass]:
     from heirpy.transforms.report.report_depth import ReportDepthPass
 
@@ -92,6 +98,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "lower-tensor-ext": _lower_tensor_ext,
     "legalize-for-heir": _legalize_for_heir,
     "report-depth": _report_depth,
+    "report-slots": _report_slots,
     "report-kernels": _report_kernels,
 }
 

@@ -27,6 +27,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
 from heirpy.transforms.linear.linalg_fuse_conv_pool import (
     populate_linalg_fuse_conv_pool_patterns,
 )
@@ -45,6 +46,7 @@ def populate_linalg_fuse_ops_patterns(
     conv_pool: bool = True,
     linear_chains: bool = True,
     pointwise: bool = True,
+    slot_budget: int | None = DEFAULT_SLOT_COUNT,
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-conv-pool`,
@@ -53,7 +55,7 @@ def populate_linalg_fuse_ops_patterns(
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns()
     if linear_chains:
-        sets += populate_linalg_fuse_linear_chains_patterns(ctx)
+        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget)
     if pointwise:
         sets += populate_linalg_fuse_pointwise_patterns()
     return sets
@@ -83,6 +85,8 @@ class LinalgFuseOpsPass(ModulePass):
     conv_pool: bool = True
     linear_chains: bool = True
     pointwise: bool = True
+    slot_budget: int = DEFAULT_SLOT_COUNT
+    """Passed to `linalg-fuse-linear-chains` (0 = no limit)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sets = populate_linalg_fuse_ops_patterns(
@@ -90,5 +94,6 @@ class LinalgFuseOpsPass(ModulePass):
             conv_pool=self.conv_pool,
             linear_chains=self.linear_chains,
             pointwise=self.pointwise,
+            slot_budget=self.slot_budget or None,
         )
         apply_pattern_sets(op, sets)

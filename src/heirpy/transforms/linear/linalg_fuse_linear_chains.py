@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
 from heirpy.ir.dialects.linalg import MatmulOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -495,12 +496,16 @@ class FuseLinearChain(RewritePattern):
         %c = conv(%x, %w) outs(%b)       (or collapse + matmul + expand, see the module doc)
 
     Legality: `chain_ending_at` (single-user intermediates, compatible batch modes, no
-    nonlinearity, constant weights/inits), `choose_representation` (cost rule), and a
-    representable composition (`Chain.as_conv`, `MAX_MATRIX_ELEMENTS`).
+    nonlinearity, constant weights/inits), `choose_representation` (cost rule), a
+    representable composition (`Chain.as_conv`, `MAX_MATRIX_ELEMENTS`), and the slot
+    budget (`within_slot_budget`): a matrix whose input or output vector is longer than
+    `slot_budget` would not fit one CKKS ciphertext, so the chain keeps the conv form
+    when it has one and stays unfused otherwise.
     """
 
-    def __init__(self, reader: ConstantFolder | None = None):
+    def __init__(self, reader: ConstantFolder | None = None, slot_budget: int | None = None):
         self.reader = ConstantFolder() if reader is None else reader
+        self.slot_budget = slot_budget
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         step = step_of(op, self.reader)
@@ -514,6 +519,8 @@ class FuseLinearChain(RewritePattern):
         sample_in, sample_out = wide.sample_shapes()
         d_in, d_out = prod(sample_in), prod(sample_out)
         choice = choose_representation(None if conv is None else conv.macs(), d_in, d_out)
+        if choice == "matrix" and not within_slot_budget(d_in, d_out, self.slot_budget):
+            choice = "conv" if conv is not None else None
         if choice == "conv":
             assert conv is not None
             new_ops = emit_conv(chain, conv)
@@ -532,10 +539,17 @@ class FuseLinearChain(RewritePattern):
         erase_dead_constant_slices(rewriter, constants)
 
 
-def populate_linalg_fuse_linear_chains_patterns(ctx: Context | None = None) -> list[PatternSet]:
+def within_slot_budget(d_in: int, d_out: int, slot_budget: int | None) -> bool:
+    """A `d_out x d_in` matrix whose vectors each fit `slot_budget` slots (None: any)."""
+    return slot_budget is None or (d_in <= slot_budget and d_out <= slot_budget)
+
+
+def populate_linalg_fuse_linear_chains_patterns(
+    ctx: Context | None = None, slot_budget: int | None = DEFAULT_SLOT_COUNT
+) -> list[PatternSet]:
     """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
     module's `dense_resource` blobs; without it the context heirpy remembers is used)."""
-    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx)))]
+    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget))]
 
 
 @dataclass(frozen=True)
@@ -544,9 +558,15 @@ class LinalgFuseLinearChainsPass(ModulePass):
 
     Example: conv(3x3) → conv(2x2) on constant weights becomes one conv with a 4x4
     composed filter (tests/filecheck/transforms/linalg-fuse-linear-chains/docstring.mlir).
+
+    `slot-budget` (default 1024, HEIR's default slot count; 0 = no limit): a chain is
+    fused into a dense matrix only when its input and output vectors each fit that many
+    CKKS slots (tests/filecheck/transforms/linalg-fuse-linear-chains/slot-budget.mlir).
     """
 
     name = "linalg-fuse-linear-chains"
+    slot_budget: int = DEFAULT_SLOT_COUNT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx))
+        budget = self.slot_budget or None
+        apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget))

@@ -60,10 +60,10 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, secret_values, slots_needed
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
-    DepthwiseConv2DNchwChwOp,
     GenericOp,
     MatvecOp,
     PoolingNchwSumOp,
@@ -82,9 +82,6 @@ from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, s
 from heirpy.transforms.linear.linear_maps import MAX_MATRIX_ELEMENTS, affine_matrix
 from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
-
-DEFAULT_SLOT_COUNT = 1024
-"""HEIR's default `--torch-linalg-to-ckks` min-slot-count: one ciphertext's slots."""
 
 MAX_PIECES = 64
 """`ExpandInPieces` gives up above this many pieces (ops, and heir-opt's time)."""
@@ -614,15 +611,6 @@ def populate_legalize_for_heir_patterns(
 
 
 # ----------------------------------------------------------------------------- legality
-def secret_values(func: FuncOp) -> set[SSAValue]:
-    """The values of `func`'s body computed from its arguments (ciphertexts in HEIR)."""
-    tainted: set[SSAValue] = set(func.body.block.args)
-    for op in func.body.block.ops:
-        if any(v in tainted for v in op.operands):
-            tainted.update(op.results)
-    return tainted
-
-
 def secret_ops(func: FuncOp) -> list[Operation]:
     """The ops of `func`'s body that read its arguments, directly or through others."""
     tainted = secret_values(func)
@@ -655,31 +643,6 @@ def heir_native(func: FuncOp) -> bool:
     return any(_several_non_unit_dims(v.type) for v in returned) and all(_native_op(op) for op in ops)
 
 
-LINEAR_OPS = (MatvecOp, VecmatOp, MatmulOp, Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp)
-
-
-def slots_needed(func: FuncOp) -> int:
-    """The most elements a secret operand or result of a linear op in `func` has: HEIR
-    needs each in one ciphertext (a matvec's rows and columns, a conv's data)."""
-    secret = secret_values(func)
-    sizes = [
-        prod(shape)
-        for op in func.body.block.ops if isinstance(op, LINEAR_OPS)
-        for value in (*op.operands, *op.results)
-        if value in secret and (shape := static_shape(value.type)) is not None
-    ]
-    return max(sizes, default=0)
-
-
-def min_slot_count(needed: int, default: int = DEFAULT_SLOT_COUNT) -> int:
-    """HEIR's `min-slot-count` for vectors of `needed` elements: a power of two, at
-    least HEIR's default."""
-    count = default
-    while count < needed:
-        count *= 2
-    return count
-
-
 @dataclass(frozen=True)
 class LegalizeForHeirPass(ModulePass):
     """Rewrite heirpy's output into the forms HEIR's --torch-linalg-to-ckks compiles.
@@ -708,7 +671,8 @@ class LegalizeForHeirPass(ModulePass):
                 count = min_slot_count(needed)
                 print(
                     f"remark: legalize-for-heir: @{func.sym_name.data} has a secret tensor of {needed} "
-                    f"elements, more than {self.slot_count} slots: run legalize-for-heir{{slot-count={count}}} "
-                    f"and heir-opt --torch-linalg-to-ckks=min-slot-count={count}",
+                    f"elements, more than {self.slot_count} slots: run linalg-fuse-ops{{slot-budget={count}}} "
+                    f"and legalize-for-heir{{slot-count={count}}}, then heir-opt "
+                    f"--torch-linalg-to-ckks=min-slot-count={count}",
                     file=sys.stderr,
                 )

@@ -1,0 +1,91 @@
+"""Ciphertext slots: how long the secret vectors of a function's linear ops are.
+
+HEIR's CKKS pipeline (`--torch-linalg-to-ckks`) packs each secret tensor into
+ciphertexts of `min-slot-count` slots (1024 by default). Its linear kernels need their
+secret operand and result in ONE ciphertext: a `linalg.matvec` whose matrix has more
+rows or columns than the slot count fails ("unexpected unrealized conversion cast op
+found"), and its convs read a flattened data tensor. Elementwise ops are not limited.
+
+Secret values are the function's arguments and everything computed from them; a
+constant operand (a weight) is plaintext and is not counted. Read-only: nothing here
+changes the IR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.linalg.ops import MatmulOp
+from xdsl.ir import Operation, SSAValue
+
+from heirpy.ir.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    DepthwiseConv2DNchwChwOp,
+    MatvecOp,
+    PoolingNchwSumOp,
+    VecmatOp,
+)
+from heirpy.ir.utils import static_shape
+
+DEFAULT_SLOT_COUNT = 1024
+"""HEIR's default `--torch-linalg-to-ckks` min-slot-count: one ciphertext's slots."""
+
+LINEAR_OPS = (MatvecOp, VecmatOp, MatmulOp, Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp)
+
+
+def secret_values(func: FuncOp) -> set[SSAValue]:
+    """The values of `func`'s body computed from its arguments (ciphertexts in HEIR)."""
+    tainted: set[SSAValue] = set(func.body.block.args) if func.body.blocks else set()
+    for op in func.body.block.ops if func.body.blocks else ():
+        if any(v in tainted for v in op.operands):
+            tainted.update(op.results)
+    return tainted
+
+
+@dataclass(frozen=True)
+class StageSlots:
+    """One linear op on secret data: its secret input and output element counts."""
+
+    op: Operation
+    d_in: int
+    d_out: int
+
+    @property
+    def matrix(self) -> str:
+        """The size of the op as one dense matrix, `d_out x d_in`."""
+        return f"{self.d_out}x{self.d_in}"
+
+    @property
+    def slots(self) -> int:
+        """The slot count one ciphertext needs to hold either vector."""
+        return min_slot_count(max(self.d_in, self.d_out), floor=1)
+
+
+def linear_stages(func: FuncOp) -> list[StageSlots]:
+    """Each linear op of `func` that reads secret data, with its vector sizes."""
+    secret = secret_values(func)
+    stages = []
+    for op in func.body.block.ops if func.body.blocks else ():
+        if not isinstance(op, LINEAR_OPS):
+            continue
+        inputs = [prod(s) for v in op.operands[:-1] if v in secret and (s := static_shape(v.type)) is not None]
+        outputs = [prod(s) for v in op.results if (s := static_shape(v.type)) is not None]
+        if inputs and outputs:
+            stages.append(StageSlots(op, max(inputs), max(outputs)))
+    return stages
+
+
+def slots_needed(func: FuncOp) -> int:
+    """The longest secret vector a linear op of `func` reads or writes."""
+    return max((max(s.d_in, s.d_out) for s in linear_stages(func)), default=0)
+
+
+def min_slot_count(needed: int, floor: int = DEFAULT_SLOT_COUNT) -> int:
+    """The slot count for vectors of `needed` elements: a power of two, at least `floor`
+    (HEIR's default, so that the number can be passed to heir-opt as it is)."""
+    count = floor
+    while count < needed:
+        count *= 2
+    return count

@@ -1,0 +1,52 @@
+// The slot budget: a chain whose only exact form is a dense matrix (a zero pad between
+// the convs breaks translation invariance) is fused when its vectors fit the budget and
+// left unfused when the 1x2x8x8 = 128-element input does not; a chain that composes into
+// one conv is fused whatever the budget.
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains' | filecheck %s --check-prefix=FIT
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{slot-budget=64}' | filecheck %s --check-prefix=TIGHT
+
+func.func @padded(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
+  %b1 = arith.constant dense<0.0> : tensor<1x2x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) outs(%b1 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = tensor.pad %c1 low[0, 0, 0, 0] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x6x6xf32> to tensor<1x2x7x7xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x4x4xf32>
+  %b2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%p, %w2 : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>) outs(%b2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// FIT-LABEL: func.func @padded
+// FIT-NOT:   linalg.conv_2d_nchw_fchw
+// FIT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
+// FIT-NOT:   linalg.conv_2d_nchw_fchw
+// FIT:       func.return
+// TIGHT-LABEL: func.func @padded
+// TIGHT-NOT:   linalg.matmul
+// TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>)
+// TIGHT:       tensor.pad
+// TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>)
+// TIGHT-NOT:   linalg.matmul
+// TIGHT:       func.return
+
+// -----
+
+// Two unpadded convs compose into one conv, which the budget does not limit.
+func.func @composable(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %w1 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
+  %b1 = arith.constant dense<0.0> : tensor<1x2x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) outs(%b1 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x3x3xf32>
+  %b2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%c1, %w2 : tensor<1x2x6x6xf32>, tensor<2x2x3x3xf32>) outs(%b2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// FIT-LABEL: func.func @composable
+// FIT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
+// FIT-NEXT:  func.return %[[C]]
+// TIGHT-LABEL: func.func @composable
+// TIGHT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
+// TIGHT-NEXT:  func.return %[[C]]
