@@ -7,7 +7,9 @@ Models: every `examples/*.mlir`, plus small nets exported with torch-mlir (only 
 `../genvenv/bin/python` has torch and torch-mlir; they are a benchmark-only tool, never
 a dependency): conv->pool->conv->pool with no activation, Conv2d(stride 2) +
 AvgPool2d(3, stride 2), a dilated conv + AvgPool2d(2), conv->conv, a batch-2 conv +
-avg pool, and the AlexNet-Tiny-style net (conv, pool, x^2, conv, pool, x^2, fc, x^2, fc).
+avg pool, the AlexNet-Tiny-style net (conv, pool, x^2, conv, pool, x^2, fc, x^2, fc), and for
+bench_heir_backend.py: conv, x^2, conv (stride 1); a batch-2 conv, pool, x^2, conv; LeNet-5
+with each pool before its square; a small MobileNet depthwise-separable block (BN, x^2, Linear).
 
 Columns (depth under the CKKS cost model of `heirpy.analysis.depth`, `+` = lower bound
 because an op outside the model is present):
@@ -58,6 +60,14 @@ nets = {
     "gen_conv_avgpool_flatten_linear": (nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.AvgPool2d(2), nn.Flatten(), nn.Linear(32, 10)), (2, 1, 8, 8)),
     "gen_linear_linear": (nn.Sequential(nn.Linear(6, 5), nn.Linear(5, 3)), (2, 6)),
     "gen_batch2_conv_avgpool": (nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2)), (2, 3, 8, 8)),
+    "gen_act_between": (nn.Sequential(nn.Conv2d(1, 4, 3), Square(), nn.Conv2d(4, 4, 3)), (1, 1, 8, 8)),
+    "gen_batch2_conv_pool_sq_conv": (nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2), Square(), nn.Conv2d(4, 4, 3)), (2, 3, 8, 8)),
+    "gen_lenet_pool_before_square": (nn.Sequential(
+        nn.Conv2d(1, 6, 5, padding=2), nn.AvgPool2d(2), Square(), nn.Conv2d(6, 16, 5), nn.AvgPool2d(2), Square(),
+        nn.Flatten(), nn.Linear(400, 120), Square(), nn.Linear(120, 84), Square(), nn.Linear(84, 10)), (1, 1, 28, 28)),
+    "gen_mobilenet_small": (nn.Sequential(
+        nn.Conv2d(4, 4, 3, padding=1, groups=4, bias=False), nn.BatchNorm2d(4), Square(),
+        nn.Conv2d(4, 8, 1, bias=False), nn.BatchNorm2d(8), Square(), nn.Flatten(), nn.Linear(8 * 8 * 8, 10)), (1, 4, 8, 8)),
     "gen_alexnet_tiny_style": (nn.Sequential(
         nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2), Square(),
         nn.Conv2d(4, 8, 3, padding=1), nn.AvgPool2d(2), Square(),

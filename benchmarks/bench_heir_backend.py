@@ -1,30 +1,28 @@
-"""Levels HEIR's CKKS back end allocates for each net, raw vs after heirpy's pipeline.
+"""Levels HEIR's CKKS back end allocates for each net, raw vs after heirpy + legalize-for-heir.
 
-    /work/venv/bin/python benchmarks/bench_heir_backend.py [--timeout 600] [--only NAME ...]
-        [--ckks-options "first-mod-bits=... ..."] [--out benchmarks/out/heir_backend.md]
+    flock /work/coord/bench.lock python benchmarks/bench_heir_backend.py [--timeout 600]
+        [--only NAME ...] [--extra DIR ...] [--out benchmarks/out/heir_backend.md]
 
-For every `examples/*.mlir` model and every net `bench_depth.py` generates with
-torch-mlir (its generators are imported, not copied), heir-opt runs
+For every `examples/*.mlir` model, every net `bench_depth.py` generates with torch-mlir
+(its generators are imported, not copied) and every `.mlir` in `--extra` directories,
+heir-opt runs
 
     heir-opt --secretize=function=<entry> '--annotate-module=backend=openfhe scheme=ckks'
-             --torch-linalg-to-ckks
+             --torch-linalg-to-ckks[=min-slot-count=S]
 
-on (a) the raw IR, (b) the IR after heirpy's `linalg-canonicalizations,linalg-fuse-ops,
-lower-tensor-ext` (checked to contain no tensor_ext op) and (c) (b) with each 1xK matmul
-rewritten as a matvec (see `rows_as_matvec`; only when (b) has such a matmul). `<entry>` is
-the module's first function (`@main_graph` for the ONNX export).
+on (a) the raw IR and (b) the IR after heirpy's `linalg-canonicalizations,linalg-fuse-ops,
+lower-tensor-ext,legalize-for-heir` with slot budget S (checked against the raw IR with the
+evaluator, and to contain no tensor_ext op). S is HEIR's default 1024 unless the
+legalized net has a secret tensor longer than that (`legalize_for_heir.slots_needed`):
+then S is the power of two legalize-for-heir reports, for both runs. `<entry>` is the
+module's first function.
 
-Where the levels come from: a compiled module carries
-`ckks.schemeParam = #ckks.scheme_param<logN = .., Q = [q0, q1, ...], P = [...], ...>` on the
-module; HEIR's parameter generation sizes the Q chain to the level budget its management
-passes computed, so "levels" = len(Q) - 1 (q0 is the base modulus for decryption).
-
-"heirpy depth" is `heirpy.analysis.depth` (one level per plaintext-ciphertext linear op,
-one per ct x ct multiply, `+` = lower bound) on the raw IR and on what heir-opt gets in (b),
-so heirpy's cost model can be read next to HEIR's allocation. A rejected run shows HEIR's
-first `error:` line (file position stripped). heir-opt calls run one after another, each
-with a timeout (only a few cores are shared); with heir-opt 2026.11.1 every call on these
-nets ends within 10 s (most are rejected in under a second) and the script takes ~35 s.
+Levels = len(Q) - 1 of the module's `ckks.schemeParam` (HEIR's parameter generation sizes
+the Q chain to the levels its management passes used). "bound" is heirpy's depth model
+(`heirpy.analysis.depth`: one level per plaintext-ciphertext linear op, one per ct x ct
+multiply, `+` = lower bound) on the legalized IR; "depth raw" the same on the raw IR. A
+rejected run shows HEIR's first `error:` line (file position stripped). heir-opt calls
+run one after another with a timeout; run the script under the benchmark lock.
 """
 
 from __future__ import annotations
@@ -44,21 +42,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
 
-import numpy as np  # noqa: E402
-from xdsl.dialects import tensor  # noqa: E402
-from xdsl.dialects.builtin import ModuleOp, TensorType  # noqa: E402
-from xdsl.dialects.linalg.ops import MatmulOp  # noqa: E402
-from xdsl.rewriter import Rewriter  # noqa: E402
+from xdsl.dialects.func import FuncOp  # noqa: E402
 
-from heirpy.api import context_of, parse, print_module, run_pipeline  # noqa: E402
-from heirpy.ir.dialects.linalg import MatvecOp  # noqa: E402
+from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
-from heirpy.ir.utils import reassociation_attr  # noqa: E402
-from heirpy.ir.constants import ContextBlobs, constant_array, dense_constant  # noqa: E402
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, slots_needed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
-HEIRPY_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
+HEIRPY_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops{{slot-budget={s}}},lower-tensor-ext,legalize-for-heir{{slot-count={s}}}"
 SCHEME_PARAM = re.compile(r"ckks\.schemeParam\s*=\s*#ckks\.scheme_param<([^>]*)>")
 Q_LIST = re.compile(r"\bQ\s*=\s*\[([^\]]*)\]")
 LOG_N = re.compile(r"\blogN\s*=\s*(\d+)")
@@ -66,18 +58,16 @@ LOG_N = re.compile(r"\blogN\s*=\s*(\d+)")
 
 @dataclass
 class HeirRun:
-    """One heir-opt invocation: compiled (with levels), rejected, or timed out."""
+    """One heir-opt invocation: compiled (with levels), rejected, crashed or timed out."""
 
-    status: str  # "ok" | "rejected" | "timeout" | "no params"
+    status: str  # "ok" | "rejected" | "crash" | "timeout" | "no params"
     seconds: float
     levels: int | None = None
     log_n: int | None = None
     error: str = ""
 
     def cell(self) -> str:
-        if self.status == "ok":
-            return f"{self.levels} (logN {self.log_n})"
-        return self.status
+        return f"**{self.levels}**" if self.status == "ok" else self.status
 
     def time_cell(self) -> str:
         return f"{self.seconds:.1f}"
@@ -87,19 +77,19 @@ class HeirRun:
 class Row:
     name: str
     depth_raw: str
-    depth_heirpy: str
+    bound: str
+    slots: int
     raw: HeirRun
     heirpy: HeirRun | None
-    heirpy_error: str = ""  # heirpy's own pipeline failed
-    matvec: HeirRun | None = None  # variant (c); None when (b) has no 1xK matmul
+    heirpy_error: str = ""  # heirpy's own pipeline failed or changed the values
 
 
-def heir_pipeline(function: str, ckks_options: str) -> list[str]:
-    to_ckks = "--torch-linalg-to-ckks" + (f"={ckks_options}" if ckks_options else "")
+def heir_pipeline(function: str, slots: int) -> list[str]:
+    option = "" if slots == DEFAULT_SLOT_COUNT else f"=min-slot-count={slots}"
     return [
         f"--secretize=function={function}",
         "--annotate-module=backend=openfhe scheme=ckks",
-        to_ckks,
+        f"--torch-linalg-to-ckks{option}",
     ]
 
 
@@ -123,14 +113,14 @@ def levels_of(output: str) -> tuple[int | None, int | None]:
     return (len(moduli) - 1 if moduli else None), (int(log_n.group(1)) if log_n else None)
 
 
-def run_heir(text: str, function: str, timeout: float, ckks_options: str) -> HeirRun:
+def run_heir(text: str, function: str, timeout: float, slots: int) -> HeirRun:
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as handle:
         handle.write(text)
         path = handle.name
     start = time.monotonic()
     try:
         result = subprocess.run(
-            [HEIR_OPT, *heir_pipeline(function, ckks_options), path],
+            [HEIR_OPT, *heir_pipeline(function, slots), path],
             capture_output=True, text=True, timeout=timeout,
         )
     except subprocess.TimeoutExpired:
@@ -138,6 +128,8 @@ def run_heir(text: str, function: str, timeout: float, ckks_options: str) -> Hei
     finally:
         Path(path).unlink(missing_ok=True)
     seconds = time.monotonic() - start
+    if result.returncode < 0 or result.returncode >= 128:
+        return HeirRun("crash", seconds, error=f"heir-opt died (exit {result.returncode})")
     if result.returncode != 0:
         return HeirRun("rejected", seconds, error=first_error(result.stderr))
     levels, log_n = levels_of(result.stdout)
@@ -146,113 +138,80 @@ def run_heir(text: str, function: str, timeout: float, ckks_options: str) -> Hei
     return HeirRun("ok", seconds, levels=levels, log_n=log_n)
 
 
-def heirpy_lowered(text: str, name: str) -> str:
-    module = parse(text, name)
-    run_pipeline(module, HEIRPY_PIPELINE)
+def legalized(text: str, name: str, function: str) -> tuple[str, int]:
+    """heirpy's output for heir-opt and the slot count it needs; the values are checked
+    against the raw IR (one seed) so no level is reported for a different program."""
+    slots = DEFAULT_SLOT_COUNT
+    while True:
+        module = parse(text, name)
+        run_pipeline(module, HEIRPY_PIPELINE.format(s=slots))
+        func = next(op for op in module.walk() if isinstance(op, FuncOp) and op.sym_name.data == function)
+        needed = min_slot_count(slots_needed(func))
+        if needed <= slots:
+            break
+        slots = needed
     lowered = print_module(module)
     if "tensor_ext." in lowered:
         raise RuntimeError("tensor_ext ops left after lower-tensor-ext")
-    return lowered
+    report = check_equivalence(parse(text, name), parse(lowered, f"{name}-heirpy"), function=function, seeds=(0,))
+    if not report.ok:
+        raise RuntimeError("heirpy changed the values: " + report.summary().splitlines()[-1].strip())
+    return lowered, slots
 
 
-def _flatten_row(value, width: int, element) -> tensor.CollapseShapeOp:  # type: ignore[no-untyped-def]
-    return tensor.CollapseShapeOp(
-        operands=[value], result_types=[TensorType(element, [width])],
-        properties={"reassociation": reassociation_attr([[0, 1]])},
-    )
-
-
-def rows_as_matvec(module: ModuleOp) -> int:
-    """Benchmark-only rewrite (not a heirpy pass): each `matmul(x: 1xK, W: KxN const)`
-    becomes `expand(matvec(W^T, collapse(x)))`, the same values.
-
-    Why: heir-opt 2026.11.1's --torch-linalg-to-ckks rejects every 1xK matmul (and
-    vecmat) that a torch Linear layer produces ("'linalg.vecmat' op expected operand #0
-    rank (2) ...") but compiles `linalg.matvec`, so this variant (c) shows what HEIR
-    allocates for the nets with a Linear layer. Returns the number of matmuls rewritten.
-    """
-    blobs = ContextBlobs(context_of(module))
-    rewritten = 0
-    for op in [op for op in module.walk() if isinstance(op, MatmulOp)]:
-        lhs, rhs = op.inputs
-        init = op.outputs[0]
-        weight = constant_array(rhs, blobs)
-        lhs_type, out_type = lhs.type, op.results[0].type
-        if weight is None or weight.ndim != 2 or not isinstance(lhs_type, TensorType) \
-                or not isinstance(out_type, TensorType) or lhs_type.get_shape()[0] != 1:
-            continue
-        k, n = weight.shape
-        element = out_type.get_element_type()
-        x = _flatten_row(lhs, k, element)
-        acc = _flatten_row(init, n, element)
-        w_t = dense_constant(np.ascontiguousarray(weight.T), TensorType(element, [n, k]))
-        vec_type = TensorType(element, [n])
-        matvec = MatvecOp(
-            [w_t.result, x.results[0]], [acc.results[0]], [vec_type], None, None,
-            MatvecOp.get_hidden_region([w_t.result, x.results[0]], [acc.results[0]]),
-        )
-        expand = tensor.ExpandShapeOp(matvec.results[0], [], reassociation_attr([[0, 1]]), [1, n], out_type)
-        Rewriter.replace_op(op, [x, acc, w_t, matvec, expand], [expand.results[0]])
-        rewritten += 1
-    return rewritten
-
-
-def bench(path: Path, timeout: float, ckks_options: str) -> Row:
+def bench(path: Path, timeout: float) -> Row:
     text = path.read_text()
     module = parse(text, str(path))
     function = entry(module).sym_name.data
     depth_raw = depth_of(module).depth_text()
-    print(f"{path.stem}: raw ...", file=sys.stderr, flush=True)
-    raw = run_heir(text, function, timeout, ckks_options)
     try:
-        lowered = heirpy_lowered(text, str(path))
+        lowered, slots = legalized(text, str(path), function)
     except Exception as err:  # report heirpy's own failure instead of hiding the net
-        return Row(path.stem, depth_raw, "-", raw, None, f"heirpy: {str(err).splitlines()[0][:100]}")
-    depth_heirpy = depth_of(parse(lowered, f"{path.name}-heirpy")).depth_text()
+        print(f"{path.stem}: raw ...", file=sys.stderr, flush=True)
+        raw = run_heir(text, function, timeout, DEFAULT_SLOT_COUNT)
+        return Row(path.stem, depth_raw, "-", DEFAULT_SLOT_COUNT, raw, None, f"heirpy: {str(err).splitlines()[0][:120]}")
+    bound = depth_of(parse(lowered, f"{path.name}-heirpy")).depth_text()
+    print(f"{path.stem}: raw ({slots} slots) ...", file=sys.stderr, flush=True)
+    raw = run_heir(text, function, timeout, slots)
     print(f"{path.stem}: heirpy ...", file=sys.stderr, flush=True)
-    heirpy = run_heir(lowered, function, timeout, ckks_options)
-    row = Row(path.stem, depth_raw, depth_heirpy, raw, heirpy)
-    variant = parse(lowered, f"{path.name}-matvec")
-    if rows_as_matvec(variant):
-        reference = parse(lowered, f"{path.name}-heirpy")
-        report = check_equivalence(reference, variant, function=function, seeds=(0,))
-        if not report.ok:  # never report levels for a program that computes something else
-            raise RuntimeError(f"{path.stem}: matvec variant changed the values")
-        print(f"{path.stem}: heirpy + matvec ...", file=sys.stderr, flush=True)
-        row.matvec = run_heir(print_module(variant), function, timeout, ckks_options)
-    return row
+    heirpy = run_heir(lowered, function, timeout, slots)
+    return Row(path.stem, depth_raw, bound, slots, raw, heirpy)
 
 
 def _note(row: Row) -> str:
     a, b = row.raw, row.heirpy
     if b is None:
         return ""
+    if b.status == "ok" and b.levels is not None and row.bound.isdigit() and b.levels > int(row.bound):
+        over = f"{b.levels - int(row.bound)} over the bound"
+    else:
+        over = ""
     if a.status == "timeout" or b.status == "timeout":
-        return "timeout: no comparison"
-    if a.status != "ok" and b.status == "ok":
-        return "compiles only after heirpy"
-    if a.status == "ok" and b.status != "ok":
-        return "REGRESSION: rejected after heirpy"
-    if a.status == "ok" and a.levels is not None and b.levels is not None:
+        note = "timeout"
+    elif a.status != "ok" and b.status == "ok":
+        note = "compiles only after heirpy"
+    elif a.status == "ok" and b.status != "ok":
+        note = "REGRESSION: rejected after heirpy"
+    elif a.status == "ok" and a.levels is not None and b.levels is not None:
         saved = a.levels - b.levels
-        return f"{saved} level{'s' if abs(saved) != 1 else ''} fewer" if saved else "same levels"
-    return ""
+        note = f"{saved} level{'s' if abs(saved) != 1 else ''} fewer" if saved else "same levels"
+    else:
+        note = ""
+    return "; ".join(n for n in (note, over) if n)
 
 
 def format_rows(rows: list[Row]) -> str:
-    header = ["net", "heirpy depth raw -> heirpy", "HEIR levels (a) raw", "(a) s",
-              "HEIR levels (b) heirpy", "(b) s", "(c) heirpy + matvec", "(c) s", "note"]
+    header = ["net", "heirpy depth raw", "bound (heirpy)", "slots", "HEIR (a) raw", "(a) s",
+              "HEIR (b) heirpy + legalize-for-heir", "(b) s", "note"]
     body = []
     notes: list[str] = []
     for row in rows:
-        b, c = row.heirpy, row.matvec
+        b = row.heirpy
         body.append([
-            row.name, f"{row.depth_raw} -> {row.depth_heirpy}",
-            row.raw.cell(), row.raw.time_cell(),
-            b.cell() if b else "heirpy error", b.time_cell() if b else "-",
-            c.cell() if c else "-", c.time_cell() if c else "-", _note(row),
+            row.name, row.depth_raw, row.bound, str(row.slots), row.raw.cell(), row.raw.time_cell(),
+            b.cell() if b else "heirpy error", b.time_cell() if b else "-", _note(row),
         ])
-        for label, run in (("(a)", row.raw), ("(b)", b), ("(c)", c)):
+        for label, run in (("(a)", row.raw), ("(b)", b)):
             if run is not None and run.error:
                 notes.append(f"- {row.name} {label}: {run.error}")
         if row.heirpy_error:
@@ -261,7 +220,7 @@ def format_rows(rows: list[Row]) -> str:
     lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |" for line in [header, *body]]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     if notes:
-        lines += ["", "First HEIR error per rejected run:", "", *notes]
+        lines += ["", "First HEIR error per run that did not compile:", "", *notes]
     return "\n".join(lines)
 
 
@@ -277,22 +236,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per heir-opt run")
     parser.add_argument("--only", nargs="*", default=None, help="net names (file stems) to run")
-    parser.add_argument("--ckks-options", default="",
-                        help="options for --torch-linalg-to-ckks, e.g. 'first-mod-bits=60'")
+    parser.add_argument("--extra", nargs="*", type=Path, default=[], help="more directories of .mlir nets")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "heir_backend.md")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         models = sorted((ROOT / "examples").glob("*.mlir")) + export_generated(Path(tmp))
+        models += [m for d in args.extra for m in sorted(d.glob("*.mlir"))]
         if args.only:
             models = [m for m in models if m.stem in args.only]
-        rows = [bench(path, args.timeout, args.ckks_options) for path in models]
-    command = shlex.join(["heir-opt", *heir_pipeline("<entry>", args.ckks_options)])
+        rows = [bench(path, args.timeout) for path in models]
+    command = shlex.join(["heir-opt", *heir_pipeline("<entry>", DEFAULT_SLOT_COUNT)])
     text = "\n".join([
         f"heir-opt: {HEIR_OPT} ({heir_version()})",
-        f"command: {command}",
-        f"(b) = after heirpy {HEIRPY_PIPELINE}; (c) = (b) with each 1xK matmul as a matvec "
-        "(benchmark-only rewrite, values checked; '-' = no such matmul); "
-        "levels = len(ckks.schemeParam Q) - 1",
+        f"command: {command} (=min-slot-count=S when slots S > {DEFAULT_SLOT_COUNT}, for both runs)",
+        f"(b) = after heirpy {HEIRPY_PIPELINE.format(s='S')}, values checked against the raw IR; "
+        "levels = len(ckks.schemeParam Q) - 1; bound = heirpy's depth model on (b)",
         "",
         format_rows(rows),
     ])
