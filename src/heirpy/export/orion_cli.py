@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import traceback
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -32,18 +31,13 @@ from heirpy.export.orion import ORION_REQUIREMENT, network_to_orion, orion_depth
 from heirpy.interp.equivalence import compare_arrays, random_inputs
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import load_file
-from heirpy.ir.diagnostics import HeirpyError, location_prefix
+from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, location_prefix, run_guarded
 
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise HeirpyError(f"error: {message}")
-
-
 def parser() -> argparse.ArgumentParser:
-    p = _ArgumentParser(prog="heirpy-export-orion", description="Export an MLIR model as an Orion network.")
+    p = ArgumentParser(prog="heirpy-export-orion", description="Export an MLIR model as an Orion network.")
     p.add_argument("file", help="MLIR file")
     p.add_argument("-o", "--output", type=Path, help="save the network here (torch.save)")
     p.add_argument("--function", default="main", help="function to export (default: main)")
@@ -123,23 +117,7 @@ def _require_orion() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `heirpy-export-orion`."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
-    try:
-        return run(argv)
-    except HeirpyError as err:
-        if debug:
-            traceback.print_exc()
-        print(str(err).splitlines()[0] if str(err) else "error: unknown error", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 1
-    except Exception as err:  # a bug in heirpy: still one line unless --debug
-        if debug:
-            traceback.print_exc()
-        print(f"error: internal error: {type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
-        return 1
+    return run_guarded(run, argv)
 
 
 if __name__ == "__main__":

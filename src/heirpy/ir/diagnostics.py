@@ -8,9 +8,14 @@ parsing and turns xDSL's exceptions into that line.
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
+import traceback
 from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from math import prod
+from typing import NoReturn
 
 from xdsl.context import Context
 import numpy as np
@@ -200,3 +205,37 @@ def parse_module_text(
         raise HeirpyError(parse_error_line(err, line_offset)) from err
     except VerifyException as err:  # an impossible attribute outside any op
         raise HeirpyError(f"{filename}: error: {_first_line(err)}") from err
+
+
+class UsageError(HeirpyError):
+    """A bad command line (argparse would exit 2 with a usage dump)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse for heirpy's CLIs: a bad command line is a one-line `UsageError`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"error: {message}")
+
+
+def run_guarded(run: Callable[[list[str]], int], argv: Sequence[str] | None = None) -> int:
+    """A CLI's `main`: `run(argv)`'s exit code, with every error as one line on stderr
+    and exit code 1. A `HeirpyError` prints its diagnostic; any other exception is a bug
+    in heirpy and still prints one line. `--debug` in argv adds the traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        return run(args)
+    except HeirpyError as err:
+        if debug:
+            traceback.print_exc()
+        print(str(err).splitlines()[0] if str(err) else "error: unknown error", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 1
+    except Exception as err:  # a bug in heirpy: still one line unless --debug
+        if debug:
+            traceback.print_exc()
+        print(f"error: internal error: {type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
+        return 1

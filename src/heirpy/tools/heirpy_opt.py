@@ -28,21 +28,12 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
 from heirpy.ir.context import make_context
-from heirpy.ir.diagnostics import HeirpyError, parse_module_text, verify_module
+from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, parse_module_text, verify_module
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
-
-
-class UsageError(HeirpyError):
-    """A bad command line; argparse would otherwise exit 2 with a usage dump."""
 
 
 class AlreadyReported(HeirpyError):
     """Diagnostics were printed as they arose; only the exit code is left to set."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"error: {message}")
 
 
 class HeirpyOptMain(xDSLOptMain):
@@ -57,7 +48,7 @@ class HeirpyOptMain(xDSLOptMain):
         self.register_all_frontends()
         self.register_all_passes()
         self.register_all_targets()
-        arg_parser = _Parser(
+        arg_parser = ArgumentParser(
             prog="heirpy-opt", description="heirpy: MLIR linalg fusion passes on xDSL"
         )
         self.register_all_arguments(arg_parser)

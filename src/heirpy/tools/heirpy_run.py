@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects.func import FuncOp
 
-from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, run_guarded
 from heirpy.interp.equivalence import check_equivalence, compare_arrays, random_inputs
 from heirpy.interp.evaluator import Evaluator
 from heirpy.interp.resources import LoadedModule, load_file
@@ -38,18 +37,9 @@ from heirpy.interp.resources import LoadedModule, load_file
 PREVIEW_VALUES = 6
 
 
-class UsageError(HeirpyError):
-    """A bad command line (argparse would exit 2 with a usage dump)."""
-
-
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"error: {message}")
-
-
 # ----------------------------------------------------------------------------- heirpy-run
 def run_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(prog="heirpy-run", description="Run an MLIR function with heirpy's numpy evaluator.")
+    parser = ArgumentParser(prog="heirpy-run", description="Run an MLIR function with heirpy's numpy evaluator.")
     parser.add_argument("file", help="MLIR file")
     parser.add_argument("--function", help="function to run (default: main, or the only function)")
     source = parser.add_mutually_exclusive_group()
@@ -137,7 +127,7 @@ def check_against(stored: dict[str, np.ndarray], results: list[np.ndarray], rtol
 
 # ----------------------------------------------------------------------------- heirpy-equiv
 def equiv_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
+    parser = ArgumentParser(
         prog="heirpy-equiv", description="Check that two MLIR files compute the same function."
     )
     parser.add_argument("file_a", help="reference MLIR file")
@@ -164,34 +154,14 @@ def equiv_run(argv: Sequence[str] | None = None) -> int:
 
 
 # ----------------------------------------------------------------------------- entry points
-def _guarded(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
-    try:
-        return run(argv)
-    except HeirpyError as err:
-        if debug:
-            traceback.print_exc()
-        print(str(err).splitlines()[0] if str(err) else "error: unknown error", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 1
-    except Exception as err:  # a bug in heirpy: still one line unless --debug
-        if debug:
-            traceback.print_exc()
-        print(f"error: internal error: {type(err).__name__}: {err}".splitlines()[0], file=sys.stderr)
-        return 1
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `heirpy-run`."""
-    return _guarded(run_main, argv)
+    return run_guarded(run_main, argv)
 
 
 def equiv_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `heirpy-equiv`."""
-    return _guarded(equiv_run, argv)
+    return run_guarded(equiv_run, argv)
 
 
 if __name__ == "__main__":
