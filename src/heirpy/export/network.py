@@ -9,6 +9,7 @@ becomes a layer:
     linalg.conv_2d_nchw_fchw  (input maybe a zero tensor.pad)     Conv, bias = the init
     linalg.depthwise_conv_2d_nchw_chw                              Conv, groups = channels
     linalg.pooling_nchw_sum                                        Conv, depthwise all-ones
+    linalg.generic summing H and W into (N, C, 1, 1)               Conv, the same, window H x W
     linalg.matmul  activation x constant                           Linear, bias = the init
     tensor.collapse_shape  NxCxHxW -> Nx(C*H*W)                    Flatten
     elementwise (linalg.generic / map / named, arith on tensors)   read by `pointwise_form`:
@@ -30,9 +31,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects import func, linalg, tensor
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg import IteratorTypeAttr
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.traits import IsTerminator
 
 from heirpy.api import context_of, run_pipeline
@@ -41,7 +44,14 @@ from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.constants import module_resources
 from heirpy.ir.diagnostics import HeirpyError, location_prefix
 from heirpy.ir.dialects.linalg import WindowOpMixin
-from heirpy.ir.utils import reassociation_groups, static_shape
+from heirpy.ir.utils import (
+    affine_maps,
+    all_parallel,
+    is_identity,
+    iterator_kinds,
+    reassociation_groups,
+    static_shape,
+)
 
 # ----------------------------------------------------------------------------- the layers
 
@@ -240,10 +250,12 @@ class _Extractor:
         self.readers.append(1)
         return len(self.network.layers)
 
-    def bind(self, result: SSAValue, value: int) -> None:
-        """`result` names `value`: the last layer the op that defines `result` made, or
-        the value that op read (an identity, or a scale folded into its producer)."""
-        made_here = value == len(self.network.layers) and self.network.layers[-1].op is result.owner
+    def bind(self, result: SSAValue, value: int, origin: Operation | None = None) -> None:
+        """`result` names `value`: the last layer made from `origin` (default: the op
+        defining `result`), or the value that op read (an identity, or a scale folded
+        into its producer)."""
+        origin = origin or result.owner
+        made_here = value == len(self.network.layers) and self.network.layers[-1].op is origin
         # A renamed value loses the op as a reader and gains the new name's readers.
         self.readers[value] = _readers(result) if made_here else self.readers[value] + _readers(result) - 1
         self.values[result] = value
@@ -356,29 +368,101 @@ def _collapse(ex: _Extractor, op: Operation) -> None:
     ex.bind(op.results[0], ex.add_layer(Flatten((source,), op), _shape(ex, op)))
 
 
-def _pointwise(ex: _Extractor, op: Operation) -> None:
+def _generic(ex: _Extractor, op: Operation) -> None:
+    """An elementwise generic, or a sum over H and W (a global pool)."""
+    assert isinstance(op, linalg.GenericOp)
+    if all_parallel(op.iterator_types):
+        _pointwise(ex, op)
+        return
+    summand = _spatial_summand(op)
+    if summand is None:
+        raise ex.error(op, "reduces in a way that is not a sum over H and W; Orion has no such layer")
+    if summand is op.body.block.args[0] and len(op.inputs) == 1:
+        if not is_identity(affine_maps(op.indexing_maps)[0]):
+            raise ex.error(op, "sums an activation read through a non-identity indexing map")
+        source = ex.activation(op.inputs[0], op)
+    else:  # `out += f(in...)`: a fused elementwise epilogue, f evaluated first
+        maps = affine_maps(op.indexing_maps)
+        space = next((static_shape(v.type) for v, m in zip(op.inputs, maps) if is_identity(m)), None)
+        if space is None:
+            raise ex.error(op, "sums over H and W but reads no input at every (n, c, h, w)")
+        elementwise = _elementwise_part(op, space)
+        ex.evaluator.bind(elementwise.outputs[0], np.zeros(_shape(ex, elementwise), dtype=np.float32))
+        _pointwise(ex, elementwise, op)
+        source = ex.activation(elementwise.results[0], op)
+    _, channels, height, width = ex.shapes[source]
+    if height != width:
+        raise ex.error(op, f"sums a {height}x{width} plane; Orion packs square windows only")
+    weight = np.ones((channels, 1, height, width))
+    layer = Conv((source,), op, weight, _per_channel(ex, op.outputs[0], op), height, 0, 1, channels)
+    ex.bind(op.results[0], ex.add_layer(layer, _shape(ex, op)))
+
+
+def _spatial_summand(op: linalg.GenericOp) -> SSAValue | None:
+    """For `out[n, c, 0, 0] += v` summed over h, w (every input read at (n, c, h, w)
+    through parallel maps of the 4 loops), the body's `v`; else None."""
+    maps = affine_maps(op.indexing_maps)
+    zero = AffineConstantExpr(0)
+    if len(op.outputs) != 1 or maps[-1] != AffineMap(4, 0, (AffineDimExpr(0), AffineDimExpr(1), zero, zero)):
+        return None
+    if iterator_kinds(op.iterator_types) != ["parallel"] * 2 + ["reduction"] * 2:
+        return None
+    block = op.body.block
+    accumulator = block.args[-1]
+    yielded = block.last_op.operands[0] if block.last_op is not None else None
+    add = yielded.owner if isinstance(yielded, OpResult) else None
+    if add is None or add.name != "arith.addf" or accumulator not in add.operands:
+        return None
+    if _readers(accumulator) != 1 or _readers(add.results[0]) != 1:
+        return None
+    return add.operands[1] if add.operands[0] is accumulator else add.operands[0]
+
+
+def _elementwise_part(op: linalg.GenericOp, space: tuple[int, ...]) -> linalg.GenericOp:
+    """`op` without its sum: the elementwise generic computing the summand over the
+    whole (n, c, h, w) `space`. Detached: it only feeds the exporter's evaluation."""
+    element_type = op.results[0].type.get_element_type()  # type: ignore[attr-defined]
+    init = tensor.EmptyOp([], TensorType(element_type, space))
+    body = op.body.clone()
+    block = body.block
+    yield_op = block.last_op
+    assert yield_op is not None and isinstance(yield_op.operands[0], OpResult)
+    add = yield_op.operands[0].op
+    summand = add.operands[1] if add.operands[0] is block.args[-1] else add.operands[0]
+    yield_op.operands = [summand]
+    add.detach()
+    add.erase()
+    maps = [AffineMapAttr(m) for m in affine_maps(op.indexing_maps)[:-1]] + [AffineMapAttr(AffineMap.identity(4))]
+    return linalg.GenericOp(
+        list(op.inputs), [init.results[0]], body, maps, [IteratorTypeAttr.parallel()] * 4, [init.results[0].type]
+    )
+
+
+def _pointwise(ex: _Extractor, op: Operation, origin: Operation | None = None) -> None:
     """`(s0 * x0 [+ s1 * x1] + b) [** 2]`: the scales and shift fold into the layers
-    producing x0 / x1 (or become ChannelAffine layers), then Add, then Square."""
+    producing x0 / x1 (or become ChannelAffine layers), then Add, then Square. Layers
+    are attributed to `origin` (the IR op) when `op` is a detached part of it."""
+    ir_op = origin or op
     variables = [v for v in dict.fromkeys(op.operands) if v in ex.values]
     form = pointwise_form(op, set(variables), ex.evaluator)
     if isinstance(form, str):
-        raise ex.error(op, form)
-    sources = [ex.activation(v, op) for v in variables]
+        raise ex.error(ir_op, form)
+    sources = [ex.activation(v, ir_op) for v in variables]
     scales = list(form.scales)
     if len(sources) == 2 and sources[0] == sources[1]:  # two names of one value
         sources, scales = sources[:1], [scales[0] + scales[1]]
     terms = [
-        _scale_shift(ex, op, source, scale, form.shift if i == 0 else np.zeros_like(form.shift))
+        _scale_shift(ex, ir_op, source, scale, form.shift if i == 0 else np.zeros_like(form.shift))
         for i, (source, scale) in enumerate(zip(sources, scales))
     ]
     value = terms[0]
     if len(terms) == 2:
         if ex.shapes[terms[0]] != ex.shapes[terms[1]]:
-            raise ex.error(op, "adds activations of different shapes; Orion's Add needs one shape")
-        value = ex.add_layer(Add((terms[0], terms[1]), op), ex.shapes[terms[0]])
+            raise ex.error(ir_op, "adds activations of different shapes; Orion's Add needs one shape")
+        value = ex.add_layer(Add((terms[0], terms[1]), ir_op), ex.shapes[terms[0]])
     if form.squared:
-        value = ex.add_layer(Square((value,), op), ex.shapes[value])
-    ex.bind(op.results[0], value)
+        value = ex.add_layer(Square((value,), ir_op), ex.shapes[value])
+    ex.bind(op.results[0], value, ir_op)
 
 
 def _scale_shift(ex: _Extractor, op: Operation, source: int, scale: np.ndarray, shift: np.ndarray) -> int:
@@ -429,7 +513,7 @@ def _shape(ex: _Extractor, op: Operation, operand: int | None = None) -> tuple[i
 
 
 _POINTWISE_OPS = (
-    "linalg.generic", "linalg.map", "linalg.add", "linalg.sub", "linalg.mul", "linalg.div",
+    "linalg.map", "linalg.add", "linalg.sub", "linalg.mul", "linalg.div",
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
 )
 _HANDLERS: dict[str, Callable[[_Extractor, Operation], None]] = {
@@ -439,5 +523,6 @@ _HANDLERS: dict[str, Callable[[_Extractor, Operation], None]] = {
     "linalg.pooling_nchw_sum": _sum_pool,
     "linalg.matmul": _matmul,
     "tensor.collapse_shape": _collapse,
+    "linalg.generic": _generic,
     **{name: _pointwise for name in _POINTWISE_OPS},
 }
