@@ -436,16 +436,19 @@ def main() -> None:
                 fused_tight = measure(fused, budget, tuple(inputs), args, workdir)
                 tight_rows.append([name, budget.label(), _tight_cell(raw_tight), _tight_cell(fused_tight),
                                    _ratio(fused_tight.median("inference"), raw_tight.median("inference"))])
+            write_report(reports, tight_rows, args)  # after every net: a long run keeps what it has
+    print(args.out.read_text() if reports else "no nets", end="")
+    print(f"\nwrote {args.out}, {args.out.with_suffix('.json')} and {args.plot}", file=sys.stderr)
+
+
+def write_report(reports: list[NetReport], tight_rows: list[list[str]], args) -> None:  # type: ignore[no-untyped-def]
     text = "## Same / sized parameters\n\n" + _markdown(HEADER, [r.row() for r in reports])
     if tight_rows:
         text += "\n\n## Tight level budget (the fused form's levels, for both)\n\n" + _markdown(TIGHT_HEADER, tight_rows)
-    print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n")
     args.out.with_suffix(".json").write_text(json.dumps(RUN_LOG, indent=1) + "\n")
-    if reports:
-        plot(reports, args.plot)
-        print(f"\nwrote {args.out} and {args.plot}", file=sys.stderr)
+    plot(reports, args.plot)
 
 
 if __name__ == "__main__":

@@ -293,14 +293,20 @@ def test_importing_the_exporter_loads_neither_torch_nor_orion() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_global_average_pool_generic_is_an_average_pool() -> None:
-    gap = f"""  %ge = tensor.empty() : tensor<1x2x1x1xf32>
+def spatial_sum(body: str) -> str:
+    """`%s`: the conv %c summed over H and W into 1x2x1x1 by a reduction generic whose
+    body (block arguments %v, %o) yields %a; torch-mlir's global pool."""
+    return f"""  %ge = tensor.empty() : tensor<1x2x1x1xf32>
   %gf = linalg.fill ins(%zero : f32) outs(%ge : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
   %s = linalg.generic {{indexing_maps = [{ID}, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%c : tensor<1x2x3x3xf32>) outs(%gf : tensor<1x2x1x1xf32>) {{
   ^bb0(%v: f32, %o: f32):
-    %a = arith.addf %v, %o : f32
+{body}
     linalg.yield %a : f32
-  }} -> tensor<1x2x1x1xf32>
+  }} -> tensor<1x2x1x1xf32>"""
+
+
+def test_global_average_pool_generic_is_an_average_pool() -> None:
+    gap = spatial_sum("    %a = arith.addf %v, %o : f32") + f"""
   %nine = arith.constant 9.0 : f32
   %avg = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins(%s : tensor<1x2x1x1xf32>) outs(%ge : tensor<1x2x1x1xf32>) {{
   ^bb0(%v: f32, %o: f32):
@@ -317,18 +323,12 @@ def test_sum_over_h_and_w_of_a_fused_epilogue_splits_into_its_layers() -> None:
     """heirpy's pointwise fusion pulls a batch-norm + x^2 epilogue into a global pool's
     reduction: `out += (2 * c + 1)^2`. The exporter reads it as conv (scaled, shifted),
     x^2, then the H x W sum."""
-    gap = f"""  %ge = tensor.empty() : tensor<1x2x1x1xf32>
-  %gf = linalg.fill ins(%zero : f32) outs(%ge : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
-  %s = linalg.generic {{indexing_maps = [{ID}, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%c : tensor<1x2x3x3xf32>) outs(%gf : tensor<1x2x1x1xf32>) {{
-  ^bb0(%v: f32, %o: f32):
-    %two = arith.constant 2.0 : f32
+    gap = spatial_sum("""    %two = arith.constant 2.0 : f32
     %one = arith.constant 1.0 : f32
     %m = arith.mulf %v, %two : f32
     %b = arith.addf %m, %one : f32
     %q = arith.mulf %b, %b : f32
-    %a = arith.addf %o, %q : f32
-    linalg.yield %a : f32
-  }} -> tensor<1x2x1x1xf32>"""
+    %a = arith.addf %o, %q : f32""")
     conv, square, pool = network(conv_net(gap, "%s", "tensor<1x2x1x1xf32>")).layers
     assert isinstance(conv, Conv) and isinstance(square, Square) and isinstance(pool, Conv)
     np.testing.assert_allclose(conv.weight, 2 * conv_weight(), rtol=1e-6)
