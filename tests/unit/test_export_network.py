@@ -112,17 +112,22 @@ def test_batch_norm_chain_folds_into_the_conv() -> None:
     np.testing.assert_allclose(conv.bias, (0 - np.array([0.5, -1.0])) * gamma + np.array([0.1, -0.2]), rtol=1e-6)
 
 
+def divide_by_nine(source: str, init: str) -> str:
+    """`%avg = source / 9` on 1x2x1x1 tensors (a 3x3 pool's divisor)."""
+    return f"""  %nine = arith.constant 9.0 : f32
+  %avg = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins({source} : tensor<1x2x1x1xf32>) outs({init} : tensor<1x2x1x1xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    %d = arith.divf %v, %nine : f32
+    linalg.yield %d : f32
+  }} -> tensor<1x2x1x1xf32>"""
+
+
 def test_sum_pool_then_divide_is_an_average_pool() -> None:
     pool = f"""  %pe = tensor.empty() : tensor<1x2x1x1xf32>
   %pf = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
   %win = tensor.empty() : tensor<3x3xf32>
   %p = linalg.pooling_nchw_sum {{dilations = dense<1> : vector<2xi64>, strides = dense<3> : vector<2xi64>}} ins(%c, %win : tensor<1x2x3x3xf32>, tensor<3x3xf32>) outs(%pf : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
-  %nine = arith.constant 9.0 : f32
-  %avg = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins(%p : tensor<1x2x1x1xf32>) outs(%pe : tensor<1x2x1x1xf32>) {{
-  ^bb0(%v: f32, %o: f32):
-    %d = arith.divf %v, %nine : f32
-    linalg.yield %d : f32
-  }} -> tensor<1x2x1x1xf32>"""
+""" + divide_by_nine("%p", "%pe")
     net = network(conv_net(pool, "%avg", "tensor<1x2x1x1xf32>"))
     conv, pool_layer = net.layers
     assert isinstance(pool_layer, Conv) and pool_layer.is_average_pool()
@@ -306,13 +311,7 @@ def spatial_sum(body: str) -> str:
 
 
 def test_global_average_pool_generic_is_an_average_pool() -> None:
-    gap = spatial_sum("    %a = arith.addf %v, %o : f32") + f"""
-  %nine = arith.constant 9.0 : f32
-  %avg = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins(%s : tensor<1x2x1x1xf32>) outs(%ge : tensor<1x2x1x1xf32>) {{
-  ^bb0(%v: f32, %o: f32):
-    %d = arith.divf %v, %nine : f32
-    linalg.yield %d : f32
-  }} -> tensor<1x2x1x1xf32>"""
+    gap = spatial_sum("    %a = arith.addf %v, %o : f32") + "\n" + divide_by_nine("%s", "%ge")
     conv, pool = network(conv_net(gap, "%avg", "tensor<1x2x1x1xf32>")).layers
     assert isinstance(pool, Conv) and pool.is_average_pool() and pool.weight.shape == (2, 1, 3, 3)
     maximum = gap.replace("%a = arith.addf %v, %o", "%a = arith.maximumf %v, %o")
