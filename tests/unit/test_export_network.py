@@ -334,3 +334,12 @@ def test_sum_over_h_and_w_of_a_fused_epilogue_splits_into_its_layers() -> None:
     np.testing.assert_allclose(conv.bias, [1.0, 1.0], rtol=1e-6)
     assert (pool.groups, pool.weight.shape, pool.stride) == (2, (2, 1, 3, 3), 3) and (pool.weight == 1).all()
     assert square.op is pool.op  # both come from the one generic
+
+
+def test_layers_the_result_does_not_depend_on_are_dropped() -> None:
+    dead = generic("%dead", "%c", "tensor<1x2x3x3xf32>", f"{ID}, {ID}",
+                   "  ^bb0(%a: f32, %o: f32):\n    %q = arith.mulf %a, %a : f32\n    linalg.yield %q : f32")
+    square = dead.replace("%dead", "%sq")
+    net = network(conv_net(dead + "\n" + square, "%sq"))
+    assert [type(layer) for layer in net.layers] == [Conv, Square]
+    assert net.layers[1].inputs == (1,) and net.output == 2

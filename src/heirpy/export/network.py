@@ -211,7 +211,7 @@ class _Extractor:
                 if handler is None:
                     raise self.error(op, "on the encrypted input has no Orion layer")
                 handler(self, op)
-        return self.network
+        return _without_dead_layers(self.network)
 
     def error(self, op: Operation, message: str) -> HeirpyError:
         return export_error(op, message, self.where)
@@ -262,6 +262,22 @@ class _Extractor:
 
     def producer(self, value: int) -> Layer | None:
         return self.network.layers[value - 1] if value > 0 else None
+
+
+def _without_dead_layers(network: Network) -> Network:
+    """`network` without layers the output does not depend on (a dead op of the IR): an
+    FHE runtime would still run them, or, like Orion, never compile them."""
+    live = {network.output}
+    for index in range(len(network.layers), 0, -1):
+        if index in live:
+            live.update(network.layers[index - 1].inputs)
+    renumbered = {old: new for new, old in enumerate(sorted(live | {0}))}
+    kept = []
+    for index, layer in enumerate(network.layers, start=1):
+        if index in live:
+            layer.inputs = tuple(renumbered[i] for i in layer.inputs)
+            kept.append(layer)
+    return Network(network.input_shape, kept, renumbered[network.output])
 
 
 def _readers(value: SSAValue) -> int:
