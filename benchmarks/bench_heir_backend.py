@@ -40,13 +40,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
-
 from xdsl.dialects.func import FuncOp  # noqa: E402
 
+from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, slots_needed  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, slots_needed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")

@@ -96,7 +96,7 @@ def torch_times_here(names: list[str], repeats: int) -> dict[str, float] | str:
             out = model(*tensors).numpy()
             if not np.allclose(out, expected[0], rtol=1e-4, atol=1e-5):
                 return f"rebuilt {base} does not reproduce {name}.npz"
-            times[name] = timed(lambda: model(*tensors), repeats, warmup=2)[0]
+            times[name] = timed(lambda model=model, tensors=tensors: model(*tensors), repeats, warmup=2)[0]
     return times
 
 

@@ -50,9 +50,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
-
 import heirpy  # noqa: E402
+from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -186,7 +186,7 @@ def spawn(spec: dict, workdir: Path, timeout: float, lock: str | None) -> RunRes
         if line.startswith("RESULT "):
             return RunResult(True, json.loads(line[len("RESULT "):]))
     tail = (done.stderr.strip().splitlines() or ["no output"])
-    panic = next((l for l in tail if l.startswith("panic:")), tail[-1])
+    panic = next((line for line in tail if line.startswith("panic:")), tail[-1])
     return RunResult(False, error=f"exit {done.returncode}: {panic[:160]}")
 
 

@@ -21,11 +21,13 @@ import re
 import traceback
 from dataclasses import dataclass, field
 
+from xdsl.dialects.builtin import ModuleOp
+
 from heirpy.analysis.depth import analyze_module
 from heirpy.api import context_of, parse, print_module, run_pipeline
-from heirpy.ir.diagnostics import verify_module
 from heirpy.interp.equivalence import check_equivalence
-from heirpy.interp.resources import load_module, module_resources
+from heirpy.interp.resources import LoadedModule, load_module, module_resources
+from heirpy.ir.diagnostics import verify_module
 
 FULL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
 REPORT_PASSES = frozenset({"report-depth", "report-kernels", "report-slots"})
@@ -87,57 +89,78 @@ def check_program(text: str, spec: str, *, numerics: bool = True) -> Outcome:
     except Exception as err:  # noqa: BLE001 - any exception is the finding
         problems["crash"] = _short_traceback(err)
         return outcome
-    try:
-        verify_module(module)
-    except Exception as err:  # noqa: BLE001
-        problems["invalid"] = f"output does not verify: {_short_traceback(err)}"
+    invalid = _invalid_output(module)
+    if invalid is not None:
+        problems["invalid"] = invalid
         return outcome
     after_text = canonical_names(print_module(module))
-    for generic in (False, True):
-        try:
-            parse(print_module(module, generic=generic))
-        except Exception as err:  # noqa: BLE001
-            form = "generic" if generic else "custom"
-            problems["invalid"] = f"{form} print does not re-parse: {_short_traceback(err)}"
-            return outcome
     if spec in REPORT_PASSES and after_text != canonical_names(before_text):
         problems["non_idempotent"] = "a report-only pass changed the IR"
     if numerics:
-        try:
-            report = check_equivalence(
-                reference.module, module, "main", seeds=SEEDS, rtol=RTOL, atol=ATOL,
-                resources_a=reference.resources,
-                resources_b=module_resources(module, context_of(module)),
-            )
-            if not report.ok:
-                problems["mismatch"] = report.summary().replace("\n", " |")
-        except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
-            problems["mismatch"] = f"evaluating the output failed: {_short_traceback(err)}"
+        mismatch = _numeric_mismatch(reference, module)
+        if mismatch is not None:
+            problems["mismatch"] = mismatch
     depth_before = {f.name: f.depth for f in analyze_module(reference.module)}
     depth_after = {f.name: f.depth for f in analyze_module(module)}
     grown = {n: (depth_before[n], d) for n, d in depth_after.items() if n in depth_before and d > depth_before[n]}
     if grown:
         problems["depth_increase"] = ", ".join(f"@{n}: {a} -> {b}" for n, (a, b) in grown.items())
+    problems.update(_rerun_problems(module, spec, after_text))
+    return outcome
+
+
+def _invalid_output(module: ModuleOp) -> str | None:
+    """Why the pass's output is not valid IR (it must verify and re-parse from both
+    print forms), or None."""
+    try:
+        verify_module(module)
+    except Exception as err:  # noqa: BLE001
+        return f"output does not verify: {_short_traceback(err)}"
+    for generic in (False, True):
+        try:
+            parse(print_module(module, generic=generic))
+        except Exception as err:  # noqa: BLE001
+            form = "generic" if generic else "custom"
+            return f"{form} print does not re-parse: {_short_traceback(err)}"
+    return None
+
+
+def _numeric_mismatch(reference: LoadedModule, module: ModuleOp) -> str | None:
+    """How the output differs from the input under the evaluator, or None."""
+    try:
+        report = check_equivalence(
+            reference.module, module, "main", seeds=SEEDS, rtol=RTOL, atol=ATOL,
+            resources_a=reference.resources,
+            resources_b=module_resources(module, context_of(module)),
+        )
+    except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
+        return f"evaluating the output failed: {_short_traceback(err)}"
+    return None if report.ok else report.summary().replace("\n", " |")
+
+
+def _rerun_problems(module: ModuleOp, spec: str, after_text: str) -> dict[str, str]:
+    """Running `spec` again must change nothing (crash / non_idempotent /
+    not_converging otherwise)."""
     try:
         _run(module, spec)
         again = canonical_names(print_module(module))
     except Exception as err:  # noqa: BLE001
-        problems["crash"] = f"second run: {_short_traceback(err)}"
-        return outcome
-    if again != after_text:
-        problems["non_idempotent"] = _first_difference(after_text, again)
-        # Does a third run change anything? A pipeline whose output is not yet in the
-        # form its first passes produce settles after one more run; one that keeps
-        # changing has two rewrites undoing each other.
-        try:
-            _run(module, spec)
-        except Exception as err:  # noqa: BLE001
-            problems["crash"] = f"third run: {_short_traceback(err)}"
-            return outcome
-        third = canonical_names(print_module(module))
-        if third != again:
-            problems["not_converging"] = _first_difference(again, third)
-    return outcome
+        return {"crash": f"second run: {_short_traceback(err)}"}
+    if again == after_text:
+        return {}
+    problems = {"non_idempotent": _first_difference(after_text, again)}
+    # Does a third run change anything? A pipeline whose output is not yet in the
+    # form its first passes produce settles after one more run; one that keeps
+    # changing has two rewrites undoing each other.
+    try:
+        _run(module, spec)
+    except Exception as err:  # noqa: BLE001
+        problems["crash"] = f"third run: {_short_traceback(err)}"
+        return problems
+    third = canonical_names(print_module(module))
+    if third != again:
+        problems["not_converging"] = _first_difference(again, third)
+    return problems
 
 
 _SSA_NAME = re.compile(r"%[A-Za-z_$.][\w$.-]*|%\d+")

@@ -34,8 +34,8 @@ import numpy as np
 import torch
 from torch import nn
 from torch_mlir import fx, ir, passmanager
-from torch_mlir.extras.fx_importer import FxImporterHooks, GraphNodeImporter, InputInfo
 from torch_mlir.execution_engine import ExecutionEngine
+from torch_mlir.extras.fx_importer import FxImporterHooks, GraphNodeImporter, InputInfo
 from torch_mlir.runtime import (
     get_ranked_memref_descriptor,
     make_nd_memref_descriptor,

@@ -7,7 +7,8 @@ from xdsl.universe import Universe
 
 import heirpy
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, PoolingNchwMaxOp, PoolingNchwSumOp
-from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp, window_out_size
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.utils import window_out_size
 
 POOL = """func.func @f(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %o: tensor<1x2x4x4xf32>, %o2: tensor<1x2x2x2xf32>) -> tensor<1x2x4x4xf32> {
   %0 = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>} ins(%in, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>

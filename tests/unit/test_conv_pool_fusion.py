@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heirpy.api import parse, print_module, run_pipeline
-from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.interp.equivalence import check_equivalence
-from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_fusable, conv_pool_patterns
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
+from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_fusable, conv_pool_patterns
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
 PAR4 = '["parallel", "parallel", "parallel", "parallel"]'
@@ -54,7 +54,7 @@ class Case:
         pool_shape = (self.n, self.f, *g.pool_out_shape(self.hw))
         rng = np.random.default_rng(seed)
         args = [f"%x: {_t(x_shape)}"]
-        lines = [f"%zero = arith.constant 0.0 : f32", f"%pinit = arith.constant {self.pool_init!r} : f32"]
+        lines = ["%zero = arith.constant 0.0 : f32", f"%pinit = arith.constant {self.pool_init!r} : f32"]
         if self.const_weights:
             weights = rng.standard_normal(w_shape).astype(np.float32)
             lines.append(f"%w = arith.constant {_dense(weights)} : {_t(w_shape)}")

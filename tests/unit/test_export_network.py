@@ -123,10 +123,10 @@ def divide_by_nine(source: str, init: str) -> str:
 
 
 def test_sum_pool_then_divide_is_an_average_pool() -> None:
-    pool = f"""  %pe = tensor.empty() : tensor<1x2x1x1xf32>
+    pool = """  %pe = tensor.empty() : tensor<1x2x1x1xf32>
   %pf = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
   %win = tensor.empty() : tensor<3x3xf32>
-  %p = linalg.pooling_nchw_sum {{dilations = dense<1> : vector<2xi64>, strides = dense<3> : vector<2xi64>}} ins(%c, %win : tensor<1x2x3x3xf32>, tensor<3x3xf32>) outs(%pf : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<3> : vector<2xi64>} ins(%c, %win : tensor<1x2x3x3xf32>, tensor<3x3xf32>) outs(%pf : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
 """ + divide_by_nine("%p", "%pe")
     net = network(conv_net(pool, "%avg", "tensor<1x2x1x1xf32>"))
     conv, pool_layer = net.layers
@@ -159,8 +159,8 @@ def test_scaled_residual_add_scales_the_input_with_a_batch_norm() -> None:
     %q = arith.mulf %a, %a : f32
     linalg.yield %q : f32""")
     residual = generic("%r", "%c2, %sq", "tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>", f"{ID}, {ID}, {ID}", body)
-    second = f"""  %w2 = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
-  %c2 = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%sq, %w2 : tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+    second = """  %w2 = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%sq, %w2 : tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
 """
     net = network(conv_net(square_of_c + "\n" + second + residual, "%r"))
     kinds = [type(layer) for layer in net.layers]

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heirpy.transforms.linear.linear_maps import conv_nchw, sum_pool_nchw
 from heirpy.transforms.linear.filter_compose import (
     ConvPoolGeometry,
     broadcast_bias_term,
     compose_filter,
     pooled_constant,
 )
+from heirpy.transforms.linear.linear_maps import conv_nchw, sum_pool_nchw
 
 pair = st.tuples(st.integers(1, 3), st.integers(1, 3))
 

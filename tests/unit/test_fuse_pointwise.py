@@ -25,13 +25,13 @@ from heirpy.api import print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import load_module
+from heirpy.ir.utils import axis_loops, loop_sizes
 from heirpy.transforms.pointwise.axis_map import ExpandShape, Transpose, trace
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
     kernel_read_is_whole,
     plan_absorb,
     producer_fusion_maps,
 )
-from heirpy.ir.utils import axis_loops, loop_sizes
 from heirpy.transforms.pointwise.pointwise_maps import (
     bare_dims,
     inverse_of_permutation,

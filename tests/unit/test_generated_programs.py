@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 
+import heirpy  # noqa: E402
 from generated_properties import (  # noqa: E402
     FULL_PIPELINE,
     REPORT_PASSES,
@@ -30,11 +31,9 @@ from generated_properties import (  # noqa: E402
     check_program,
     single_pass_specs,
 )
-from strategies import Program, programs  # noqa: E402
-
-import heirpy  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 from heirpy.interp.resources import load_module  # noqa: E402
+from strategies import Program, programs  # noqa: E402
 
 EXAMPLES_PER_PASS = 20
 EXAMPLES_PIPELINE = 40

@@ -262,7 +262,7 @@ class _Walker:
         for arg, operand in zip(args, operands):
             self.env[arg] = self.info(operand)
         scalars = {arg: _uniform(operand) for arg, operand in zip(args, operands)}
-        outer = dict(zip(args, operands))
+        outer: dict[SSAValue, SSAValue] = dict(zip(args, operands))
         before = self.linear_ops
         ct_ct_before = self.ct_ct_muls
         pt_muls: list[SSAValue] = []

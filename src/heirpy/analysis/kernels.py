@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
-from heirpy.ir.utils import element_bytes, tensor_bytes
+from heirpy.ir.utils import element_bytes, element_type, tensor_bytes
 
 VIEW_OPS: frozenset[str] = frozenset(
     {"tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape", "tensor.cast", "tensor.bitcast"}
@@ -181,7 +181,7 @@ def constant_bytes(module: ModuleOp) -> int:
             continue
         value = op.value
         if isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat():
-            full = element_bytes(op.result.type.get_element_type()) or 0
+            full = element_bytes(element_type(op.result.type)) or 0
         total += full
     return total
 

@@ -238,7 +238,11 @@ class _Extractor:
         if found is None:
             wanted = list(user.operands).index(value)
             encrypted = ", ".join(f"#{i}" for i, v in enumerate(user.operands) if v in self.values)
-            raise self.error(user, f"reads the encrypted value as operand {encrypted}; Orion's layer reads it as operand #{wanted}")
+            raise self.error(
+                user,
+                f"reads the encrypted value as operand {encrypted}; "
+                f"Orion's layer reads it as operand #{wanted}",
+            )
         if isinstance(found, _Padded):
             raise self.error(found.op, f"of an activation can only be a conv's padding, not an input of '{user.name}'")
         return found
@@ -254,8 +258,8 @@ class _Extractor:
         """`result` names `value`: the last layer made from `origin` (default: the op
         defining `result`), or the value that op read (an identity, or a scale folded
         into its producer)."""
-        origin = origin or result.owner
-        made_here = value == len(self.network.layers) and self.network.layers[-1].op is origin
+        maker = origin if origin is not None else result.owner
+        made_here = value == len(self.network.layers) and self.network.layers[-1].op is maker
         # A renamed value loses the op as a reader and gains the new name's readers.
         self.readers[value] = _readers(result) if made_here else self.readers[value] + _readers(result) - 1
         self.values[result] = value
@@ -437,7 +441,7 @@ def _spatial_summand(op: linalg.GenericOp) -> SSAValue | None:
 def _elementwise_part(op: linalg.GenericOp, space: tuple[int, ...]) -> linalg.GenericOp:
     """`op` without its sum: the elementwise generic computing the summand over the
     whole (n, c, h, w) `space`. Detached: it only feeds the exporter's evaluation."""
-    element_type = op.results[0].type.get_element_type()  # type: ignore[attr-defined]
+    element_type = op.results[0].type.get_element_type()
     init = tensor.EmptyOp([], TensorType(element_type, space))
     body = op.body.clone()
     block = body.block
@@ -524,7 +528,8 @@ def _shape(ex: _Extractor, op: Operation, operand: int | None = None) -> tuple[i
     value = op.results[0] if operand is None else op.operands[operand]
     shape = static_shape(value.type)
     if shape is None:
-        raise ex.error(op, f"has a dynamically shaped {'result' if operand is None else f'operand #{operand}'}; Orion needs static shapes")
+        what = "result" if operand is None else f"operand #{operand}"
+        raise ex.error(op, f"has a dynamically shaped {what}; Orion needs static shapes")
     return shape
 
 

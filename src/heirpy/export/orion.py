@@ -88,7 +88,6 @@ def orion_depth(network: Network) -> int:
 
 def _orion_layer(layer: Layer) -> torch.nn.Module:
     import orion.nn as on
-    import torch
 
     if isinstance(layer, Conv):
         if layer.is_average_pool():
@@ -119,8 +118,9 @@ def _with_parameters(module: torch.nn.Module, weight: np.ndarray, bias: np.ndarr
     import torch
 
     with torch.no_grad():
-        module.weight.copy_(torch.from_numpy(np.ascontiguousarray(weight, dtype=np.float32)))
-        module.bias.copy_(torch.from_numpy(np.ascontiguousarray(bias, dtype=np.float32)))
+        for parameter, values in ((module.weight, weight), (module.bias, bias)):
+            assert isinstance(parameter, torch.Tensor)
+            parameter.copy_(torch.from_numpy(np.ascontiguousarray(values, dtype=np.float32)))
     return module
 
 

@@ -23,8 +23,6 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
-
 from heirpy.api import run_pipeline
 from heirpy.export.network import Add, ChannelAffine, Conv, Flatten, Layer, Linear, Network, Square, extract_network
 from heirpy.export.orion import ORION_REQUIREMENT, network_to_orion, orion_depth, run_cleartext
@@ -42,7 +40,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, help="save the network here (torch.save)")
     p.add_argument("--function", default="main", help="function to export (default: main)")
     pipeline = p.add_mutually_exclusive_group()
-    pipeline.add_argument("-p", "--pipeline", default=DEFAULT_PIPELINE, help=f"heirpy passes first (default: {DEFAULT_PIPELINE})")
+    pipeline.add_argument(
+        "-p", "--pipeline", default=DEFAULT_PIPELINE,
+        help=f"heirpy passes first (default: {DEFAULT_PIPELINE})",
+    )
     pipeline.add_argument("--no-pipeline", action="store_true", help="export the IR as it is")
     p.add_argument("--check", nargs="?", type=int, const=0, metavar="SEED",
                    help="compare the network with heirpy's evaluator on a random input")
@@ -93,7 +94,7 @@ def describe(layer: Layer) -> str:
     return {Square: "Quad (x * x)", Add: "Add", Flatten: "Flatten"}[type(layer)]
 
 
-def _check(module, function: str, net, network: Network, seed: int) -> int:  # type: ignore[no-untyped-def]
+def _check(module, function: str, net, network: Network, seed: int) -> int:
     from xdsl.dialects.func import FuncOp
 
     func = next(op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == function)

@@ -19,6 +19,7 @@ per-element scale / shift arrays and `squared`, whatever order the body computes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,17 +67,29 @@ def pointwise_form(op: Operation, activations: set[SSAValue], evaluator: Evaluat
 
     def at(*point: float) -> np.ndarray:
         for value, shape, coordinate in zip(variables, shapes, point):
-            evaluator.bind(value, np.full(shape, coordinate, dtype=np.float32))  # type: ignore[arg-type]
+            evaluator.bind(value, np.full(shape, coordinate, dtype=np.float32))
         evaluator.eval_op(op)
         return evaluator.value(op.results[0], op).astype(np.float64)
 
+    if degree <= 1:
+        origin = at(*_unit(-1, len(variables)))
+        scales = tuple(at(*_unit(i, len(variables))) - origin for i in range(len(variables)))
+        return PointwiseForm(scales, origin, False)
+    return _fit_square(at, len(variables))
+
+
+def _unit(i: int, count: int, sign: float = 1.0) -> tuple[float, ...]:
+    return tuple(sign if j == i else 0.0 for j in range(count))
+
+
+def _fit_square(at: Callable[..., np.ndarray], count: int) -> PointwiseForm | str:
+    """`(s.x + b)^2` in one or two variables, from the op's values `at(*point)`."""
+
     def unit(i: int, sign: float = 1.0) -> tuple[float, ...]:
-        return tuple(sign if j == i else 0.0 for j in range(len(variables)))
+        return _unit(i, count, sign)
 
     zero = unit(-1)
     origin = at(*zero)
-    if degree <= 1:
-        return PointwiseForm(tuple(at(*unit(i)) - origin for i in range(len(variables))), origin, False)
     # (s.x + b)^2 along x0: s0^2 x^2 + 2 s0 b x + b^2; the x0 x1 cross term is 2 s0 s1.
     # These points fix a quadratic in one or two variables, so matching them all
     # proves the factorisation.
@@ -88,7 +101,7 @@ def pointwise_form(op: Operation, activations: set[SSAValue], evaluator: Evaluat
     shift = (plus - minus) / (4 * s0)
     scales = [s0]
     checks = [(zero, origin), (unit(0), plus), (unit(0, -1.0), minus)]
-    if len(variables) == 2:
+    if count == 2:
         plus1, minus1, both = at(*unit(1)), at(*unit(1, -1.0)), at(1.0, 1.0)
         scales.append((both - plus - plus1 + origin) / (2 * s0))
         checks += [(unit(1), plus1), (unit(1, -1.0), minus1), ((1.0, 1.0), both)]
@@ -123,7 +136,9 @@ def _degree(op: Operation, variables: list[SSAValue]) -> int | str:
     if any(v in variables and not is_identity(m) for v, m in zip(inputs, maps)):
         return "reads an activation through a non-identity indexing map (a layout change)"
     block = op.regions[0].block
-    degrees = {arg: int(value in variables) for arg, value in zip(block.args, inputs + outputs)}
+    degrees: dict[SSAValue, int] = {
+        arg: int(value in variables) for arg, value in zip(block.args, inputs + outputs)
+    }
     return _block_degree(block, degrees, set(variables))
 
 

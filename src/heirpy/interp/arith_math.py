@@ -22,9 +22,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
-from heirpy.ir.constants import element_dtype
 from heirpy.interp.errors import op_error
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.ir.constants import element_dtype
 
 HANDLERS = HandlerTable()
 
@@ -61,7 +61,7 @@ def constant_value(ev: EvaluatorProtocol, op: Operation, value: Attribute | None
     raise op_error(op, f"has a value attribute the evaluator does not know: {value}")
 
 
-def int_scalar(value: int, dtype: np.dtype) -> np.generic:
+def int_scalar(value: int, dtype: np.dtype) -> np.generic | np.ndarray:
     """An integer attribute's value as `dtype`, keeping its low bits like MLIR's APInt."""
     if dtype == np.bool_:
         return np.bool_(value & 1)

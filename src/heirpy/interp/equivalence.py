@@ -21,9 +21,10 @@ from xdsl.dialects.builtin import IndexType, ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
-from heirpy.ir.constants import element_dtype
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import Evaluator
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.utils import element_type
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def random_input(type_: Attribute, rng: np.random.Generator) -> np.ndarray:
 
 
 def _is_index(type_: Attribute) -> bool:
-    element = type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    element = element_type(type_)
     return isinstance(element, IndexType)
 
 

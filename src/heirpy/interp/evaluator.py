@@ -24,7 +24,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from heirpy.interp import (
@@ -206,9 +206,9 @@ def lookup_handler(op: Operation) -> OpHandler | None:
     return handler
 
 
-def _coerce_input(func: str, index: int, value: object, type_: object) -> np.ndarray:
+def _coerce_input(func: str, index: int, value: object, type_: Attribute) -> np.ndarray:
     array = np.asarray(value)
-    dtype = element_dtype(type_)  # type: ignore[arg-type]
+    dtype = element_dtype(type_)
     if isinstance(type_, ShapedType):
         expected = type_.get_shape()
         if len(expected) != array.ndim or any(

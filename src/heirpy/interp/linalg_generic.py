@@ -42,10 +42,10 @@ from xdsl.ir.affine import (
 from xdsl.traits import IsTerminator
 
 from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
-from heirpy.ir.constants import element_dtype
-from heirpy.ir.utils import projection_dims
 from heirpy.interp.errors import EvaluationError, op_error
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.utils import int_values, projection_dims
 
 HANDLERS = HandlerTable()
 
@@ -102,7 +102,7 @@ def reduce_op(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.nda
     """`linalg.reduce`: a structured op with identity input map and the reduced dims
     dropped from the init's map."""
     dims_attr = op.properties["dimensions"]
-    reduced = frozenset(int(d) for d in dims_attr.get_values())  # type: ignore[attr-defined]
+    reduced = frozenset(int_values(dims_attr))
     rank = args[0].ndim
     kept = tuple(AffineDimExpr(d) for d in range(rank) if d not in reduced)
     structured = Structured(
@@ -127,6 +127,7 @@ def evaluate_structured(ev: EvaluatorProtocol, s: Structured, args: Arrays) -> l
     ranges = loop_ranges(s.op, s.maps, [a.shape for a in args])
     inputs, inits = args[: s.num_inputs], args[s.num_inputs :]
     out_maps = s.maps[s.num_inputs :]
+    values: list[np.ndarray] | None
     if not s.reduction_dims:
         gathered = [gather(s.op, a, m, ranges) for a, m in zip(args, s.maps)]
         with ev.iteration_space(index_grids(ranges)):
@@ -197,7 +198,9 @@ def eval_affine(expr: AffineExpr, grids: Sequence[np.ndarray | int]) -> np.ndarr
     raise EvaluationError(f"error: affine expression {expr} (symbols are not supported)")
 
 
-def _map_indices(op: Operation, amap: AffineMap, shape: tuple[int, ...], ranges: Sequence[int]) -> tuple[np.ndarray, ...]:
+def _map_indices(
+    op: Operation, amap: AffineMap, shape: tuple[int, ...], ranges: Sequence[int]
+) -> tuple[np.ndarray, ...]:
     grids = index_grids(ranges)
     indices = []
     for axis, expr in enumerate(amap.results):
@@ -415,7 +418,7 @@ def _reduce_in_loop_order(
     for point in itertools.product(*(range(ranges[d]) for d in reduction)):
         at = dict(zip(reduction, point))
 
-        def pick(array: np.ndarray) -> np.ndarray:
+        def pick(array: np.ndarray, at: dict[int, int] = at) -> np.ndarray:
             return array[tuple(
                 slice(at[d], at[d] + 1) if d in at and array.shape[d] > 1 else slice(None)
                 for d in range(len(ranges))

@@ -22,12 +22,12 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation
 
-from heirpy.ir.dialects.linalg import window_values
-from heirpy.ir.constants import element_dtype
 from heirpy.interp.errors import EvaluationError, op_error
 from heirpy.interp.linalg_generic import axis_letters
-from heirpy.ir.utils import projection_dims
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.dialects.linalg import window_values
+from heirpy.ir.utils import int_values, projection_dims
 
 HANDLERS = HandlerTable()
 
@@ -57,13 +57,29 @@ def windows(
                 f"window {k}, stride {s}, dilation {d} read {needed} elements"
             )
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilations)]
-    view = sliding_window_view(x, spans, axis=tuple(axes))
+    view = _window_view(x, spans, axes)
     index: list[slice] = [slice(None)] * view.ndim
     for axis, s, o in zip(axes, strides, out_sizes):
         index[axis] = slice(0, o * s, s)
     for tap, d in enumerate(dilations):
         index[x.ndim + tap] = slice(None, None, d)
     return view[tuple(index)]
+
+
+def _window_view(x: np.ndarray, spans: Sequence[int], axes: Sequence[int]) -> np.ndarray:
+    """`sliding_window_view(x, spans, axis=axes)`: the window axes trail, in `axes` order.
+
+    Spelled with a window over every axis (1 on the others, then dropped) because
+    numpy's type stubs allow only one int for `axis`."""
+    window = [1] * x.ndim
+    for axis, span in zip(axes, spans):
+        window[axis] = span
+    view = sliding_window_view(x, window)
+    trailing: list[slice | int] = [slice(None) if a in axes else 0 for a in range(x.ndim)]
+    view = view[(Ellipsis, *trailing)]
+    in_axis_order = sorted(axes)
+    source = [x.ndim + in_axis_order.index(a) for a in axes]
+    return np.moveaxis(view, source, list(range(x.ndim, x.ndim + len(axes))))
 
 
 def window_attrs(op: Operation, rank: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -249,7 +265,7 @@ def fill(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]
 def broadcast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`init[..]` = `input[..]` read at the output dims not listed in `dimensions`."""
     source, init = args
-    added = {int(d) for d in op.properties["dimensions"].get_values()}  # type: ignore[attr-defined]
+    added = set(int_values(op.properties["dimensions"]))
     kept = [d for d in range(init.ndim) if d not in added]
     if len(kept) != source.ndim or any(init.shape[d] != s for d, s in zip(kept, source.shape)):
         raise op_error(op, f"cannot broadcast {source.shape} into {init.shape} adding dims {sorted(added)}")
@@ -261,7 +277,7 @@ def broadcast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.nda
 def transpose(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     """`init[i0, .., in] = input[i_perm^-1 ..]`: output dim k is input dim perm[k]."""
     source, init = args
-    permutation = [int(d) for d in op.properties["permutation"].get_values()]  # type: ignore[attr-defined]
+    permutation = list(int_values(op.properties["permutation"]))
     result = source.transpose(permutation)
     if result.shape != init.shape:
         raise op_error(op, f"permutation {permutation} of {source.shape} is not {init.shape}")

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Operation
 
-from heirpy.ir.dialects.tensor_ext import KernelOp
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.ir.dialects.tensor_ext import KernelOp
 
 HANDLERS = HandlerTable()
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Operation
 
-from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.interp.linalg_named import CONV_LAYOUTS, POOL_LAYOUTS, convolve, pool
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 
 HANDLERS = HandlerTable()
 

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from typing import SupportsInt
 
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ShapedType
 from xdsl.ir import Operation, SSAValue
 
-from heirpy.ir.constants import element_dtype
-from heirpy.ir.utils import reassociation_groups
 from heirpy.interp.errors import op_error
 from heirpy.interp.linalg_generic import index_grids
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
+from heirpy.ir.constants import element_dtype
+from heirpy.ir.utils import reassociation_groups
 
 HANDLERS = HandlerTable()
 
@@ -32,7 +33,7 @@ def _result_type(op: Operation) -> ShapedType:
     return type_
 
 
-def _resolve(static: Sequence[int], dynamic: Iterator[int]) -> list[int]:
+def _resolve(static: Sequence[int], dynamic: Iterator[SupportsInt]) -> list[int]:
     """Static sizes with each `DYNAMIC_INDEX` (or `?`) replaced by the next dynamic value."""
     return [int(next(dynamic)) if s < 0 else int(s) for s in static]
 
@@ -163,7 +164,9 @@ def _slice_params(op: Operation, args: Arrays) -> tuple[list[int], list[int], li
     return offsets, sizes, strides
 
 
-def _slices(op: Operation, shape: tuple[int, ...], offsets: list[int], sizes: list[int], strides: list[int]) -> tuple[slice, ...]:
+def _slices(
+    op: Operation, shape: tuple[int, ...], offsets: list[int], sizes: list[int], strides: list[int]
+) -> tuple[slice, ...]:
     if not len(offsets) == len(sizes) == len(strides) == len(shape):
         raise op_error(op, f"has {len(offsets)} offsets for a rank-{len(shape)} tensor")
     result = []

@@ -52,6 +52,7 @@ from xdsl.ir import Attribute, OpResult, SSAValue
 
 from heirpy.ir.context import blob_store, context_of
 from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.utils import element_type, int_values
 
 # ------------------------------------------------------------------------ element types
 
@@ -71,8 +72,7 @@ def element_dtype(type_: Attribute) -> np.dtype:
 
     MLIR integers are signless; a signless integer is kept in the *signed* numpy dtype
     of its width (see `heirpy.interp.dtypes` for the unsigned views)."""
-    if isinstance(type_, ShapedType):
-        type_ = type_.get_element_type()
+    type_ = element_type(type_)
     if isinstance(type_, Float32Type):
         return np.dtype(np.float32)
     if isinstance(type_, Float64Type):
@@ -187,7 +187,7 @@ def attribute_array(value: Attribute, type_: Attribute, blobs: Blobs) -> np.ndar
     if isinstance(value, IntegerAttr) and dtype.kind in "iu":
         return np.full(shape, value.value.data, dtype=np.int64).astype(dtype)
     if isinstance(value, DenseIntOrFPElementsAttr):
-        storage = np.dtype(value.get_element_type().format)  # type: ignore[union-attr]
+        storage = np.dtype(value.get_element_type().format)
         flat = np.frombuffer(value.data.data, dtype=storage).astype(dtype)
         count = math.prod(shape)
         if flat.size == 1 and count != 1:
@@ -226,7 +226,7 @@ def constant_array(value: SSAValue, blobs: Blobs) -> np.ndarray | None:
         if source is None or dims is None or not isinstance(value.type, ShapedType):
             return None
         shape = value.type.get_shape()
-        added = [int(d) for d in dims.get_values()]  # type: ignore[union-attr]
+        added = list(int_values(dims))
         kept = [i for i in range(len(shape)) if i not in added]
         expanded = np.expand_dims(source, tuple(added)) if added else source
         if [shape[i] for i in kept] != list(source.shape):
@@ -252,13 +252,15 @@ def scalar_constant(value: SSAValue, blobs: Blobs) -> float | int | None:
 def dense_attr(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
     """A `dense<...>` attribute of `type_` holding `array` (converted to its dtype)."""
     element = type_.get_element_type()
-    storage = np.dtype(element.format)  # type: ignore[attr-defined]
+    if not isinstance(element, IntegerType | IndexType | Float16Type | Float32Type | Float64Type):
+        raise ValueError(f"no dense<...> literal of element type {element}")
+    storage = np.dtype(element.format)
     data = np.ascontiguousarray(np.asarray(array, dtype=element_dtype(type_)).astype(storage))
     if tuple(data.shape) != tuple(type_.get_shape()):
         raise ValueError(f"array of shape {data.shape} for type {type_}")
     if data.size > 1 and np.all(data == data.flat[0]):
         data = data.reshape(-1)[:1]  # a splat prints as dense<v>
-    return DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
+    return DenseIntOrFPElementsAttr(TensorType(element, type_.get_shape()), BytesAttr(data.tobytes()))
 
 
 def dense_constant(array: np.ndarray, type_: TensorType) -> arith.ConstantOp:

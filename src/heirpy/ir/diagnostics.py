@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from math import prod
 from typing import NoReturn
 
-from xdsl.context import Context
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     FileLineColLoc,
@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
@@ -54,7 +54,7 @@ class _BitPatternElement(Parser._TensorLiteralElement):
     converts the hex integer to the float 4286578688.0, silently changing the model.
     """
 
-    def to_type(self, parser, element_type):  # type: ignore[no-untyped-def, override]
+    def to_type(self, parser, element_type):
         is_hex = self.span.text.lower().startswith("0x")
         is_int = isinstance(self.value, int) and not isinstance(self.value, bool)
         if is_hex and is_int and isinstance(element_type, AnyFloat):
@@ -85,7 +85,8 @@ class LocatingParser(Parser):
 
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
-        self.lexer._unescaped_characters_regex = _STRING_LITERAL  # noqa: SLF001
+        assert isinstance(self.lexer, MLIRLexer)
+        self.lexer._unescaped_characters_regex = _STRING_LITERAL  # this parser's lexer only
         content = self.lexer.input.content
         newline = "\n" if isinstance(content, str) else ord("\n")
         self._line_starts = [0] + [i + 1 for i, ch in enumerate(content) if ch == newline]
@@ -115,7 +116,7 @@ class LocatingParser(Parser):
         op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(col))
         return op
 
-    def _parse_dense_literal_type(self):  # type: ignore[no-untyped-def]
+    def _parse_dense_literal_type(self):
         """Refuse dense literals too large to materialise before xDSL expands them.
 
         xDSL stores every dense constant, splats included, as its full byte string,

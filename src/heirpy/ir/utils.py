@@ -8,14 +8,16 @@ it. Nothing here imports heirpy's dialects: they import this.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import prod
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
+    ContainerType,
     DenseArrayBase,
+    DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -44,12 +46,12 @@ def i64_array(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
 
-def i64_vector(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
+def i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
     """`dense<[a, b]> : vector<2xi64>`, the form MLIR's conv/pool attributes take."""
     return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), [int(v) for v in values])
 
 
-def splat_i64_vector(value: int, rank: int) -> DenseIntOrFPElementsAttr:
+def splat_i64_vector(value: int, rank: int) -> DenseIntElementsAttr:
     """`dense<value> : vector<rank x i64>`, the form torch-mlir prints."""
     return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [rank]), [value] * rank)
 
@@ -62,6 +64,12 @@ def int_values(attr: Attribute) -> tuple[int, ...]:
     if isinstance(attr, ArrayAttr):
         return tuple(int(v.value.data) for v in attr.data if isinstance(v, IntegerAttr))
     raise TypeError(f"not an integer array attribute: {attr}")
+
+
+def int_pair(values: Iterable[int]) -> tuple[int, int]:
+    """Exactly two ints (the H and W of a 2-D window), e.g. from `int_values`."""
+    first, second = values
+    return int(first), int(second)
 
 
 # ------------------------------------------------------------------------ iterator types
@@ -187,6 +195,11 @@ def loop_sizes(maps: Sequence[AffineMap], shapes: Sequence[Sequence[int]]) -> li
 # ------------------------------------------------------------------------ shapes
 
 
+def element_type(type_: Attribute) -> Attribute:
+    """The element type of a tensor, memref or vector type; a scalar type itself."""
+    return type_.get_element_type() if isinstance(type_, ContainerType) else type_
+
+
 def static_shape(type_: Attribute) -> tuple[int, ...] | None:
     """The shape of a ranked tensor type with no dynamic size, else None.
 
@@ -224,7 +237,7 @@ def tensor_bytes(value_type: Attribute) -> int | None:
     if not isinstance(value_type, ShapedType):
         return None
     shape = value_type.get_shape()
-    size = element_bytes(value_type.get_element_type())  # type: ignore[arg-type]
+    size = element_bytes(element_type(value_type))
     if size is None or any(d < 0 for d in shape):
         return None
     return prod(shape) * size
@@ -239,9 +252,16 @@ def window_out_size(in_size: int, window: int, stride: int, dilation: int) -> in
 # ------------------------------------------------------------------------ reassociations
 
 
-def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+Reassociation = ArrayAttr[ArrayAttr[IntegerAttr[IntegerType | IndexType]]]
+"""The type of expand/collapse_shape's `reassociation` attribute."""
+
+
+def reassociation_attr(groups: Sequence[Sequence[int]]) -> Reassociation:
     """`[[0, 1], [2]]` as the `reassociation` attribute of expand/collapse_shape."""
-    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
+    inner: list[ArrayAttr[IntegerAttr[IntegerType | IndexType]]] = [
+        ArrayAttr([IntegerAttr(d, i64) for d in group]) for group in groups
+    ]
+    return ArrayAttr(inner)
 
 
 def reassociation_groups(attr: Attribute) -> list[list[int]]:

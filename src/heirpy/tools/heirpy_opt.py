@@ -28,7 +28,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
 from heirpy.ir.context import make_context
-from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, parse_module_text, verify_module
+from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, parse_module_text, verify_module
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
 
 

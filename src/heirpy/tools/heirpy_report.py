@@ -78,7 +78,7 @@ def first_function(module: ModuleOp) -> str:
     """The model's entry: torch-mlir names it `main`, the ONNX route `main_graph`."""
     for op in module.ops:
         if op.name == "func.func":
-            return op.sym_name.data  # type: ignore[attr-defined]
+            return op.sym_name.data
     raise HeirpyError("error: the module has no func.func to run")
 
 
@@ -153,7 +153,7 @@ def depth_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
 
     entry = first_function(before)
     pair = [
-        analyze_function(next(f for f in m.ops if getattr(f, "sym_name", None) and f.sym_name.data == entry))  # type: ignore[attr-defined]
+        analyze_function(next(f for f in m.ops if getattr(f, "sym_name", None) and f.sym_name.data == entry))
         for m in (before, after)
     ]
     return {

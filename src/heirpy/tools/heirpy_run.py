@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects.func import FuncOp
 
-from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, run_guarded
 from heirpy.interp.equivalence import check_equivalence, compare_arrays, random_inputs
 from heirpy.interp.evaluator import Evaluator
 from heirpy.interp.resources import LoadedModule, load_file
+from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, run_guarded
 
 PREVIEW_VALUES = 6
 
@@ -105,7 +105,7 @@ def run_main(argv: Sequence[str] | None = None) -> int:
         arrays = {f"arg{i}": np.asarray(a) for i, a in enumerate(inputs)}
         arrays |= {f"result{i}": r for i, r in enumerate(results)}
         try:
-            np.savez(args.output, **arrays)
+            np.savez(args.output, allow_pickle=False, **arrays)
         except OSError as err:
             raise HeirpyError(f"error: cannot write '{args.output}': {err.strerror or err}") from err
     if args.check:
@@ -113,7 +113,9 @@ def run_main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def check_against(stored: dict[str, np.ndarray], results: list[np.ndarray], rtol: float, atol: float, source: str) -> int:
+def check_against(
+    stored: dict[str, np.ndarray], results: list[np.ndarray], rtol: float, atol: float, source: str
+) -> int:
     failed = False
     for index, value in enumerate(results):
         key = f"result{index}"

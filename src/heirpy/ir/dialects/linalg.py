@@ -17,7 +17,8 @@ four ways, each matching upstream MLIR:
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set as AbstractSet
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import ClassVar
 
 from xdsl.builder import Builder
@@ -63,7 +64,7 @@ from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffect, get_effects
 from xdsl.utils.exceptions import VerifyException
 
-from heirpy.ir.utils import int_values, splat_i64_vector
+from heirpy.ir.utils import element_type, int_values, splat_i64_vector
 
 YieldOp = xops.YieldOp
 IndexOp = xops.IndexOp
@@ -188,7 +189,7 @@ class WindowOpMixin:
     WINDOW_RANK: ClassVar[int] = 2
 
     @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
+    def parse(cls, parser: Parser):
         op = super().parse(parser)  # type: ignore[misc]
         _fill_window_defaults(op, cls.WINDOW_RANK)
         return op
@@ -601,7 +602,7 @@ class _Contraction(NamedOperation):
 
     def verify_(self) -> None:
         if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(f"expects 2 inputs and 1 output")
+            raise VerifyException("expects 2 inputs and 1 output")
         super().verify_()
 
 
@@ -780,8 +781,9 @@ class MapOp(IRDLOperation):
         # the evaluator and today's mlir-opt/heir-opt accept.
         out_type = outs[0].type
         if len(region.block.args) == len(ins) and isinstance(out_type, ShapedType):
-            region.block.insert_arg(out_type.get_element_type(), len(ins))
-        result_types = [outs[0].type] if isinstance(outs[0].type, ShapedType) and not isinstance(outs[0].type, MemRefType) else []
+            region.block.insert_arg(element_type(out_type), len(ins))
+        on_tensors = isinstance(outs[0].type, ShapedType) and not isinstance(outs[0].type, MemRefType)
+        result_types = [outs[0].type] if on_tensors else []
         if len(outs) != 1:
             parser.raise_error("'linalg.map' expects exactly one init in outs(...)", pos)
         return cls.build(
@@ -818,7 +820,7 @@ def _short_form_body(
     block = Block(arg_types=element_types)
     out_type = outs[0].type
     assert isinstance(out_type, ShapedType)
-    inner = op_def.create(operands=list(block.args), result_types=[out_type.get_element_type()])
+    inner = op_def.create(operands=list(block.args), result_types=[element_type(out_type)])
     block.add_ops([inner, YieldOp(inner.results[0])])
     return Region(block)
 

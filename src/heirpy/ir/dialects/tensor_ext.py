@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -27,8 +27,8 @@ from xdsl.irdl import (
     operand_def,
     opt_prop_def,
     prop_def,
-    result_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -38,7 +38,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from heirpy.ir.utils import i64_array, window_out_size
+from heirpy.ir.utils import element_type, i64_array, window_out_size
 
 
 def _shape_str(shape: Sequence[int]) -> str:
@@ -159,16 +159,16 @@ class FusedConvPoolOp(IRDLOperation):
                     f"got {operand_type}"
                 )
             shapes[operand_name] = shape
-            element_types.add(operand_type.get_element_type())
+            element_types.add(element_type(operand_type))
         if len(element_types) != 1:
-            raise VerifyException(f"expects one element type for all operands")
+            raise VerifyException("expects one element type for all operands")
         if self.result.type != self.pool_init.type:
             raise VerifyException(
                 f"expects the result type {self.result.type} to equal "
                 f"'pool_init' type {self.pool_init.type}"
             )
         if self.divisor is not None and not isinstance(next(iter(element_types)), AnyFloat):
-            raise VerifyException(f"only takes a 'divisor' on float tensors")
+            raise VerifyException("only takes a 'divisor' on float tensors")
         if any(d < 0 for shape in shapes.values() for d in shape):
             return  # dynamic sizes are only checked at run time
         self._verify_shapes(shapes)
@@ -239,7 +239,7 @@ def is_kernel_root(op: Operation) -> bool:
     if not isinstance(op, LinalgStructuredOperation):
         return False
     return any(
-        it.data == IteratorType.REDUCTION for it in op.get_iterator_types()  # type: ignore[attr-defined]
+        it.data == IteratorType.REDUCTION for it in op.get_iterator_types()
     )
 
 
@@ -305,6 +305,24 @@ class KernelOp(IRDLOperation):
         return next((op for op in self.body.block.ops if is_kernel_epilogue(op)), None)
 
     def verify_(self) -> None:
+        terminator = self._verify_signature()
+        root, epilogue = self._verify_members(terminator)
+        if len(root.results) != 1:
+            raise VerifyException(f"expects the root '{root.name}' to have one result")
+        root_value = root.results[0]
+        if not any(operand is root_value for operand in epilogue.operands):
+            raise VerifyException(
+                f"expects the epilogue to read the root's result ({root_value.type})"
+            )
+        if any(use.operation is not epilogue for use in root_value.uses):
+            raise VerifyException(
+                f"expects the root's result ({root_value.type}) to be used only by the epilogue"
+            )
+        if tuple(terminator.values) != tuple(epilogue.results):
+            raise VerifyException("expects 'tensor_ext.yield' to yield the epilogue's results")
+
+    def _verify_signature(self) -> KernelYieldOp:
+        """Block arguments match the operands and the yield matches the results."""
         block = self.body.block
         if len(block.args) != len(self.inputs):
             raise VerifyException(
@@ -326,18 +344,20 @@ class KernelOp(IRDLOperation):
                 f"expects 'tensor_ext.yield' to yield the result types "
                 f"({', '.join(str(r.type) for r in self.res)}), got ({', '.join(map(str, yielded))})"
             )
+        return terminator
+
+    def _verify_members(self, terminator: Operation) -> tuple[Operation, Operation]:
+        """The body is prologue ops, one root, then one epilogue: (root, epilogue)."""
         roots: list[Operation] = []
         epilogues: list[Operation] = []
-        for op in block.ops:
+        for op in self.body.block.ops:
             if op is terminator:
                 continue
             if is_kernel_root(op):
                 roots.append(op)
             elif is_kernel_epilogue(op):
                 if not roots:
-                    raise VerifyException(
-                        f"expects the epilogue 'linalg.generic' after the root"
-                    )
+                    raise VerifyException("expects the epilogue 'linalg.generic' after the root")
                 epilogues.append(op)
             elif op.name in ("arith.constant", "tensor.empty"):
                 continue  # no data movement: allowed anywhere, e.g. the epilogue's init
@@ -357,20 +377,7 @@ class KernelOp(IRDLOperation):
                 f"expects exactly one epilogue 'linalg.generic' with parallel loops, "
                 f"found {len(epilogues)}"
             )
-        root, epilogue = roots[0], epilogues[0]
-        if len(root.results) != 1:
-            raise VerifyException(f"expects the root '{root.name}' to have one result")
-        root_value = root.results[0]
-        if not any(operand is root_value for operand in epilogue.operands):
-            raise VerifyException(
-                f"expects the epilogue to read the root's result ({root_value.type})"
-            )
-        if any(use.operation is not epilogue for use in root_value.uses):
-            raise VerifyException(
-                f"expects the root's result ({root_value.type}) to be used only by the epilogue"
-            )
-        if tuple(terminator.values) != tuple(epilogue.results):
-            raise VerifyException("expects 'tensor_ext.yield' to yield the epilogue's results")
+        return roots[0], epilogues[0]
 
     # -------------------------------------------------------------- assembly
     def print(self, printer: Printer) -> None:

@@ -25,10 +25,8 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.utils.exceptions import VerifyException
 
-from heirpy.ir.dialects import linalg
-from heirpy.transforms.canonicalize.fold_constants import dense_constant
 from heirpy.ir.constants import NO_BLOBS, attribute_array
-from heirpy.transforms.linear.constant_folding import is_compile_time_constant
+from heirpy.ir.dialects import linalg
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
@@ -40,6 +38,8 @@ from heirpy.ir.utils import (
     reassociation_attr,
     static_shape,
 )
+from heirpy.transforms.canonicalize.fold_constants import dense_constant
+from heirpy.transforms.linear.constant_folding import is_compile_time_constant
 
 # Scalar ops that apply elementwise to tensors and that xDSL 0.74 types correctly there.
 ELEMENTWISE_OPS: frozenset[str] = frozenset(
@@ -183,42 +183,62 @@ class MaterializeBroadcasts(RewritePattern):
                 new_inputs.append(value)
                 new_maps.append(m)
                 continue
-            dims: list[int] = []
-            units: list[int] = []
-            for i, expr in enumerate(m.results):
-                if isinstance(expr, AffineDimExpr):
-                    dims.append(expr.position)
-                elif isinstance(expr, AffineConstantExpr) and expr.value == 0 and shape[i] == 1:
-                    units.append(i)
-                else:
-                    return
-            if dims != sorted(set(dims)):
+            read = broadcast_read(m, shape)
+            if read is None:
                 return
-            source = value
-            if units:
-                if not dims:
-                    return  # all-unit operand: a rank-0 collapse, left alone
-                kept_shape = [s for i, s in enumerate(shape) if i not in units]
-                assert isinstance(value.type, TensorType)
-                collapse = tensor.CollapseShapeOp(
-                    operands=[value],
-                    result_types=[TensorType(value.type.get_element_type(), kept_shape)],
-                    properties={"reassociation": reassociation_attr(unit_reassociation(len(shape), units))},
-                )
-                new_ops.append(collapse)
-                source = collapse.results[0]
-            added = [d for d in range(m.num_dims) if d not in dims]
-            assert isinstance(value.type, TensorType)
-            empty = tensor.EmptyOp([], TensorType(value.type.get_element_type(), out_shape))
-            broadcast = linalg.BroadcastOp(source, empty.tensor, i64_array(added))
-            new_ops += [empty, broadcast]
-            new_inputs.append(broadcast.result[0])
+            ops, broadcast = _materialize(value, m.num_dims, read, out_shape)
+            new_ops += ops
+            new_inputs.append(broadcast)
             new_maps.append(AffineMap.identity(m.num_dims))
             changed = True
         if not changed:
             return
         new_ops.append(_regeneric(op, new_inputs, new_maps + maps[n_in:]))
         rewriter.replace(op, new_ops)
+
+
+def broadcast_read(m: AffineMap, shape: Sequence[int]) -> tuple[list[int], list[int]] | None:
+    """For an input map that reads fewer dims than loops: (the loop dims it reads, in
+    loop order; the operand axes that are a constant 0 on a size-1 axis). None if the
+    map reads anything else, reads dims out of loop order, or reads only unit axes (a
+    rank-0 collapse, left alone). Pure."""
+    dims: list[int] = []
+    units: list[int] = []
+    for i, expr in enumerate(m.results):
+        if isinstance(expr, AffineDimExpr):
+            dims.append(expr.position)
+        elif isinstance(expr, AffineConstantExpr) and expr.value == 0 and shape[i] == 1:
+            units.append(i)
+        else:
+            return None
+    if dims != sorted(set(dims)) or (units and not dims):
+        return None
+    return dims, units
+
+
+def _materialize(
+    value: SSAValue, num_loops: int, read: tuple[list[int], list[int]], out_shape: Sequence[int]
+) -> tuple[list[Operation], SSAValue]:
+    """Ops that collapse `value`'s unit axes and broadcast it to `out_shape`, and the
+    broadcast value."""
+    dims, units = read
+    assert isinstance(value.type, TensorType)
+    element, shape = value.type.get_element_type(), value.type.get_shape()
+    ops: list[Operation] = []
+    source = value
+    if units:
+        kept_shape = [s for i, s in enumerate(shape) if i not in units]
+        collapse = tensor.CollapseShapeOp(
+            operands=[value],
+            result_types=[TensorType(element, kept_shape)],
+            properties={"reassociation": reassociation_attr(unit_reassociation(len(shape), units))},
+        )
+        ops.append(collapse)
+        source = collapse.results[0]
+    added = [d for d in range(num_loops) if d not in dims]
+    empty = tensor.EmptyOp([], TensorType(element, out_shape))
+    broadcast = linalg.BroadcastOp(source, empty.tensor, i64_array(added))
+    return [*ops, empty, broadcast], broadcast.result[0]
 
 
 class DecomposeProjectedPermutation(RewritePattern):
@@ -311,6 +331,67 @@ class _Abort(Exception):
     """The body cannot be turned into tensor ops: leave the op alone."""
 
 
+class _TensorEmitter:
+    """Re-emits the scalar ops of an elementwise body on whole tensors of one shape."""
+
+    def __init__(
+        self,
+        block: Block,
+        arg_values: Sequence[SSAValue | None],
+        shape: tuple[int, ...],
+        extra_attributes: dict[str, Attribute],
+    ):
+        self.block, self.shape, self.extra_attributes = block, shape, extra_attributes
+        self.env: dict[SSAValue, SSAValue] = {
+            arg: value for arg, value in zip(block.args, arg_values) if value is not None
+        }
+        self.new_ops: list[Operation] = []
+
+    def value(self, value: SSAValue) -> SSAValue:
+        """The tensor standing for a body value: re-emitted, or a splat of an outer one."""
+        return self.env[value] if value in self.env else self._splat(value)
+
+    def _splat(self, value: SSAValue) -> SSAValue:
+        if isinstance(value, BlockArgument) and value.block is self.block:
+            raise _Abort  # an output's element: the result would depend on the init
+        if any(d < 0 for d in self.shape):
+            raise _Abort  # a splat of a dynamic shape needs its sizes
+        t = TensorType(value.type, self.shape)
+        owner = value.owner
+        array = None
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr | IntegerAttr):
+            array = attribute_array(owner.value, value.type, NO_BLOBS)
+        new: Operation
+        if array is not None:
+            new = dense_constant(array, t)
+        elif isinstance(owner, Operation) and owner.parent_block() is self.block:
+            raise _Abort  # defined in the body by an op that is not re-emitted
+        else:
+            new = tensor.SplatOp(value, [], t)
+        self.new_ops.append(new)
+        self.env[value] = new.results[0]
+        return new.results[0]
+
+    def emit(self, inner: Operation) -> None:
+        """Re-emit one body op on tensors; `_Abort` if it is not elementwise or the new
+        op does not verify."""
+        if inner.name not in ELEMENTWISE_OPS or inner.regions or inner.successors:
+            raise _Abort
+        operands = [self.value(o) for o in inner.operands]
+        new = type(inner).create(
+            operands=operands,
+            result_types=[TensorType(r.type, self.shape) for r in inner.results],
+            properties=dict(inner.properties),
+            attributes={**inner.attributes, **self.extra_attributes},
+        )
+        self.new_ops.append(new)  # before verifying, so that a failure discards it too
+        try:
+            new.verify()
+        except VerifyException as err:
+            raise _Abort from err
+        self.env.update(zip(inner.results, new.results))
+
+
 def tensor_ops_from_body(
     block: Block,
     arg_values: Sequence[SSAValue | None],
@@ -324,61 +405,17 @@ def tensor_ops_from_body(
     outside the body become splats (dense constants when they are constants). Raises
     `_Abort` when some op is not elementwise or the new ops do not verify.
     """
-    static = all(d >= 0 for d in shape)
-    env: dict[SSAValue, SSAValue] = {}
-    for arg, value in zip(block.args, arg_values):
-        if value is not None:
-            env[arg] = value
-    new_ops: list[Operation] = []
-
-    def splat(value: SSAValue) -> SSAValue:
-        if value in env:
-            return env[value]
-        if isinstance(value, BlockArgument) and value.block is block:
-            raise _Abort  # an output's element: the result would depend on the init
-        if not static:
-            raise _Abort  # a splat of a dynamic shape needs its sizes
-        t = TensorType(value.type, shape)
-        owner = value.owner
-        array = attribute_array(owner.value, value.type, NO_BLOBS) if isinstance(owner, arith.ConstantOp) else None
-        if array is not None and isinstance(owner.value, FloatAttr | IntegerAttr):  # type: ignore[union-attr]
-            new: Operation = dense_constant(array, t)
-        elif isinstance(owner, Operation) and owner.parent_block() is block:
-            raise _Abort  # defined in the body by an op that is not re-emitted
-        else:
-            new = tensor.SplatOp(value, [], t)
-        new_ops.append(new)
-        env[value] = new.results[0]
-        return new.results[0]
-
+    emitter = _TensorEmitter(block, arg_values, shape, extra_attributes)
     # The new ops already use the generic's inputs: an abort must erase them, or the
     # dangling uses reach the rewriter's worklist (and corrupt has_one_use).
     try:
         ops = list(block.ops)
         for inner in ops[:-1]:
-            if isinstance(inner, arith.ConstantOp):
-                continue  # used through splat() as a value defined outside the new ops
-            if inner.name not in ELEMENTWISE_OPS or inner.regions or inner.successors:
-                raise _Abort
-            operands = [env[o] if o in env else splat(o) for o in inner.operands]
-            result_types = [TensorType(r.type, shape) for r in inner.results]
-            new = type(inner).create(
-                operands=operands,
-                result_types=result_types,
-                properties=dict(inner.properties),
-                attributes={**inner.attributes, **extra_attributes},
-            )
-            new_ops.append(new)  # before verifying, so that a failure discards it too
-            try:
-                new.verify()
-            except VerifyException as err:
-                raise _Abort from err
-            env.update(zip(inner.results, new.results))
-        terminator = ops[-1]
-        results = [env[v] if v in env else splat(v) for v in terminator.operands]
-        return new_ops, results
+            if not isinstance(inner, arith.ConstantOp):  # constants are read via splats
+                emitter.emit(inner)
+        return emitter.new_ops, [emitter.value(v) for v in ops[-1].operands]
     except _Abort:
-        discard_ops(new_ops)
+        discard_ops(emitter.new_ops)
         raise
 
 
@@ -410,11 +447,13 @@ class GenericToElementwise(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not op.res or not all_parallel(op.iterator_types) or not all(is_identity(m) for m in affine_maps(op.indexing_maps)):
+        if not op.res or not all_parallel(op.iterator_types):
+            return
+        if not all(is_identity(m) for m in affine_maps(op.indexing_maps)):
             return
         if any(not isinstance(v.type, TensorType) for v in op.operands):
             return
-        shape = op.res[0].type.get_shape()  # type: ignore[union-attr]
+        shape = op.res[0].type.get_shape()
         arg_values: list[SSAValue | None] = [*op.inputs, *([None] * len(op.outputs))]
         try:
             new_ops, results = tensor_ops_from_body(op.body.block, arg_values, shape, dict(op.attributes))
@@ -448,7 +487,7 @@ class MapToElementwise(RewritePattern):
         if not isinstance(result_type, TensorType):
             return
         n_args = len(op.body.block.args)
-        arg_values: list[SSAValue | None] = [*op.inputs][:n_args]
+        arg_values: list[SSAValue | None] = [*op.inputs[:n_args]]
         arg_values += [None] * (n_args - len(arg_values))
         try:
             new_ops, results = tensor_ops_from_body(

@@ -20,9 +20,9 @@ from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from heirpy.ir.dialects import linalg
 from heirpy.ir.constants import NO_BLOBS, Blobs, constant_array, numpy_dtype, scalar_constant
 from heirpy.ir.constants import dense_constant as _dense_constant
+from heirpy.ir.dialects import linalg
 
 # HEIR refuses to expand a resource blob over 1 MiB; heirpy also bounds what a fold may
 # *produce* (non-splat), so that a broadcast bias (1x255x80x80 in YOLO) stays an op

@@ -39,6 +39,7 @@ Differences from HEIR (heir-opt 2026.11.1), each deliberate:
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -54,12 +55,12 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from heirpy.ir.constants import NO_BLOBS, ContextBlobs
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.elementwise import (
     ELEMENTWISE_PATTERNS,
     GenericToElementwise,
     MapToElementwise,
 )
+from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
 from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
@@ -94,7 +95,7 @@ def populate_linalg_canonicalizations_patterns(
 
 @dataclass(frozen=True)
 class LinalgCanonicalizationsPass(ModulePass):
-    """Normalise front-end linalg IR as HEIR does: fold constants, undilate convs, pools to convs, generics to tensor ops.
+    """Normalise front-end linalg IR like HEIR: fold constants, undilate convs, pools to convs, generics to tensor ops.
 
     Option `elementwise` (default true): turn elementwise generic/map ops into arith/math
     ops on tensors, as HEIR does; `elementwise=false` keeps them as linalg ops.
@@ -123,7 +124,7 @@ class LinalgCanonicalizationsPass(ModulePass):
         region_dce(op.body)
 
 
-def lower_new_fused_ops(ctx: Context, module: ModuleOp, keep: set[Operation]) -> bool:
+def lower_new_fused_ops(ctx: Context, module: ModuleOp, keep: Container[Operation]) -> bool:
     """Lower the fused_conv_pool ops this pass made (not those it was given) to one conv.
 
     Returns whether there were any."""

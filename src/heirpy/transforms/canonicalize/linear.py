@@ -12,11 +12,13 @@ blocked by splitting the pool into a second conv.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import EllipsisType
 
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
     ShapedType,
     TensorType,
@@ -25,14 +27,14 @@ from xdsl.dialects.linalg.abstract_ops import ConvOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from heirpy.ir.constants import element_dtype
 from heirpy.ir.dialects import linalg
+from heirpy.ir.utils import affine_maps, all_parallel, all_static, element_type, is_identity
 from heirpy.transforms.canonicalize.fold_constants import (
     ConstantPattern,
     _foldable,
     dense_constant,
 )
-from heirpy.ir.constants import element_dtype
-from heirpy.ir.utils import affine_maps, all_parallel, all_static, is_identity
 from heirpy.transforms.linear.linear_maps import pool_filter as sum_pool_filter
 
 
@@ -45,7 +47,7 @@ def undilated_filter(filter_: np.ndarray, dilations: Sequence[int]) -> np.ndarra
     window = filter_.shape[filter_.ndim - window_rank :]
     new_window = tuple(d * (k - 1) + 1 for k, d in zip(window, dilations))
     out = np.zeros(lead + new_window, dtype=filter_.dtype)
-    index = (Ellipsis, *(slice(None, None, d) for d in dilations))
+    index: tuple[EllipsisType | slice, ...] = (Ellipsis, *(slice(None, None, d) for d in dilations))
     out[index] = filter_
     return out
 
@@ -55,9 +57,9 @@ def pool_filter(channels: int, window: Sequence[int], value: float, dtype: np.dt
     return (sum_pool_filter(channels, window) * value).astype(dtype)
 
 
-def _same_form(attr: DenseIntOrFPElementsAttr, value: int) -> DenseIntOrFPElementsAttr:
+def _same_form(attr: DenseIntElementsAttr, value: int) -> DenseIntElementsAttr:
     """`attr` with every element set to `value`, keeping its vector/tensor type."""
-    return DenseIntOrFPElementsAttr.from_list(attr.type, [value] * len(attr))  # type: ignore[arg-type]
+    return DenseIntOrFPElementsAttr.from_list(attr.type, [value] * len(attr))
 
 
 # ------------------------------------------------------------------ dilated convs
@@ -78,15 +80,16 @@ class _UndilateConv(ConstantPattern):
         if not _foldable(new_filter, new_type):
             return
         cst = dense_constant(new_filter, new_type)
-        dil_attr = op.properties["dilations"]
-        assert isinstance(dil_attr, DenseIntOrFPElementsAttr)
+        strides, dilations_attr = op.properties["strides"], op.properties["dilations"]
+        assert isinstance(strides, DenseIntOrFPElementsAttr)  # the verifier checked both
+        assert isinstance(dilations_attr, DenseIntOrFPElementsAttr)
         new_conv = type(op)(
             inputs=[op.inputs[0], cst.result],
             outputs=list(op.outputs),
             res=[op.res[0].type],
             attributes=dict(op.attributes),
-            strides=op.properties["strides"],  # type: ignore[arg-type]
-            dilations=_same_form(dil_attr, 1),
+            strides=strides,
+            dilations=_same_form(dilations_attr, 1),
         )
         rewriter.insert_op(cst)
         rewriter.replace(op, new_conv)
@@ -144,10 +147,12 @@ def divisor_of(
         if not all_parallel(user.iterator_types):
             return None
         body = list(user.body.block.ops)
-        if len(body) != 2 or not isinstance(body[0], arith.DivfOp):
+        if len(body) != 2:
             return None
         div, yield_ = body
-        if tuple(yield_.operands) != (div.results[0],) or div.lhs is not user.body.block.args[0]:
+        if not isinstance(div, arith.DivfOp) or tuple(yield_.operands) != (div.results[0],):
+            return None
+        if div.lhs is not user.body.block.args[0]:
             return None
         # A block argument or a computed value is not a constant: scalar_constant says so.
         return _as_float(scalar(div.rhs))
@@ -175,7 +180,7 @@ class _PoolToConv(ConstantPattern):
         if isinstance(source.owner, ConvOperation):
             return  # conv + pool is fused by conv_pool_patterns(), never split
         assert isinstance(source.type, ShapedType) and isinstance(window.type, ShapedType)
-        element_type = source.type.get_element_type()
+        elements = element_type(source.type)
         channels = source.type.get_shape()[1]
         window_shape = window.type.get_shape()
 
@@ -187,7 +192,7 @@ class _PoolToConv(ConstantPattern):
         new_init: SSAValue = init
         new_init_op: Operation | None = None
         uses = list(op.res[0].uses)
-        if isinstance(element_type, AnyFloat) and len(uses) == 1:
+        if isinstance(elements, AnyFloat) and len(uses) == 1:
             divisor = divisor_of(uses[0].operation, op.res[0], self.scalar)
             init_values = self.array(init) if divisor is not None else None
             if divisor is not None and init_values is not None:
@@ -197,8 +202,8 @@ class _PoolToConv(ConstantPattern):
                     new_init_op = dense_constant(init_values / init_values.dtype.type(divisor), init.type)
                     new_init = new_init_op.results[0]
 
-        filter_values = pool_filter(channels, window_shape, scale, element_dtype(element_type))
-        filter_type = TensorType(element_type, filter_values.shape)
+        filter_values = pool_filter(channels, window_shape, scale, element_dtype(elements))
+        filter_type = TensorType(elements, filter_values.shape)
         if not _foldable(filter_values, filter_type):
             return
         filt = dense_constant(filter_values, filter_type)

@@ -25,11 +25,11 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     FloatAttr,
     ModuleOp,
     TensorType,
 )
-from heirpy.ir.dialects.linalg import BroadcastOp, FillOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -38,6 +38,7 @@ from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.constants import Resources, dense_constant, element_dtype, module_resources
 from heirpy.ir.context import context_of
 from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.dialects.linalg import BroadcastOp, FillOp
 from heirpy.ir.utils import i64_array
 from heirpy.transforms.linear.linear_maps import varying_axes
 
@@ -200,10 +201,11 @@ def build_init(array: np.ndarray, type_: TensorType) -> tuple[list[Operation], S
     """Ops computing the constant init `array` of `type_`, in its smallest form, and the
     value they produce (the last op's result)."""
     element = type_.get_element_type()
+    assert isinstance(element, AnyFloat), "linear-op inits are float tensors"
     axes = varying_axes(np.asarray(array))
     empty = tensor.EmptyOp([], type_)
     if not axes and float(np.asarray(array).reshape(-1)[0]) == 0.0:
-        zero = arith.ConstantOp(FloatAttr(0.0, element))  # type: ignore[arg-type]
+        zero = arith.ConstantOp(FloatAttr(0.0, element))
         fill = FillOp([zero.result], [empty.tensor], [type_])
         return [zero, empty, fill], fill.results[0]
     if len(axes) == 1 and array.ndim > 1:

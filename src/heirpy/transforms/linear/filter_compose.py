@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heirpy.ir.dialects.tensor_ext import window_out_size
+from heirpy.ir.utils import int_pair, window_out_size
 from heirpy.transforms.linear.linear_maps import sum_pool_nchw
 
 Pair = tuple[int, int]
@@ -50,7 +50,7 @@ class ConvPoolGeometry:
 
     def composed_size(self) -> Pair:
         """`(K-1)*d + (P-1)*e*s + 1` per dim: the composed filter's spatial size."""
-        return tuple(  # type: ignore[return-value]
+        return int_pair(
             (k - 1) * d + (p - 1) * e * s + 1
             for k, d, p, e, s in zip(
                 self.filter_size,
@@ -63,31 +63,31 @@ class ConvPoolGeometry:
 
     def composed_strides(self) -> Pair:
         """`s*t` per dim: the composed conv's stride (its dilation is 1)."""
-        return tuple(s * t for s, t in zip(self.conv_strides, self.pool_strides))  # type: ignore[return-value]
+        return int_pair(s * t for s, t in zip(self.conv_strides, self.pool_strides))
 
     def pool_offset_step(self) -> Pair:
         """`e*s` per dim: how far apart in input rows two pool taps land."""
-        return tuple(e * s for e, s in zip(self.pool_dilations, self.conv_strides))  # type: ignore[return-value]
+        return int_pair(e * s for e, s in zip(self.pool_dilations, self.conv_strides))
 
     def window_count(self) -> int:
         """How many conv outputs one pool output sums: PH*PW."""
         return self.pool_window[0] * self.pool_window[1]
 
     def conv_out_shape(self, in_hw: Pair) -> Pair:
-        return tuple(  # type: ignore[return-value]
+        return int_pair(
             window_out_size(h, k, s, d)
             for h, k, s, d in zip(in_hw, self.filter_size, self.conv_strides, self.conv_dilations)
         )
 
     def pool_out_shape(self, in_hw: Pair) -> Pair:
         conv_hw = self.conv_out_shape(in_hw)
-        return tuple(  # type: ignore[return-value]
+        return int_pair(
             window_out_size(h, p, t, e)
             for h, p, t, e in zip(conv_hw, self.pool_window, self.pool_strides, self.pool_dilations)
         )
 
     def composed_out_shape(self, in_hw: Pair) -> Pair:
-        return tuple(  # type: ignore[return-value]
+        return int_pair(
             window_out_size(h, g, st, 1)
             for h, g, st in zip(in_hw, self.composed_size(), self.composed_strides())
         )
@@ -130,7 +130,7 @@ def pooled_constant(
         geometry.pool_window,
         geometry.pool_strides,
         geometry.pool_dilations,
-        out_hw=pool_init.shape[2:],  # type: ignore[arg-type]
+        out_hw=pool_init.shape[2:],
     )
     total = pooled + pool_init
     if divisor is not None:

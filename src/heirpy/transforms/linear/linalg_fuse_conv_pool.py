@@ -1,7 +1,8 @@
 """Fuse a conv followed by a sum / average pool into one `tensor_ext.fused_conv_pool`.
 
     %c = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>}
-           ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%bias : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+           ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%bias : tensor<1x2x4x4xf32>)
+           -> tensor<1x2x4x4xf32>
     %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>}
            ins(%c, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%zero : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
     %a = linalg.generic {... parallel ...} ins(%p : tensor<1x2x2x2xf32>) outs(%e : tensor<1x2x2x2xf32>) {
@@ -27,13 +28,12 @@ as well as constants; composing the filter is `lower-tensor-ext`'s job.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, ModuleOp
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -41,12 +41,12 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.ir.constants import NO_BLOBS, scalar_constant
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.ir.constants import NO_BLOBS, scalar_constant
+from heirpy.ir.utils import affine_maps, all_parallel, element_type, int_pair, is_identity, static_shape
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
-from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 Shape = tuple[int, ...]
 
@@ -83,11 +83,6 @@ def conv_pool_fusable(
     return None
 
 
-def _pair(values: Sequence[int]) -> tuple[int, int]:
-    a, b = values
-    return (int(a), int(b))
-
-
 # ------------------------------------------------------------------------ divide / scale
 def _uniform_constant(value: SSAValue) -> float | None:
     """A float scalar constant or splat float tensor constant, else None."""
@@ -105,37 +100,37 @@ def _scale_of_body(generic: GenericOp, data_index: int) -> tuple[str, float] | N
         return None
     if block.args[len(generic.inputs)].uses:  # the init's value must be unused
         return None
-    data_arg = block.args[data_index]
     computed = ops[-1].operands[0]
-    if not isinstance(computed, SSAValue) or not hasattr(computed, "op"):
+    if not isinstance(computed, OpResult):
         return None
-    arith_op = computed.op  # type: ignore[attr-defined]
+    arith_op = computed.op
     body_rest = [op for op in ops[:-1] if op is not arith_op]
     if any(not isinstance(op, arith.ConstantOp) for op in body_rest):
         return None
     if not isinstance(arith_op, arith.DivfOp | arith.MulfOp) or arith_op.parent is not block:
         return None
-    lhs, rhs = arith_op.lhs, arith_op.rhs
-    if isinstance(arith_op, arith.DivfOp):
-        if lhs is not data_arg:
-            return None
-        other = rhs
-    elif lhs is data_arg:
-        other = rhs
-    elif rhs is data_arg:
-        other = lhs
-    else:
+    other = _scale_operand(arith_op, block.args[data_index])
+    if other is None:
         return None
     if isinstance(other, BlockArgument) and other.block is block:
         index = other.index
         if index >= len(generic.inputs) or index == data_index:
             return None
-        constant = _uniform_constant(generic.inputs[index])
-    else:
-        constant = _uniform_constant(other)
+        other = generic.inputs[index]
+    constant = _uniform_constant(other)
     if constant is None:
         return None
     return ("div" if isinstance(arith_op, arith.DivfOp) else "mul", constant)
+
+
+def _scale_operand(arith_op: arith.DivfOp | arith.MulfOp, data: SSAValue) -> SSAValue | None:
+    """The other operand of `data / c` or `data * c` / `c * data`; None otherwise."""
+    lhs, rhs = arith_op.lhs, arith_op.rhs
+    if lhs is data:
+        return rhs
+    if rhs is data and isinstance(arith_op, arith.MulfOp):
+        return lhs
+    return None
 
 
 def elementwise_scale(user: Operation, data: SSAValue) -> float | None:
@@ -217,18 +212,18 @@ class FuseConvIntoSumPool(RewritePattern):
         if len(window) != 2 or conv_init.type != conv_value.type:
             return
         element_types = {
-            v.type.get_element_type()  # type: ignore[union-attr]
+            element_type(v.type)
             for v in (x, w, conv_init, pool_init)
         }
         if len(element_types) != 1:
             return
         geometry = ConvPoolGeometry(
-            filter_size=_pair(w_shape[2:]),
-            conv_strides=_pair(conv.window_strides()),
-            conv_dilations=_pair(conv.window_dilations()),
-            pool_window=_pair(window),
-            pool_strides=_pair(pool.window_strides()),
-            pool_dilations=_pair(pool.window_dilations()),
+            filter_size=int_pair(w_shape[2:]),
+            conv_strides=int_pair(conv.window_strides()),
+            conv_dilations=int_pair(conv.window_dilations()),
+            pool_window=int_pair(window),
+            pool_strides=int_pair(pool.window_strides()),
+            pool_dilations=int_pair(pool.window_dilations()),
         )
         if conv_pool_fusable(x_shape, w_shape, conv_shape, pool_shape, geometry) is not None:
             return
@@ -266,7 +261,7 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
         if fused.result.uses.get_length() != 1:
             return
         user = next(iter(fused.result.uses)).operation
-        if not isinstance(fused.result.type.get_element_type(), AnyFloat):  # type: ignore[union-attr]
+        if not isinstance(fused.result.type.get_element_type(), AnyFloat):
             return
         divisor = elementwise_scale(user, fused.result)
         if divisor is None:

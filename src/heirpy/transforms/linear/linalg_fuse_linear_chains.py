@@ -55,12 +55,9 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     ModuleOp,
     TensorType,
 )
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
-from heirpy.ir.dialects.linalg import MatmulOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -69,22 +66,29 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
+from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
+    MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
     VecmatOp,
 )
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.ir.constants import element_dtype
-from heirpy.ir.constants import dense_constant
+from heirpy.ir.utils import (
+    Reassociation,
+    i64_vector,
+    int_pair,
+    reassociation_attr,
+    reassociation_groups,
+    static_shape,
+)
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
     erase_dead_constant_slices,
 )
-from heirpy.ir.utils import i64_vector, reassociation_attr, reassociation_groups, static_shape
 from heirpy.transforms.linear.linear_maps import (
     AffineConv,
     SampleMap,
@@ -100,6 +104,7 @@ from heirpy.transforms.linear.linear_maps import (
     sum_pool_nchw,
 )
 from heirpy.transforms.linear.linear_match import match_elementwise_affine
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 BATCHED, UNBATCHED = "batched", "unbatched"
 
@@ -171,7 +176,9 @@ def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
     const = _sample_const(reader.init_value(init))
     if weight is None or const is None or reader.fold(x) is not None:
         return None
-    conv = AffineConv(weight.astype(np.float64), op.window_strides(), op.window_dilations(), const)  # type: ignore[arg-type]
+    conv = AffineConv(
+        weight.astype(np.float64), int_pair(op.window_strides()), int_pair(op.window_dilations()), const
+    )
     return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init])
 
 
@@ -188,7 +195,7 @@ def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
     def apply(batch: np.ndarray) -> np.ndarray:
         return sum_pool_nchw(batch, shape, strides, dilations, out_hw) + const
 
-    conv = AffineConv(pool_filter(const.shape[0], shape), strides, dilations, const)  # type: ignore[arg-type]
+    conv = AffineConv(pool_filter(const.shape[0], shape), int_pair(strides), int_pair(dilations), const)
     return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init])
 
 
@@ -201,13 +208,13 @@ def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step |
     if reader.fold(op.input) is not None:
         return None
     conv = AffineConv(
-        weight.astype(np.float64), op.int_values("conv_strides"),  # type: ignore[arg-type]
-        op.int_values("conv_dilations"), conv_const,  # type: ignore[arg-type]
+        weight.astype(np.float64), int_pair(op.int_values("conv_strides")),
+        int_pair(op.int_values("conv_dilations")), conv_const,
     )
     window = op.int_values("pool_window")
     pool = AffineConv(
-        pool_filter(pool_const.shape[0], window), op.int_values("pool_strides"),  # type: ignore[arg-type]
-        op.int_values("pool_dilations"), pool_const,  # type: ignore[arg-type]
+        pool_filter(pool_const.shape[0], window), int_pair(op.int_values("pool_strides")),
+        int_pair(op.int_values("pool_dilations")), pool_const,
     )
     composed = compose_affine_convs(conv, pool)
     divisor = op.divisor_value()
@@ -426,7 +433,7 @@ def chain_ending_at(step: Step, reader: ConstantFolder) -> Chain | None:
 
 
 # ------------------------------------------------------------------------- rewriting
-def _reassociation(rank: int) -> ArrayAttr:
+def _reassociation(rank: int) -> Reassociation:
     """[[0], [1, ..., rank-1]]: flatten each sample, keep the batch axis."""
     return reassociation_attr([[0], range(1, rank)])
 

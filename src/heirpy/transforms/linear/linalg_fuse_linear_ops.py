@@ -49,9 +49,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
-from heirpy.ir.constants import element_dtype
-from heirpy.ir.constants import dense_constant
+from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -64,6 +62,7 @@ from heirpy.transforms.linear.linear_match import (
     linear_op_view,
     match_elementwise_affine,
 )
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 
 @dataclass(frozen=True)

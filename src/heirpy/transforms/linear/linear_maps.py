@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from math import gcd, prod
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
+from heirpy.interp.linalg_named import windows
 from heirpy.ir.utils import window_out_size
 
 Pair = tuple[int, int]
@@ -45,10 +45,7 @@ def conv_nchw(
     (sh, sw), (dh, dw) = tuple(strides), tuple(dilations)
     if out_hw is None:
         out_hw = (window_out_size(h, kh, sh, dh), window_out_size(wd, kw, sw, dw))
-    oh, ow = out_hw
-    span_h, span_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
-    view = sliding_window_view(x.astype(np.float64), (span_h, span_w), axis=(2, 3))
-    view = view[:, :, : (oh - 1) * sh + 1 : sh, : (ow - 1) * sw + 1 : sw, ::dh, ::dw]
+    view = windows(x.astype(np.float64), (2, 3), (kh, kw), (sh, sw), (dh, dw), out_hw)
     return np.einsum("bcyxij,fcij->bfyx", view, w.astype(np.float64), optimize=True)
 
 
@@ -64,10 +61,7 @@ def sum_pool_nchw(
     (ph, pw), (th, tw), (eh, ew) = tuple(window), tuple(strides), tuple(dilations)
     if out_hw is None:
         out_hw = (window_out_size(h, ph, th, eh), window_out_size(w, pw, tw, ew))
-    oh, ow = out_hw
-    span_h, span_w = eh * (ph - 1) + 1, ew * (pw - 1) + 1
-    view = sliding_window_view(x.astype(np.float64), (span_h, span_w), axis=(2, 3))
-    view = view[:, :, : (oh - 1) * th + 1 : th, : (ow - 1) * tw + 1 : tw, ::eh, ::ew]
+    view = windows(x.astype(np.float64), (2, 3), (ph, pw), (th, tw), (eh, ew), out_hw)
     return view.sum(axis=(-2, -1))
 
 

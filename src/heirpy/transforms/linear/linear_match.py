@@ -12,18 +12,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith
-from heirpy.ir.dialects.linalg import GenericOp, MatmulOp, YieldOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineMap,
 )
 
 from heirpy.interp.linalg_generic import eval_affine
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, MatvecOp, VecmatOp
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, MatmulOp, MatvecOp, VecmatOp, YieldOp
 from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
 from heirpy.transforms.linear.constant_folding import ConstantFolder
 
@@ -122,35 +122,44 @@ def _match_generic(op: GenericOp, reader: ConstantFolder) -> ElementwiseAffine |
     args = op.body.block.args
     if args[len(op.inputs)].uses:
         return None  # the body reads the init: not an elementwise op of the inputs
-    sides: list[tuple[SSAValue | None, np.ndarray | None]] = []
-    for value in binop.operands:
-        if isinstance(value, BlockArgument) and value.block is op.body.block:
-            index = value.index
-            operand = op.inputs[index]
-            folded = reader.fold(operand)
-            if folded is None:
-                if not (is_identity(maps[index]) and maps[index].num_dims == rank) or static_shape(operand.type) != shape:
-                    return None
-                sides.append((operand, None))
-            else:
-                sides.append((None, gather_through_map(folded, maps[index], shape)))
-        else:
-            folded = reader.fold(value)  # a scalar captured from outside the body
-            if folded is None or folded.ndim != 0:
-                return None
-            sides.append((None, np.broadcast_to(folded, shape).copy()))
-    (lhs_operand, lhs_const), (rhs_operand, rhs_const) = sides
+    lhs = _body_operand(op, binop.operands[0], maps, shape, reader)
+    rhs = _body_operand(op, binop.operands[1], maps, shape, reader)
+    if lhs is None or rhs is None:
+        return None
+    (lhs_operand, lhs_const), (rhs_operand, rhs_const) = lhs, rhs
     if (lhs_operand is None) == (rhs_operand is None):
-        return None
-    if lhs_operand is not None and rhs_operand is not None:
-        return None
+        return None  # two activations, or two constants
     operand_is_lhs = lhs_operand is not None
-    operand = lhs_operand if operand_is_lhs else rhs_operand
+    activation = lhs_operand if operand_is_lhs else rhs_operand
     constant = rhs_const if operand_is_lhs else lhs_const
-    assert operand is not None and constant is not None
+    assert activation is not None and constant is not None
     return ElementwiseAffine(
-        op, _ARITH_KINDS[type(binop)], operand, operand_is_lhs, constant, op.res[0]
+        op, _ARITH_KINDS[type(binop)], activation, operand_is_lhs, constant, op.res[0]
     )
+
+
+def _body_operand(
+    op: GenericOp,
+    value: SSAValue,
+    maps: Sequence[AffineMap],
+    shape: tuple[int, ...],
+    reader: ConstantFolder,
+) -> tuple[SSAValue | None, np.ndarray | None] | None:
+    """What an operand of the generic's body op reads: (the activation, None) when it is
+    an input read whole through an identity map, (None, the constant over the loop
+    space) when it is constant; None for anything else."""
+    if isinstance(value, BlockArgument) and value.block is op.body.block:
+        operand, read = op.inputs[value.index], maps[value.index]
+        folded = reader.fold(operand)
+        if folded is not None:
+            return None, gather_through_map(folded, read, shape)
+        if is_identity(read) and read.num_dims == len(shape) and static_shape(operand.type) == shape:
+            return operand, None
+        return None
+    folded = reader.fold(value)  # a scalar captured from outside the body
+    if folded is None or folded.ndim != 0:
+        return None
+    return None, np.broadcast_to(folded, shape).copy()
 
 
 # ------------------------------------------------------------------------- linear ops

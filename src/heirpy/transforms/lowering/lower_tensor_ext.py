@@ -20,7 +20,9 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     FloatAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     TensorType,
 )
@@ -33,28 +35,29 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from heirpy.ir.dialects.linalg import BroadcastOp, FillOp
-
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.ir.constants import NO_BLOBS, ContextBlobs, constant_array, dense_constant
 from heirpy.ir.dialects.linalg import (
+    BroadcastOp,
     Conv2DNchwFchwOp,
+    FillOp,
     GenericOp,
     IteratorTypeAttr,
     PoolingNchwSumOp,
     YieldOp,
 )
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.ir.constants import NO_BLOBS, ContextBlobs, constant_array, dense_constant
-from heirpy.ir.utils import i64_array, i64_vector, static_shape
+from heirpy.ir.utils import element_type, i64_array, i64_vector, int_pair, shape_of, static_shape
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
 from heirpy.transforms.lowering.expand_reads import ExpandMixedRadixReads
 from heirpy.transforms.lowering.lower_kernel import LowerKernel, LowerKernelToLayoutOps
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 
-def _scalar_attr(value: float | int, element: Attribute) -> Attribute:
+def _scalar_attr(value: float | int, element: Attribute) -> FloatAttr | IntegerAttr:
     if isinstance(element, AnyFloat):
         return FloatAttr(float(value), element)
-    return IntegerAttr(int(value), element)  # type: ignore[arg-type]
+    assert isinstance(element, IntegerType | IndexType), f"no scalar of type {element}"
+    return IntegerAttr(int(value), element)
 
 
 # ------------------------------------------------------------------------ IR builders
@@ -95,7 +98,7 @@ def divide_by_constant(value: SSAValue, divisor: float) -> list[Operation]:
 
     @Builder.implicit_region((element, element))
     def body(args: tuple[BlockArgument, ...]) -> None:
-        constant = arith.ConstantOp(FloatAttr(divisor, element))  # type: ignore[arg-type]
+        constant = arith.ConstantOp(FloatAttr(divisor, element))
         quotient = arith.DivfOp(args[0], constant.result)
         YieldOp(quotient.result)
 
@@ -119,7 +122,7 @@ def sum_pool(
     dilations: Sequence[int],
 ) -> list[Operation]:
     """`linalg.pooling_nchw_sum` of `value` into `init` (the window operand is empty)."""
-    element = init.type.get_element_type()  # type: ignore[union-attr]
+    element = element_type(init.type)
     window_tensor = tensor.EmptyOp([], TensorType(element, list(window)))
     pool = PoolingNchwSumOp(
         [value, window_tensor.tensor],
@@ -167,14 +170,15 @@ def composed_filter_ops(
 
 # ------------------------------------------------------------------------ patterns
 def fused_geometry(op: FusedConvPoolOp) -> ConvPoolGeometry:
-    filter_shape = op.filter.type.get_shape()  # type: ignore[union-attr]
+    filter_shape = shape_of(op.filter)
+    assert filter_shape is not None  # the verifier requires a 4-D filter
     return ConvPoolGeometry(
         filter_size=(filter_shape[2], filter_shape[3]),
-        conv_strides=op.int_values("conv_strides"),  # type: ignore[arg-type]
-        conv_dilations=op.int_values("conv_dilations"),  # type: ignore[arg-type]
-        pool_window=op.int_values("pool_window"),  # type: ignore[arg-type]
-        pool_strides=op.int_values("pool_strides"),  # type: ignore[arg-type]
-        pool_dilations=op.int_values("pool_dilations"),  # type: ignore[arg-type]
+        conv_strides=int_pair(op.int_values("conv_strides")),
+        conv_dilations=int_pair(op.int_values("conv_dilations")),
+        pool_window=int_pair(op.int_values("pool_window")),
+        pool_strides=int_pair(op.int_values("pool_strides")),
+        pool_dilations=int_pair(op.int_values("pool_dilations")),
     )
 
 
@@ -276,7 +280,7 @@ def populate_lower_tensor_ext_patterns(
 
 @dataclass(frozen=True)
 class LowerTensorExtPass(ModulePass):
-    """Lower heirpy's tensor_ext ops to standard linalg (fused_conv_pool -> one conv, kernel -> root + layout ops + epilogue).
+    """Lower heirpy's tensor_ext ops to linalg (fused_conv_pool -> one conv, kernel -> root + layout ops + epilogue).
 
         %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>,
                conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>,

@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
-from heirpy.ir.dialects.linalg import GenericOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -39,7 +38,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.ir.dialects.linalg import GenericOp, IndexOp, TransposeOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import (
     KernelOp,
     KernelYieldOp,
@@ -57,8 +56,8 @@ from heirpy.ir.utils import (
 from heirpy.transforms.pointwise.axis_map import AxisMap, trace
 from heirpy.transforms.pointwise.pointwise_maps import (
     LAYOUT_OPS,
-    inverse_of_permutation,
     bare_dims,
+    inverse_of_permutation,
     layout_chain,
     loops_inferable,
     no_recompute,
@@ -68,6 +67,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     split_keeps_reductions_whole,
     substitute,
 )
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 # ------------------------------------------------------------------ generic helpers
 
@@ -436,7 +436,7 @@ class TransposeToGeneric(RewritePattern):
         for result_axis, input_axis in enumerate(perm):
             inverse[input_axis] = result_axis
         in_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(inverse[k]) for k in range(rank)))
-        element = op.res[0].type.get_element_type()  # type: ignore[attr-defined]
+        element = op.res[0].type.get_element_type()
         block = Block(arg_types=[element, element])
         block.add_op(YieldOp(block.args[0]))
         generic = GenericOp(
@@ -683,7 +683,7 @@ def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp
 
 def _defined_in(value: SSAValue, member: Operation) -> bool:
     """True if `value` is defined in one of `member`'s own regions (a body value)."""
-    parent = value.op.parent_op() if isinstance(value, OpResult) else value.owner.parent_op()  # type: ignore[union-attr]
+    parent = value.op.parent_op() if isinstance(value, OpResult) else value.owner.parent_op()
     while parent is not None:
         if parent is member:
             return True

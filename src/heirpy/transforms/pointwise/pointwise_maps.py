@@ -28,16 +28,16 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
-from heirpy.ir.utils import axis_loops, reassociation_groups
+from heirpy.ir.utils import axis_loops, reassociation_groups, shape_of
 from heirpy.transforms.pointwise.axis_map import (
     AxisMap,
-    common_factors,
     Broadcast,
     CollapseShape,
     ExpandShape,
     LayoutStep,
     Reshape,
     Transpose,
+    common_factors,
 )
 
 LAYOUT_OPS: tuple[type[Operation], ...] = (
@@ -52,15 +52,17 @@ LAYOUT_OPS: tuple[type[Operation], ...] = (
 def layout_step(op: Operation) -> tuple[SSAValue, LayoutStep] | None:
     """The input of a layout op and the axis-map step it performs, or None."""
     if isinstance(op, tensor.ExpandShapeOp):
-        return op.src, ExpandShape(reassociation_groups(op.reassociation), op.result.type.get_shape())
+        groups = tuple(map(tuple, reassociation_groups(op.reassociation)))
+        return op.src, ExpandShape(groups, op.result.type.get_shape())
     if isinstance(op, tensor.CollapseShapeOp):
-        return op.src, CollapseShape(reassociation_groups(op.reassociation))
+        return op.src, CollapseShape(tuple(map(tuple, reassociation_groups(op.reassociation))))
     if isinstance(op, tensor.ReshapeOp):
         return op.source, Reshape(op.result.type.get_shape())
     if isinstance(op, TransposeOp) and len(op.inputs) == 1 and len(op.res) == 1:
         return op.inputs[0], Transpose(tuple(op.permutation.get_values()))
     if isinstance(op, BroadcastOp) and len(op.result) == 1:
-        shape = op.init.type.get_shape()  # type: ignore[union-attr]
+        shape = shape_of(op.init)
+        assert shape is not None  # the verifier requires a shaped init
         return op.input, Broadcast(tuple(op.dimensions.get_values()), shape)
     return None
 
