@@ -258,7 +258,7 @@ class ContractionToMatvec(LegalizePattern):
         if init_array is not None:
             init_op = dense_constant(init_array.reshape(-1), flat_type(out_type))
             ops.append(init_op)
-            flat_init = init_op.result
+            flat_init: SSAValue = init_op.result
         else:
             init_ops, flat_init = flatten(init)
             ops += init_ops
