@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import heirpy  # noqa: E402
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
+from markdown_table import markdown_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -241,13 +242,6 @@ def summarise(kinds: list[str]) -> str:
     return ", ".join(f"{k} x{n}" if n > 1 else k for k, n in counts.items())
 
 
-def table(rows: list[list[str]], header: list[str]) -> str:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [header, *rows]]
-    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pipeline", default=DEFAULT_PIPELINE)
@@ -291,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"done: {case.name}", file=sys.stderr, flush=True)
     print(f"heirpy: {args.pipeline}; iree-opt: {' '.join(IREE_OPT_FLAGS)}; "
           f"iree-compile {' '.join(COMPILE_FLAGS)}; medians of {args.rounds} alternating runs")
-    print(table(rows, header))
+    print(markdown_table(header, rows))
     return 0
 
 

@@ -24,6 +24,7 @@ from heirpy.analysis.kernels import count_kernels, intermediate_bytes
 from heirpy.api import parse, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module
+from markdown_table import markdown_table  # benchmarks/, the directory of this script
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
@@ -132,10 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         fused, numerics = heirpy_figures(text, args.pipeline)
         rows.append([name, figures(text), fused, iree_figures(text, iree_opt), numerics])
     print(f"kernels / intermediate bytes; heirpy: {args.pipeline}; iree-opt: {' '.join(IREE_FLAGS)}")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [header, *rows]]
-    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    print("\n".join(lines))
+    print(markdown_table(header, rows))
     return 0
 
 
