@@ -2,10 +2,10 @@
 
 Part of `lower-tensor-ext` (listed in `populate_lower_tensor_ext_patterns`). Two forms:
 
-* `LowerKernelToLayoutOps` (the default): the root with a zero init, the reshape and
-  transpose of its result as `tensor.expand_shape` + `linalg.transpose`, then the
-  epilogue reading that in loop order, with the root's old init added there. This is
-  the form IREE turns into fewer, faster dispatches (see that class).
+* `LowerKernelToLayoutOps` (the default): the root with a zero init, the reshape of its
+  result as `tensor.expand_shape` (and its transpose as `linalg.transpose` where IREE
+  folds that into the root), then the epilogue with the root's old init added there.
+  This is the form IREE turns into fewer, faster dispatches (see that class).
 * `LowerKernel` (`lower-tensor-ext{layout-ops=false}`): the body inlined as it is, root +
   one generic whose maps carry the layout change: heirpy's own view of the kernel.
 """
@@ -24,7 +24,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import Blobs, dense_constant, scalar_constant
-from heirpy.ir.dialects.linalg import BroadcastOp, GenericOp, YieldOp
+from heirpy.ir.dialects.linalg import BroadcastOp, Conv2DNchwFchwOp, GenericOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import KernelOp, KernelYieldOp
 from heirpy.ir.utils import affine_maps, int_values, is_identity, projection_dims, static_shape
 from heirpy.transforms.lowering.expand_reads import (
@@ -89,6 +89,23 @@ def accumulates_by_addition(root: Operation) -> bool:
     return out.uses.get_length() == 1
 
 
+def folds_transpose_into_root(root: Operation) -> bool:
+    """IREE 3.13 folds a `linalg.transpose` of this root's result into the root itself.
+
+    It does so for contraction generics (GlobalOptimization's PropagateLinalgTranspose,
+    FuseTransposeWithProducerLinalgOp), and a 1x1, unit-stride conv becomes one once
+    generalised with its unit window loops dropped; it refuses convolutions and named
+    matmuls (both only under aggressive-propagation flags)."""
+    if not isinstance(root, Conv2DNchwFchwOp):
+        return False
+    filter_shape = static_shape(root.operands[1].type)
+    return (
+        filter_shape is not None
+        and filter_shape[2:] == (1, 1)
+        and root.window_strides() == (1, 1)
+    )
+
+
 def without_results(amap: AffineMap, drop: set[int]) -> AffineMap:
     """`amap` without the results at the positions in `drop`."""
     kept = tuple(e for j, e in enumerate(amap.results) if j not in drop)
@@ -108,7 +125,7 @@ class LowerKernelToLayoutOps(RewritePattern):
           %s = linalg.generic {(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3), id}
                  ins(%c) outs(%o) { sigmoid(%in) }
           tensor_ext.yield %s }
-      ==>
+      ==>  (%w a 1x1 filter, unit strides)
         %z = arith.constant dense<0.0> : tensor<1x6x4x4xf32>
         %c = linalg.conv_2d_nchw_fchw ins(%x, %w) outs(%z) -> tensor<1x6x4x4xf32>
         %v = tensor.expand_shape %c [[0], [1, 2], [3], [4]] ... into tensor<1x2x3x4x4xf32>
@@ -116,17 +133,23 @@ class LowerKernelToLayoutOps(RewritePattern):
         %s = linalg.generic {id, (d0, d1, d2, d3, d4) -> (d1 * 3 + d4), id}
                ins(%t, %b) outs(%o) { sigmoid(%in + %bias) }
       (then `ExpandMixedRadixReads` reads %b as `expand_shape %b` through (d1, d4)).
+      For any other root the permutation stays in the epilogue's map:
+        %s = linalg.generic {(d0, d1, d2, d3, d4) -> (d0, d1, d4, d2, d3), ...} ins(%v, %b)
 
     Why this form (IREE 3.13, llvm-cpu; benchmarks/bench_iree.py): IREE folds a
     `linalg.transpose` that directly follows a contraction generic (after an
     `expand_shape`) into that op's output map (GlobalOptimization's
     PropagateLinalgTranspose), and then fuses an identity-mapped consumer into the same
-    dispatch. A transpose hidden in a compute generic's map, or a mixed-radix map, is
-    never propagated; and a non-zero init is split off by IREE into an add that lands
-    between the root and the transpose. So the YOLO head with a 1x1 conv becomes ONE
-    dispatch, 3x faster than the raw IR (the inlined kernel: 2 dispatches, 1.2x slower).
-    A 3x3 conv keeps its named form, which IREE's conv code generation needs, and costs
-    what the raw IR costs.
+    dispatch; a 1x1 unit-stride conv is such a contraction once IREE generalises it
+    (`folds_transpose_into_root`). A transpose hidden in a compute generic's map, or a
+    mixed-radix map, is never propagated, and a non-zero init is split off by IREE into
+    an add that lands between the root and the transpose. So the YOLO head with a 1x1
+    conv becomes ONE dispatch, 2.5x faster than the raw IR (the inlined kernel: 2
+    dispatches, 1.2x slower). Convs IREE cannot fold into (a 3x3 conv must stay a named
+    2-D conv for its conv code generation) keep the permutation in the epilogue's read:
+    IREE then runs the epilogue as one elementwise_transpose dispatch in output order,
+    exactly as for the raw IR (a separate `linalg.transpose` there became a consumer
+    writing through a permuted map, 2-7% slower).
 
     Legality: the root has one result, read once by the epilogue through a map that
     is a permutation of plain or mixed-radix loop numbers (`plan_read_expansion`);
@@ -168,9 +191,10 @@ class LowerKernelToLayoutOps(RewritePattern):
         if plan is not None:
             ops, value = expanded_operand(value, plan)
             new_ops += ops
-        ops, value, ordered = loop_order_transpose(value, plain)
-        new_ops += ops
-        inputs[index], maps[index] = value, ordered
+        if folds_transpose_into_root(root):
+            ops, value, plain = loop_order_transpose(value, plain)
+            new_ops += ops
+        inputs[index], maps[index] = value, plain
         rewriter.replace(epilogue, [*new_ops, rebuild_generic(epilogue, inputs, maps, rewriter)])
 
     def _is_zero(self, init: SSAValue) -> bool:
