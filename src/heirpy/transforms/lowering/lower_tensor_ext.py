@@ -280,7 +280,7 @@ def populate_lower_tensor_ext_patterns(
 
 @dataclass(frozen=True)
 class LowerTensorExtPass(ModulePass):
-    """Lower heirpy's tensor_ext ops to linalg (fused_conv_pool -> one conv, kernel -> root + layout ops + epilogue).
+    """Lower heirpy's tensor_ext ops to linalg (fused_conv_pool -> one conv, kernel -> root + reshape + epilogue).
 
         %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>,
                conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>,
@@ -297,15 +297,16 @@ class LowerTensorExtPass(ModulePass):
     (tests/filecheck/transforms/lower-tensor-ext/docstring.mlir runs this example.)
 
     A `tensor_ext.kernel` (root + pointwise epilogue) becomes the root with a zero init,
-    its result's reshape and transpose as `tensor.expand_shape` + `linalg.transpose`,
-    and the epilogue reading that in loop order with the old init (the bias) added
-    there; any generic reading an operand through a mixed-radix map (`d1 * 85 + d4`)
-    reads an `expand_shape` view instead (`LowerKernelToLayoutOps`,
-    `ExpandMixedRadixReads`). Measured with IREE 3.13 (benchmarks/bench_iree.py): the
-    YOLO head with a 1x1 conv compiles to 1 dispatch and runs ~3x faster than the raw
-    torch-mlir IR, where the inlined kernel gave 2 dispatches and ran 1.2x slower; the
-    3x3 head and the other cases cost what the raw IR costs. HEIR is not affected: only
-    the YOLO nets have such kernels and heir-opt rejects their raw IR too.
+    its result's reshape as `tensor.expand_shape` (its transpose as `linalg.transpose`
+    where IREE folds that into the root: a 1x1 unit-stride conv), and the epilogue with
+    the old init (the bias) added there; any generic reading an operand through a
+    mixed-radix map (`d1 * 85 + d4`) reads an `expand_shape` view instead
+    (`LowerKernelToLayoutOps`, `ExpandMixedRadixReads`). Measured with IREE 3.13
+    (benchmarks/bench_iree.py): the YOLO head with a 1x1 conv compiles to 1 dispatch and
+    runs ~2.5x faster than the raw torch-mlir IR, where the inlined kernel gave 2
+    dispatches and ran 1.2x slower; the 3x3 head and the other cases compile to what the
+    raw IR compiles to. HEIR is not affected: only the YOLO nets have such kernels, and
+    heir-opt rejects their expand_shape in the raw IR too.
     Option `layout-ops` (default true); `layout-ops=false` inlines each kernel's body as
     it is (root + one generic whose maps carry the layout change) and keeps mixed-radix
     maps, heirpy's own view of a kernel.
