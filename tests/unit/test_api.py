@@ -53,7 +53,7 @@ def test_conv_maps_follow_strides_and_dilations() -> None:
 }"""
     )
     conv = next(op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp))
-    input_map = conv.get_default_indexing_maps()[0]
+    input_map = conv.get_indexing_maps().data[0].data
     # (n, f, oh, ow, c, kh, kw) -> (n, c, oh*2 + kh, ow*2 + kw*2)
     assert input_map.eval([0, 0, 1, 1, 0, 2, 2], []) == (0, 0, 4, 6)
 

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects.func import FuncOp
-from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Operation, SSAValue
 
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     DepthwiseConv2DNchwChwOp,
+    MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
     VecmatOp,

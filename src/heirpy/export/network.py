@@ -43,7 +43,7 @@ from heirpy.export.pointwise import pointwise_form
 from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.constants import module_resources
 from heirpy.ir.diagnostics import HeirpyError, location_prefix
-from heirpy.ir.dialects.linalg import WindowOpMixin
+from heirpy.ir.dialects.linalg import WindowOp
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
@@ -328,7 +328,7 @@ def _conv_source(ex: _Extractor, value: SSAValue, op: Operation) -> tuple[int, i
 
 
 def _window(ex: _Extractor, op: Operation) -> tuple[int, int]:
-    assert isinstance(op, WindowOpMixin)
+    assert isinstance(op, WindowOp)
     strides, dilations = op.window_strides(), op.window_dilations()
     if len(set(strides)) != 1:
         raise ex.error(op, f"has strides {list(strides)}; Orion needs one stride for H and W")

@@ -23,10 +23,10 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation
 
 from heirpy.interp.errors import EvaluationError, op_error
-from heirpy.interp.linalg_generic import axis_letters
+from heirpy.interp.linalg_generic import axis_letters, generic
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 from heirpy.ir.constants import element_dtype
-from heirpy.ir.dialects.linalg import window_values
+from heirpy.ir.dialects.linalg import NamedStructuredOp, window_values
 from heirpy.ir.utils import int_values, projection_dims
 
 HANDLERS = HandlerTable()
@@ -230,16 +230,25 @@ def pooling(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarr
 # ----------------------------------------------------------------------------- contractions
 @HANDLERS.register("linalg.matmul", "linalg.matvec", "linalg.vecmat", "linalg.batch_matmul")
 def contraction(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
-    """`out += lhs * rhs` over the op's indexing maps (projections), as one einsum."""
+    """`out += lhs * rhs` over the op's indexing maps (projections), as one einsum.
+
+    An output dim no input reads (a broadcast operand of matmul) repeats the sum along
+    it. `cast_unsigned` bodies go through the generic evaluator, which reads the body.
+    """
     assert isinstance(op, LinalgStructuredOperation)
+    if isinstance(op, NamedStructuredOp) and op.is_unsigned(dict(op.properties)):
+        return generic(ev, op, args)
     lhs, rhs, init = args
     maps = [attr.data for attr in op.get_indexing_maps().data]
     dims = [projection_dims(m) for m in maps]
-    if any(d is None for d in dims):
+    if dims[0] is None or dims[1] is None or dims[2] is None:
         raise op_error(op, "has an indexing map that is not a projection")
-    spec = ",".join(axis_letters(d) for d in dims[:2]) + "->" + axis_letters(dims[2])  # type: ignore[arg-type]
+    read = set(dims[0]) | set(dims[1])
+    kept = [d for d in dims[2] if d in read]
+    spec = f"{axis_letters(dims[0])},{axis_letters(dims[1])}->{axis_letters(kept)}"
     dtype = init.dtype
     product = np.einsum(spec, lhs.astype(dtype, copy=False), rhs.astype(dtype, copy=False), optimize=True)
+    product = product.reshape([init.shape[i] if d in read else 1 for i, d in enumerate(dims[2])])
     return [init + product.astype(dtype, copy=False)]
 
 

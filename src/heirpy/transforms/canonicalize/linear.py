@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
-from xdsl.dialects.linalg.abstract_ops import ConvOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -80,9 +79,9 @@ class _UndilateConv(ConstantPattern):
         if not _foldable(new_filter, new_type):
             return
         cst = dense_constant(new_filter, new_type)
-        strides, dilations_attr = op.properties["strides"], op.properties["dilations"]
-        assert isinstance(strides, DenseIntOrFPElementsAttr)  # the verifier checked both
-        assert isinstance(dilations_attr, DenseIntOrFPElementsAttr)
+        # Some dilation is not 1, so the text gave them; strides may be left to default.
+        strides, dilations_attr = op.strides, op.dilations
+        assert dilations_attr is not None
         new_conv = type(op)(
             inputs=[op.inputs[0], cst.result],
             outputs=list(op.outputs),
@@ -177,7 +176,7 @@ class _PoolToConv(ConstantPattern):
         source, window, init = op.inputs[0], op.inputs[1], op.outputs[0]
         if not all_static([source, window, init]):
             return
-        if isinstance(source.owner, ConvOperation):
+        if isinstance(source.owner, linalg.ConvolutionOp):
             return  # conv + pool is fused by conv_pool_patterns(), never split
         assert isinstance(source.type, ShapedType) and isinstance(window.type, ShapedType)
         elements = element_type(source.type)
@@ -211,8 +210,8 @@ class _PoolToConv(ConstantPattern):
             inputs=[source, filt.result],
             outputs=[new_init],
             res=[op.res[0].type],
-            strides=op.properties["strides"],  # type: ignore[arg-type]
-            dilations=op.properties["dilations"],  # type: ignore[arg-type]
+            strides=op.strides,
+            dilations=op.dilations,
         )
         new_ops = [filt, *([new_init_op] if new_init_op else []), conv]
         if divide is None:

@@ -467,8 +467,7 @@ def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Oper
         weight = dense_constant(matrix.astype(dtype), TensorType(element, [d_out, d_in]))
         init_ops, init = build_init(bias.astype(dtype), out_type)
         op = MatvecOp(
-            [weight.result, chain.input], [init], [out_type], None, None,
-            MatvecOp.get_hidden_region([weight.result, chain.input], [init]),
+            [weight.result, chain.input], [init], [out_type]
         )
         return [weight, *init_ops, op]
     batch = in_type.get_shape()[0]

@@ -147,10 +147,7 @@ def matvec_ops(matrix: np.ndarray, vector: SSAValue, init: SSAValue, element: At
     """`linalg.matvec ins(matrix, vector) outs(init)` with `matrix` as a constant."""
     weight = dense_constant(matrix, TensorType(element, list(matrix.shape)))
     out_type = TensorType(element, [matrix.shape[0]])
-    op = MatvecOp(
-        [weight.result, vector], [init], [out_type], None, None,
-        MatvecOp.get_hidden_region([weight.result, vector], [init]),
-    )
+    op = MatvecOp([weight.result, vector], [init], [out_type])
     return [weight, op]
 
 

@@ -13,7 +13,7 @@ func.func @strides_wrong_rank(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %
   %0 = linalg.pooling_nchw_sum {strides = dense<2> : vector<3xi64>} ins(%in, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %0 : tensor<1x2x4x4xf32>
 }
-// CHECK: invalid.mlir:13:3: error: 'linalg.pooling_nchw_sum' op expects 'strides' of shape [2], got [3]
+// CHECK: invalid.mlir:13:3: error: 'linalg.pooling_nchw_sum' op attribute 'strides' failed to satisfy constraint: 64-bit signless int elements attribute of shape [2]
 
 // -----
 
@@ -46,3 +46,63 @@ func.func @parse_error(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 // CHECK: invalid.mlir:45:{{[0-9]+}}: error: {{.+}}
+
+// -----
+
+func.func @matmul_map_outside_default(%a: tensor<3x5xf32>, %b: tensor<5x7xf32>, %c: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, n)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<3x5xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: 'linalg.matmul' op Unexpected dim expression in map result.
+
+// -----
+
+func.func @matmul_broadcast_without_k(%a: tensor<3xf32>, %b: tensor<5x7xf32>, %c: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<3xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: 'linalg.matmul' op Invalid broadcast requested, should be (d2).
+
+// -----
+
+func.func @batch_matmul_bad_output_map(%a: tensor<2x3x5xf32>, %b: tensor<2x5x7xf32>, %c: tensor<2x3x7xf32>) -> tensor<2x3x7xf32> {
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<2x3x5xf32>, tensor<2x5x7xf32>) outs(%c : tensor<2x3x7xf32>) -> tensor<2x3x7xf32>
+  return %0 : tensor<2x3x7xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: 'linalg.batch_matmul' op expects 3 dims, but got (2).
+
+// -----
+
+func.func @contract_without_contraction(%a: tensor<3xf32>, %b: tensor<7xf32>, %c: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %0 = linalg.contract indexing_maps = [affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>]
+         ins(%a, %b : tensor<3xf32>, tensor<7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: 'linalg.contract' op 'indexing_maps' do not specify a contracting dimension
+
+// -----
+
+func.func @contract_without_maps(%a: tensor<3x5xf32>, %b: tensor<5x7xf32>, %c: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %0 = linalg.contract ins(%a, %b : tensor<3x5xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: expected 'indexing_maps' attribute
+
+// -----
+
+func.func @unsigned_max_on_floats(%in: tensor<1x4x4x1xf32>, %w: tensor<2x2xf32>, %o: tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32> {
+  %0 = linalg.pooling_nhwc_max_unsigned ins(%in, %w : tensor<1x4x4x1xf32>, tensor<2x2xf32>) outs(%o : tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32>
+  return %0 : tensor<1x3x3x1xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: unsupported operation: unsigned max not on uint
+
+// -----
+
+func.func @quantized_conv_without_zero_points(%i: tensor<1x4x4x1xi8>, %k: tensor<2x2x1x1xi8>, %o: tensor<1x3x3x1xi32>) -> tensor<1x3x3x1xi32> {
+  %0 = linalg.conv_2d_nhwc_hwcf_q ins(%i, %k : tensor<1x4x4x1xi8>, tensor<2x2x1x1xi8>) outs(%o : tensor<1x3x3x1xi32>) -> tensor<1x3x3x1xi32>
+  return %0 : tensor<1x3x3x1xi32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.conv_2d_nhwc_hwcf_q' expects 4 ins and 1 outs operand(s), got 2 and 1

@@ -36,10 +36,11 @@ func.func @convs(%in: tensor<1x2x8x8xf32>, %f: tensor<3x2x3x3xf32>, %o: tensor<1
   %2 = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%in1, %f1 : tensor<2x2x9xf32>, tensor<4x2x3xf32>) outs(%o1 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %0, %1, %2 : tensor<1x3x6x6xf32>, tensor<1x2x6x6xf32>, tensor<2x4x4xf32>
 }
-// Omitted strides/dilations get MLIR's default, 1.
+// Omitted strides/dilations mean MLIR's default, 1, and stay omitted as MLIR prints them;
+// given ones print back in MLIR's sorted order.
 // CHECK-LABEL: func.func @convs
-// CHECK: linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(
-// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x3x3xf32>) outs(%{{.*}} : tensor<1x2x6x6xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw ins(
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x3x3xf32>) outs(%{{.*}} : tensor<1x2x6x6xf32>)
 // CHECK: linalg.conv_1d_ncw_fcw {{.*}}strides = dense<2> : vector<1xi64>{{.*}} -> tensor<2x4x4xf32>
 // MLIR-LABEL: func.func @convs
 // MLIR: linalg.conv_2d_nchw_fchw

@@ -27,7 +27,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // CHECK:       %[[R:.*]] = tensor_ext.kernel ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x4x4xf32>, tensor<6x8x1x1xf32>, tensor<6xf32>) -> tensor<1x2x4x4x3xf32> {
 // CHECK-NEXT:  ^bb0(%[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>, %[[B:.*]]: tensor<6xf32>):
 // CHECK:         %[[ACC:.*]] = linalg.broadcast ins(%[[B]]
-// CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
 // CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>, {{.*}} ins(%[[C]] :
 // CHECK:         tensor_ext.yield %[[S]] : tensor<1x2x4x4x3xf32>
 // CHECK-NEXT:  }

@@ -85,7 +85,7 @@ func.func @too_big(%x: tensor<1x1x9x9xf32>) -> tensor<1x1x8x8xf32> {
 }
 // CHECK-LABEL: func.func @too_big
 // CHECK-NOT:  linalg.matvec
-// CHECK:      %[[Y:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x1x9x9xf32>, tensor<1x1x2x2xf32>)
+// CHECK:      %[[Y:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x1x9x9xf32>, tensor<1x1x2x2xf32>)
 // CHECK-NOT:  linalg.matvec
 // CHECK:      func.return
 
@@ -99,5 +99,5 @@ func.func @secret_filter(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>) -> te
 }
 // CHECK-LABEL: func.func @secret_filter
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1x1x1xf32>
-// CHECK-NEXT: %[[Y:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) outs(%[[B]]
+// CHECK-NEXT: %[[Y:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) outs(%[[B]]
 // CHECK-NEXT: func.return %[[Y]]

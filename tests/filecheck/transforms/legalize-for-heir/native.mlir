@@ -20,7 +20,7 @@ func.func @unit_strides(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x2x2xf32> {
 }
 // CHECK-LABEL: func.func @unit_strides
 // CHECK-NOT:  linalg.matvec
-// CHECK:      %[[C1:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
+// CHECK:      %[[C1:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[C2:.*]] = linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>)
 // CHECK-NEXT: func.return %[[C2]]

@@ -10,7 +10,7 @@
 // The 3x3 filter, stride 2, composed with a 2x2 pool of stride 1: 5x5 filter, stride 2.
 // DEFAULT-NEXT: %[[F:.*]] = arith.constant dense<{{.*}}> : tensor<2x1x5x5xf32>
 // DEFAULT-NEXT: %[[I:.*]] = arith.constant dense<0.000000e+00> : tensor<1x2x3x3xf32>
-// DEFAULT-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x1x10x10xf32>, tensor<2x1x5x5xf32>)
+// DEFAULT-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x1x10x10xf32>, tensor<2x1x5x5xf32>)
 // DEFAULT-NEXT: func.return %[[R]]
 
 // Conv stride 2 (HEIR's case): 10x10 -> 4x4 -> pool 2x2 stride 1 -> 3x3.
@@ -221,7 +221,7 @@ func.func @avg_divf_generic(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-NOT: tensor_ext.fused_conv_pool
 // CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw
 // CHECK: %[[A:.*]] = arith.mulf %[[C]], %[[C]]
-// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[A]],
+// CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%[[A]],
 func.func @activation_between(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32

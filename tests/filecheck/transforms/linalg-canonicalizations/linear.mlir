@@ -6,7 +6,7 @@
 // Dilated convs become undilated convs with zero-interleaved constant filters.
 // CHECK-LABEL: func.func @conv1d_dilated(
 // CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[}}1.000000e+00, 0.000000e+00, 2.000000e+00, 0.000000e+00, 3.000000e+00]]]> : tensor<1x1x5xf32>
-// CHECK-NEXT: linalg.conv_1d_ncw_fcw {strides = dense<1> : tensor<1xi64>, dilations = dense<1> : tensor<1xi64>} ins(%{{.*}}, %[[W]] : tensor<1x1x8xf32>, tensor<1x1x5xf32>)
+// CHECK-NEXT: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%{{.*}}, %[[W]] : tensor<1x1x8xf32>, tensor<1x1x5xf32>)
 func.func @conv1d_dilated(%arg0: tensor<1x1x8xf32>) -> tensor<1x1x4xf32> {
   %cst_0 = arith.constant 0.000000e+00 : f32
   %0 = tensor.empty() : tensor<1x1x4xf32>
@@ -20,7 +20,7 @@ func.func @conv1d_dilated(%arg0: tensor<1x1x8xf32>) -> tensor<1x1x4xf32> {
 
 // CHECK-LABEL: func.func @conv1d_dilated3_strided
 // CHECK: arith.constant dense<{{\[\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 2.000000e+00, 0.000000e+00, 0.000000e+00, 3.000000e+00]]]> : tensor<1x1x7xf32>
-// CHECK-NEXT: linalg.conv_1d_ncw_fcw {strides = dense<2> : tensor<1xi64>, dilations = dense<1> : tensor<1xi64>}
+// CHECK-NEXT: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>}
 func.func @conv1d_dilated3_strided(%arg0: tensor<1x1x9xf32>) -> tensor<1x1x2xf32> {
   %cst_0 = arith.constant 0.000000e+00 : f32
   %0 = tensor.empty() : tensor<1x1x2xf32>
@@ -55,7 +55,7 @@ func.func @conv1d_dilated_dense_resource(%arg0: tensor<1x1x8xf32>) -> tensor<1x1
 
 // CHECK-LABEL: func.func @conv2d_dilated(
 // CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 2.000000e+00, 0.000000e+00, 0.000000e+00, 3.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [4.000000e+00, 0.000000e+00, 0.000000e+00, 5.000000e+00, 0.000000e+00, 0.000000e+00, 6.000000e+00]]]]> : tensor<1x1x3x7xf32>
-// CHECK-NEXT: linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%{{.*}}, %[[W]] : tensor<1x1x8x8xf32>, tensor<1x1x3x7xf32>) outs(%{{.*}} : tensor<1x1x6x2xf32>)
+// CHECK-NEXT: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %[[W]] : tensor<1x1x8x8xf32>, tensor<1x1x3x7xf32>) outs(%{{.*}} : tensor<1x1x6x2xf32>)
 func.func @conv2d_dilated(%arg0: tensor<1x1x8x8xf32>) -> tensor<1x1x6x2xf32> {
   %cst_0 = arith.constant 0.000000e+00 : f32
   %0 = tensor.empty() : tensor<1x1x6x2xf32>
@@ -83,7 +83,7 @@ func.func @conv2d_dilated_argument_filter(%arg0: tensor<1x1x8x8xf32>, %w: tensor
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xf32>)
 // CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}2.500000e-01, 2.500000e-01], [2.500000e-01, 2.500000e-01]], {{\[\[}}0.000000e+00, {{.*}} : tensor<3x3x2x2xf32>
 // CHECK-NEXT: %[[I:.*]] = arith.constant dense<5.000000e-01> : tensor<1x3x4x4xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%[[X]], %[[W]] : tensor<1x3x8x8xf32>, tensor<3x3x2x2xf32>) outs(%[[I]] : tensor<1x3x4x4xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%[[X]], %[[W]] : tensor<1x3x8x8xf32>, tensor<3x3x2x2xf32>) outs(%[[I]] : tensor<1x3x4x4xf32>)
 // CHECK-NEXT: return %[[R]]
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @avg_pool_2d(%arg0: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
@@ -106,7 +106,7 @@ func.func @avg_pool_2d(%arg0: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
 // 1-D, the divide written as arith.divf on tensors.
 // CHECK-LABEL: func.func @avg_pool_1d_tensor_divf
 // CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[}}5.000000e-01, 5.000000e-01], [0.000000e+00, 0.000000e+00]], {{\[\[}}0.000000e+00, 0.000000e+00], [5.000000e-01, 5.000000e-01]]]> : tensor<2x2x2xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_1d_ncw_fcw {strides = dense<3> : vector<1xi64>, dilations = dense<1> : vector<1xi64>} ins(%{{.*}}, %[[W]] : tensor<1x2x8xf32>, tensor<2x2x2xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<3> : vector<1xi64>} ins(%{{.*}}, %[[W]] : tensor<1x2x8xf32>, tensor<2x2x2xf32>)
 // CHECK-NEXT: return %[[R]]
 func.func @avg_pool_1d_tensor_divf(%arg0: tensor<1x2x8xf32>) -> tensor<1x2x3xf32> {
   %cst_0 = arith.constant 0.000000e+00 : f32

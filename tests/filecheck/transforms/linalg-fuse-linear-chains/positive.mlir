@@ -33,7 +33,7 @@ func.func @pool_after_dilated_conv(%x: tensor<1x1x14x14xf32>) -> tensor<1x1x3x3x
 // CHECK-LABEL: func.func @pool_after_dilated_conv(
 // CHECK-NOT: linalg.{{pooling|conv}}
 // CHECK: %[[INIT:.*]] = linalg.fill
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<4> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x14x14xf32>, tensor<1x1x6x6xf32>) outs(%[[INIT]]
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<4> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x14x14xf32>, tensor<1x1x6x6xf32>) outs(%[[INIT]]
 // CHECK-NEXT: func.return %[[R]]
 
 // -----
@@ -52,5 +52,5 @@ func.func @fused_conv_pool_then_conv(%x: tensor<1x1x10x10xf32>) -> tensor<1x1x3x
 // CHECK-LABEL: func.func @fused_conv_pool_then_conv(
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<1x1x6x6xf32>
 // CHECK-NEXT: %[[INIT:.*]] = arith.constant dense<8.000000e+00> : tensor<1x1x3x3xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %[[W]] : tensor<1x1x10x10xf32>, tensor<1x1x6x6xf32>) outs(%[[INIT]]
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[W]] : tensor<1x1x10x10xf32>, tensor<1x1x6x6xf32>) outs(%[[INIT]]
 // CHECK-NEXT: func.return %[[R]]

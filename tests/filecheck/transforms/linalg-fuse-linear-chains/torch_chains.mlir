@@ -5,7 +5,7 @@
 // CC-LABEL: func.func @main(
 // CC-NOT: linalg.{{conv|generic}}
 // CC: %[[INIT:.*]] = linalg.broadcast
-// CC-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%arg0, %{{.*}} : tensor<2x2x9x9xf32>, tensor<4x2x4x4xf32>) outs(%[[INIT]] : tensor<2x4x3x3xf32>)
+// CC-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%arg0, %{{.*}} : tensor<2x2x9x9xf32>, tensor<4x2x4x4xf32>) outs(%[[INIT]] : tensor<2x4x3x3xf32>)
 // CC-NEXT: func.return %[[R]]
 //
 // conv -> avgpool -> conv -> avgpool without padding: one conv (cheaper than a matrix).
@@ -13,7 +13,7 @@
 // NOPAD-LABEL: func.func @main(
 // NOPAD-NOT: linalg.{{pooling|conv|generic}}
 // NOPAD: %[[INIT:.*]] = linalg.broadcast
-// NOPAD-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<4> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%arg0, %{{.*}} : tensor<1x3x16x16xf32>, tensor<8x3x10x10xf32>) outs(%[[INIT]]
+// NOPAD-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<4> : vector<2xi64>} ins(%arg0, %{{.*}} : tensor<1x3x16x16xf32>, tensor<8x3x10x10xf32>) outs(%[[INIT]]
 // NOPAD-NEXT: func.return %[[R]]
 //
 // The same with torch's padding=1: the pad between the convs is not a conv, so the

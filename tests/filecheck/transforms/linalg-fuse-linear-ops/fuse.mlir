@@ -92,7 +92,7 @@ func.func @conv_scalar_div(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
 // CHECK-NEXT: arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: tensor.empty() : tensor<1x1x2x2xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.fill
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
 // CHECK-NEXT: func.return %[[R]]
 
 // -----

@@ -36,7 +36,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // CHECK-NOT:   linalg.broadcast
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1x6x4x4xf32>
 // CHECK-NOT:   linalg.broadcast
-// CHECK:       %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] :
+// CHECK:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] :
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64], [4 : i64]] output_shape [1, 2, 3, 4, 4] : tensor<1x6x4x4xf32> into tensor<1x2x3x4x4xf32>
 // CHECK:       %[[T:.*]] = linalg.transpose ins(%[[V]]{{.*}}) outs({{.*}}) permutation = [0, 1, 3, 4, 2]
 // CHECK:       %[[B2:.*]] = tensor.expand_shape %[[B]] {{\[}}[0 : i64, 1 : i64]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
@@ -51,7 +51,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // INLINE-SAME:    %[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>, %[[B:.*]]: tensor<6xf32>)
 // INLINE-NOT:   tensor_ext
 // INLINE:       %[[ACC:.*]] = linalg.broadcast ins(%[[B]]
-// INLINE:       %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
+// INLINE:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
 // INLINE-NOT:   linalg.transpose
 // INLINE:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>{{.*}} ins(%[[C]] :
 // INLINE:       func.return %[[S]]

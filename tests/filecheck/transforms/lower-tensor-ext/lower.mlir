@@ -22,7 +22,7 @@ func.func @constant_weights(%x: tensor<2x1x4x4xf32>) -> tensor<2x2x1x1xf32> {
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<[1.500000e+00, -2.000000e+00]> : tensor<2xf32>
 // CHECK-NEXT: tensor.empty() : tensor<2x2x1x1xf32>
 // CHECK-NEXT: %[[K:.*]] = linalg.broadcast ins(%[[B]]
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %[[G]] : tensor<2x1x4x4xf32>, tensor<2x1x3x3xf32>) outs(%[[K]] : tensor<2x2x1x1xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[G]] : tensor<2x1x4x4xf32>, tensor<2x1x3x3xf32>) outs(%[[K]] : tensor<2x2x1x1xf32>)
 // CHECK-NEXT: func.return %[[R]]
 // MLIR-LABEL: func.func @constant_weights
 // MLIR-NOT:   linalg.conv_2d_nchw_fchw
@@ -43,14 +43,14 @@ func.func @argument_weights(%x: tensor<2x2x9x9xf32>, %w: tensor<3x2x2x2xf32>, %c
 // CHECK-NOT:  tensor_ext
 // CHECK:      %[[Z:.*]] = linalg.fill {{.*}} -> tensor<3x2x10x11xf32>
 // CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %w into %[[Z]][0, 0, 4, 4] [3, 2, 2, 2] [1, 1, 1, 2] : tensor<3x2x2x2xf32> into tensor<3x2x10x11xf32>
-// CHECK:      %[[S:.*]] = linalg.pooling_nchw_sum {strides = dense<1> : vector<2xi64>, dilations = dense<[4, 2]> : vector<2xi64>} ins(%[[P]], %{{.*}} : tensor<3x2x10x11xf32>, tensor<2x3xf32>) outs(%{{.*}} : tensor<3x2x6x7xf32>)
+// CHECK:      %[[S:.*]] = linalg.pooling_nchw_sum {dilations = dense<[4, 2]> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%[[P]], %{{.*}} : tensor<3x2x10x11xf32>, tensor<2x3xf32>) outs(%{{.*}} : tensor<3x2x6x7xf32>)
 // CHECK:      %[[G:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<3x2x6x7xf32>)
 // CHECK:      arith.divf
-// CHECK:      %[[T:.*]] = linalg.pooling_nchw_sum {strides = dense<[1, 2]> : vector<2xi64>, dilations = dense<[2, 1]> : vector<2xi64>} ins(%ci, %{{.*}} : tensor<2x3x4x4xf32>, tensor<2x3xf32>) outs(%pi : tensor<2x3x2x1xf32>)
+// CHECK:      %[[T:.*]] = linalg.pooling_nchw_sum {dilations = dense<[2, 1]> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%ci, %{{.*}} : tensor<2x3x4x4xf32>, tensor<2x3xf32>) outs(%pi : tensor<2x3x2x1xf32>)
 // CHECK:      %[[K:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<2x3x2x1xf32>)
 // CHECK:      arith.divf
 // CHECK-NOT:  tensor_ext
-// CHECK:      %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<[2, 4]> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %[[G]] : tensor<2x2x9x9xf32>, tensor<3x2x6x7xf32>) outs(%[[K]] : tensor<2x3x2x1xf32>)
+// CHECK:      %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 4]> : vector<2xi64>} ins(%x, %[[G]] : tensor<2x2x9x9xf32>, tensor<3x2x6x7xf32>) outs(%[[K]] : tensor<2x3x2x1xf32>)
 // CHECK-NEXT: func.return %[[R]]
 // MLIR-LABEL: func.func @argument_weights
 // MLIR-NOT:   linalg.conv_2d_nchw_fchw
@@ -76,7 +76,7 @@ func.func @sum_zero_init(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x2x2xf32>, %pi: 
 // CHECK-LABEL: func.func @sum_zero_init
 // CHECK-NOT:  tensor_ext
 // CHECK:      %[[F:.*]] = linalg.pooling_nchw_sum
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %[[F]] : tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>) outs(%pi : tensor<1x1x2x2xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[F]] : tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>) outs(%pi : tensor<1x1x2x2xf32>)
 // CHECK-NEXT: func.return %[[R]]
 // MLIR-LABEL: func.func @sum_zero_init
 // MLIR-NOT:   linalg.conv_2d_nchw_fchw

@@ -17,8 +17,8 @@
 // K3:          %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1x255x80x80xf32>
 // CHECK-NOT:   linalg.broadcast
-// K1-NEXT:     %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] : tensor<1x255x80x80xf32>)
-// K3-NEXT:     %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %[[W]] : {{.*}}) outs(%[[Z]] : tensor<1x255x80x80xf32>)
+// K1-NEXT:     %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] : tensor<1x255x80x80xf32>)
+// K3-NEXT:     %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[P]], %[[W]] : {{.*}}) outs(%[[Z]] : tensor<1x255x80x80xf32>)
 // CHECK-NOT:   linalg.generic
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{.*}} output_shape [1, 3, 85, 80, 80] : tensor<1x255x80x80xf32> into tensor<1x3x85x80x80xf32>
 // CHECK-NOT:   linalg.generic
