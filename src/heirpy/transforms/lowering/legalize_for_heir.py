@@ -65,6 +65,7 @@ from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     GenericOp,
+    MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
     VecmatOp,
