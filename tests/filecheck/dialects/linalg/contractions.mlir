@@ -3,8 +3,8 @@
 // stay unprinted, and heir-opt re-parses the custom and the generic print.
 // RUN: heirpy-opt %s | heirpy-opt | filecheck %s
 // RUN: heirpy-opt %s --print-op-generic | heirpy-opt | filecheck %s
-// RUN: %if heir-opt %{ heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR %}
-// RUN: %if heir-opt %{ heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR %}
+// RUN: heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR
+// RUN: heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
 func.func @matmuls(%a: tensor<3x5xf32>, %at: tensor<5x3xf32>, %k: tensor<5xf32>, %b: tensor<5x7xf32>,
                    %c: tensor<3x7xf32>, %i: tensor<3x5xi8>, %j: tensor<5x7xi8>, %ci: tensor<3x7xi32>)
