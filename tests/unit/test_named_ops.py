@@ -17,12 +17,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from xdsl.parser import Parser
 
 import heirpy
-from heirpy.ir.context import make_context
 from heirpy.interp.evaluator import Evaluator
+from heirpy.ir.context import make_context
 from heirpy.ir.dialects.linalg_structured import NAMED_OPS, PoolingOp, WindowOp
 
 SPATIAL = "dhw"  # MLIR's spatial letters, outer to inner

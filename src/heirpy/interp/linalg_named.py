@@ -237,7 +237,7 @@ def contraction(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.n
     """
     assert isinstance(op, LinalgStructuredOperation)
     if isinstance(op, NamedStructuredOp) and op.is_unsigned(dict(op.properties)):
-        return generic(ev, op, args)
+        return list(generic(ev, op, args))
     lhs, rhs, init = args
     maps = [attr.data for attr in op.get_indexing_maps().data]
     dims = [projection_dims(m) for m in maps]

@@ -42,26 +42,27 @@ from heirpy.ir.dialects.linalg_structured import (  # noqa: F401 (re-exported: l
     NAMED_OPS,
     PURE_ON_TENSORS,
     BatchMatmulOp,
-    ConvolutionOp,
     Conv1DNcwFcwOp,
     Conv2DNchwFchwOp,
+    ConvolutionOp,
     DepthwiseConv2DNchwChwOp,
     MatmulOp,
     MatvecOp,
     NamedStructuredOp,
     PoolingNchwMaxOp,
-    PoolingOp,
     PoolingNchwSumOp,
     PoolingNcwMaxOp,
     PoolingNcwSumOp,
     PoolingNhwcMaxOp,
     PoolingNhwcSumOp,
+    PoolingOp,
     TensorSemanticsMemoryEffect,
     TypeFnAttr,
     VecmatOp,
     WindowOp,
     window_values,
 )
+from heirpy.ir.utils import element_type, iterator_attrs
 
 YieldOp = xops.YieldOp
 IndexOp = xops.IndexOp
@@ -248,7 +249,7 @@ class MapOp(IRDLOperation):
         )
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return _iterators(self._rank(), 0)
+        return ArrayAttr(iterator_attrs(["parallel"] * self._rank()))
 
     @property
     def outputs(self) -> tuple[SSAValue, ...]:

@@ -38,7 +38,9 @@ types from the output map. Their verifiers check what MLIR's check, with its mes
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence, Set as AbstractSet
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
@@ -75,7 +77,7 @@ from xdsl.traits import EffectInstance, MemoryEffect, get_effects
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from heirpy.ir.utils import int_values
+from heirpy.ir.utils import element_type, int_values
 
 
 # ----------------------------------------------------------------------------- effects
@@ -236,15 +238,19 @@ max_input = _extremum("max")
 min_input = _extremum("min")
 
 
-def element_type(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, ShapedType) else type_
+@dataclass(frozen=True)
+class Body:
+    """A named op's scalar computation (held in an object so that, as a class attribute,
+    it is not taken for a method)."""
+
+    compute: BodyBuilder
 
 
-def build_body(body: BodyBuilder, operand_types: Sequence[Attribute], unsigned: bool) -> Region:
+def build_body(body: Body, operand_types: Sequence[Attribute], unsigned: bool) -> Region:
     """The region `body` computes, over one scalar argument per operand."""
     block = Block(arg_types=[element_type(t) for t in operand_types])
     ops: list[Operation] = []
-    result = body(block.args, block.args[-1].type, unsigned, ops)
+    result = body.compute(block.args, block.args[-1].type, unsigned, ops)
     block.add_ops([*ops, YieldOp(result)])
     return Region(block)
 
@@ -315,7 +321,7 @@ class NamedStructuredOp(LinalgStructuredOperation):
 
     LOOPS: ClassVar[str]
     OPERANDS: ClassVar[Operands]
-    BODY: ClassVar[BodyBuilder] = staticmethod(mul_add)
+    BODY: ClassVar[Body] = Body(mul_add)
     NUM_INPUTS: ClassVar[int] = 2
     UNSIGNED: ClassVar[bool] = False
     # Property names the custom form prints in its attribute dictionary.
@@ -585,7 +591,7 @@ class QuantizedMatmulOp(NamedStructuredOp):
     LOOPS: ClassVar[str] = "m n [k]"
     OPERANDS: ClassVar[Operands] = ("m, k", "k, n", "", "", "m, n")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -596,7 +602,7 @@ class QuantizedBatchMatmulOp(NamedStructuredOp):
     LOOPS: ClassVar[str] = "b m n [k]"
     OPERANDS: ClassVar[Operands] = ("b, m, k", "b, k, n", "", "", "b, m, n")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -724,7 +730,7 @@ class Conv2DNhwcHwcfQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n oh ow f [kh kw c]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw, c, f", "", "", "n, oh, ow, f")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -735,7 +741,7 @@ class Conv2DNhwcFhwcQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n oh ow f [kh kw c]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "f, kh, kw, c", "", "", "n, oh, ow, f")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -746,7 +752,7 @@ class Conv2DNchwFchwQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n f oh ow [c kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, c, oh+kh, ow+kw", "f, c, kh, kw", "", "", "n, f, oh, ow")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -757,7 +763,7 @@ class Conv2DNhwgcGfhwcQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n oh ow g f [kh kw c]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, g, c", "g, f, kh, kw, c", "", "", "n, oh, ow, g, f")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -768,18 +774,19 @@ class Conv2DNgchwGfchwQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n g f oh ow [c kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, g, c, oh+kh, ow+kw", "g, f, c, kh, kw", "", "", "n, g, f, oh, ow")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
 class Conv3DNdhwcDhwcfQOp(ConvolutionOp):
-    """`O[n, od, oh, ow, f] += (I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c] - i_zp) * (K[kd, kh, kw, c, f] - k_zp)`."""
+    """`O[n, od, oh, ow, f] += (I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c] - i_zp)
+    * (K[kd, kh, kw, c, f] - k_zp)`."""
 
     name = "linalg.conv_3d_ndhwc_dhwcf_q"
     LOOPS: ClassVar[str] = "n od oh ow f [kd kh kw c]"
     OPERANDS: ClassVar[Operands] = ("n, od+kd, oh+kh, ow+kw, c", "kd, kh, kw, c, f", "", "", "n, od, oh, ow, f")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -835,7 +842,7 @@ class DepthwiseConv2DNhwcHwcQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n oh ow c [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw, c", "", "", "n, oh, ow, c")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -855,7 +862,7 @@ class DepthwiseConv2DNhwcHwcmQOp(ConvolutionOp):
     LOOPS: ClassVar[str] = "n oh ow c m [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw, c, m", "", "", "n, oh, ow, c, m")
     NUM_INPUTS: ClassVar[int] = 4
-    BODY = staticmethod(mul_add_zero_points)
+    BODY: ClassVar[Body] = Body(mul_add_zero_points)
 
 
 @irdl_op_definition
@@ -887,12 +894,13 @@ class DepthwiseConv3DNdhwcDhwcmOp(ConvolutionOp):
 
 @irdl_op_definition
 class PoolingNhwcSumOp(PoolingOp):
-    """`O[n, oh, ow, c] += I[n, oh*s0 + kh*d0, ow*s1 + kw*d1, c]` over the window; the second input only gives its shape."""
+    """`O[n, oh, ow, c] += I[n, oh*s0 + kh*d0, ow*s1 + kw*d1, c]`
+    over the window; the second input only gives its shape."""
 
     name = "linalg.pooling_nhwc_sum"
     LOOPS: ClassVar[str] = "n oh ow c [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw", "n, oh, ow, c")
-    BODY = staticmethod(add_input)
+    BODY: ClassVar[Body] = Body(add_input)
 
 
 @irdl_op_definition
@@ -902,7 +910,7 @@ class PoolingNhwcMaxOp(PoolingOp):
     name = "linalg.pooling_nhwc_max"
     LOOPS: ClassVar[str] = "n oh ow c [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw", "n, oh, ow, c")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
 
 
 @irdl_op_definition
@@ -912,7 +920,7 @@ class PoolingNhwcMaxUnsignedOp(PoolingOp):
     name = "linalg.pooling_nhwc_max_unsigned"
     LOOPS: ClassVar[str] = "n oh ow c [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw", "n, oh, ow, c")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
     UNSIGNED: ClassVar[bool] = True
 
 
@@ -923,7 +931,7 @@ class PoolingNhwcMinOp(PoolingOp):
     name = "linalg.pooling_nhwc_min"
     LOOPS: ClassVar[str] = "n oh ow c [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw", "n, oh, ow, c")
-    BODY = staticmethod(min_input)
+    BODY: ClassVar[Body] = Body(min_input)
 
 
 @irdl_op_definition
@@ -933,18 +941,19 @@ class PoolingNhwcMinUnsignedOp(PoolingOp):
     name = "linalg.pooling_nhwc_min_unsigned"
     LOOPS: ClassVar[str] = "n oh ow c [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, oh+kh, ow+kw, c", "kh, kw", "n, oh, ow, c")
-    BODY = staticmethod(min_input)
+    BODY: ClassVar[Body] = Body(min_input)
     UNSIGNED: ClassVar[bool] = True
 
 
 @irdl_op_definition
 class PoolingNchwSumOp(PoolingOp):
-    """`O[n, c, oh, ow] += I[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1]` over the window; the second input only gives its shape."""
+    """`O[n, c, oh, ow] += I[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1]`
+    over the window; the second input only gives its shape."""
 
     name = "linalg.pooling_nchw_sum"
     LOOPS: ClassVar[str] = "n c oh ow [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, c, oh+kh, ow+kw", "kh, kw", "n, c, oh, ow")
-    BODY = staticmethod(add_input)
+    BODY: ClassVar[Body] = Body(add_input)
 
 
 @irdl_op_definition
@@ -954,7 +963,7 @@ class PoolingNchwMaxOp(PoolingOp):
     name = "linalg.pooling_nchw_max"
     LOOPS: ClassVar[str] = "n c oh ow [kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, c, oh+kh, ow+kw", "kh, kw", "n, c, oh, ow")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
 
 
 @irdl_op_definition
@@ -964,7 +973,7 @@ class PoolingNwcSumOp(PoolingOp):
     name = "linalg.pooling_nwc_sum"
     LOOPS: ClassVar[str] = "n ow c [kw]"
     OPERANDS: ClassVar[Operands] = ("n, ow+kw, c", "kw", "n, ow, c")
-    BODY = staticmethod(add_input)
+    BODY: ClassVar[Body] = Body(add_input)
 
 
 @irdl_op_definition
@@ -974,7 +983,7 @@ class PoolingNwcMaxOp(PoolingOp):
     name = "linalg.pooling_nwc_max"
     LOOPS: ClassVar[str] = "n ow c [kw]"
     OPERANDS: ClassVar[Operands] = ("n, ow+kw, c", "kw", "n, ow, c")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
 
 
 @irdl_op_definition
@@ -984,7 +993,7 @@ class PoolingNwcMaxUnsignedOp(PoolingOp):
     name = "linalg.pooling_nwc_max_unsigned"
     LOOPS: ClassVar[str] = "n ow c [kw]"
     OPERANDS: ClassVar[Operands] = ("n, ow+kw, c", "kw", "n, ow, c")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
     UNSIGNED: ClassVar[bool] = True
 
 
@@ -995,7 +1004,7 @@ class PoolingNwcMinOp(PoolingOp):
     name = "linalg.pooling_nwc_min"
     LOOPS: ClassVar[str] = "n ow c [kw]"
     OPERANDS: ClassVar[Operands] = ("n, ow+kw, c", "kw", "n, ow, c")
-    BODY = staticmethod(min_input)
+    BODY: ClassVar[Body] = Body(min_input)
 
 
 @irdl_op_definition
@@ -1005,7 +1014,7 @@ class PoolingNwcMinUnsignedOp(PoolingOp):
     name = "linalg.pooling_nwc_min_unsigned"
     LOOPS: ClassVar[str] = "n ow c [kw]"
     OPERANDS: ClassVar[Operands] = ("n, ow+kw, c", "kw", "n, ow, c")
-    BODY = staticmethod(min_input)
+    BODY: ClassVar[Body] = Body(min_input)
     UNSIGNED: ClassVar[bool] = True
 
 
@@ -1016,7 +1025,7 @@ class PoolingNcwSumOp(PoolingOp):
     name = "linalg.pooling_ncw_sum"
     LOOPS: ClassVar[str] = "n c ow [kw]"
     OPERANDS: ClassVar[Operands] = ("n, c, ow+kw", "kw", "n, c, ow")
-    BODY = staticmethod(add_input)
+    BODY: ClassVar[Body] = Body(add_input)
 
 
 @irdl_op_definition
@@ -1026,37 +1035,40 @@ class PoolingNcwMaxOp(PoolingOp):
     name = "linalg.pooling_ncw_max"
     LOOPS: ClassVar[str] = "n c ow [kw]"
     OPERANDS: ClassVar[Operands] = ("n, c, ow+kw", "kw", "n, c, ow")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
 
 
 @irdl_op_definition
 class PoolingNdhwcSumOp(PoolingOp):
-    """`O[n, od, oh, ow, c] += I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c]` over the window; the second input only gives its shape."""
+    """`O[n, od, oh, ow, c] += I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c]`
+    over the window; the second input only gives its shape."""
 
     name = "linalg.pooling_ndhwc_sum"
     LOOPS: ClassVar[str] = "n od oh ow c [kd kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, od+kd, oh+kh, ow+kw, c", "kd, kh, kw", "n, od, oh, ow, c")
-    BODY = staticmethod(add_input)
+    BODY: ClassVar[Body] = Body(add_input)
 
 
 @irdl_op_definition
 class PoolingNdhwcMaxOp(PoolingOp):
-    """`O[n, od, oh, ow, c] = max(O[n, od, oh, ow, c], I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c])` over the window."""
+    """`O[n, od, oh, ow, c] = max(O[n, od, oh, ow, c], I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c])`
+    over the window."""
 
     name = "linalg.pooling_ndhwc_max"
     LOOPS: ClassVar[str] = "n od oh ow c [kd kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, od+kd, oh+kh, ow+kw, c", "kd, kh, kw", "n, od, oh, ow, c")
-    BODY = staticmethod(max_input)
+    BODY: ClassVar[Body] = Body(max_input)
 
 
 @irdl_op_definition
 class PoolingNdhwcMinOp(PoolingOp):
-    """`O[n, od, oh, ow, c] = min(O[n, od, oh, ow, c], I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c])` over the window."""
+    """`O[n, od, oh, ow, c] = min(O[n, od, oh, ow, c], I[n, od*s0 + kd*d0, oh*s1 + kh*d1, ow*s2 + kw*d2, c])`
+    over the window."""
 
     name = "linalg.pooling_ndhwc_min"
     LOOPS: ClassVar[str] = "n od oh ow c [kd kh kw]"
     OPERANDS: ClassVar[Operands] = ("n, od+kd, oh+kh, ow+kw, c", "kd, kh, kw", "n, od, oh, ow, c")
-    BODY = staticmethod(min_input)
+    BODY: ClassVar[Body] = Body(min_input)
 
 
 # ----------------------------------------------------------------------------- matmul and contract
@@ -1092,7 +1104,7 @@ def parse_indexing_maps(parser: Parser) -> ArrayAttr[AffineMapAttr] | None:
     maps = parser.parse_attribute()
     if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps.data):
         parser.raise_error("element of indexing_maps array is not an affine_map", pos)
-    return maps  # type: ignore[return-value]
+    return maps
 
 
 class ExplicitMapsOp(NamedStructuredOp):
@@ -1273,9 +1285,8 @@ class ContractOp(ExplicitMapsOp):
         used_in = [0] * dims
         used_out = [0] * dims
         for index, (m, operand) in enumerate(zip(maps, self.operands)):
-            if not all(isinstance(r, AffineDimExpr) for r in m.results) or len(
-                {r for r in m.results}
-            ) != len(m.results):
+            positions = [r.position for r in m.results if isinstance(r, AffineDimExpr)]
+            if len(positions) != len(m.results) or len(set(positions)) != len(positions):
                 raise VerifyException("provided affine_map is not a projected permutation")
             rank = len(operand.type.get_shape()) if isinstance(operand.type, ShapedType) else 0
             if len(m.results) != rank:
@@ -1284,8 +1295,8 @@ class ContractOp(ExplicitMapsOp):
                 raise VerifyException("affine_map specifies shaped access while operand has non-shaped type")
             if m.num_dims != dims:
                 raise VerifyException("iteration spaces of provided affine_maps differ")
-            for r in m.results:
-                (used_out if index == 2 else used_in)[r.position] += 1  # type: ignore[union-attr]
+            for position in positions:
+                (used_out if index == 2 else used_in)[position] += 1
         contracting = False
         for d in range(dims):
             contracting |= used_in[d] == 2 and used_out[d] == 0

@@ -276,13 +276,7 @@ def _contraction(
     cls: type[linalg.MatvecOp] | type[linalg.VecmatOp], ins: list[SSAValue], old: Operation
 ) -> linalg.MatvecOp | linalg.VecmatOp:
     outs = list(old.operands[2:])
-    return cls(
-        ins=ins,
-        outs=outs,
-        result_types=[r.type for r in old.results],
-        attributes=dict(old.attributes),
-        hidden_region=cls.get_hidden_region(ins, outs),
-    )
+    return cls(ins, outs, [r.type for r in old.results], dict(old.attributes))
 
 
 class TransposedVecmatToMatvec(RewritePattern):
