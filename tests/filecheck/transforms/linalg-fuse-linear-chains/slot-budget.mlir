@@ -26,7 +26,7 @@ func.func @padded(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
 // FIT:       func.return
 // TIGHT-LABEL: func.func @padded
 // TIGHT-NOT:   linalg.matmul
-// TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>)
+// TIGHT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>)
 // TIGHT:       tensor.pad
 // TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>)
 // TIGHT-NOT:   linalg.matmul
@@ -45,8 +45,8 @@ func.func @composable(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
   return %c2 : tensor<1x2x4x4xf32>
 }
 // FIT-LABEL: func.func @composable
-// FIT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
+// FIT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
 // FIT-NEXT:  func.return %[[C]]
 // TIGHT-LABEL: func.func @composable
-// TIGHT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
+// TIGHT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
 // TIGHT-NEXT:  func.return %[[C]]

@@ -148,7 +148,7 @@ func.func @conv3x3(%x: tensor<1x8x6x6xf32>, %w: tensor<6x8x3x3xf32>, %b: tensor<
 // CHECK-SAME:    %[[X:.*]]: tensor<1x8x6x6xf32>, %[[W:.*]]: tensor<6x8x3x3xf32>, %[[B:.*]]: tensor<6xf32>)
 // CHECK-NOT:   linalg.broadcast
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1x6x4x4xf32>
-// CHECK-NEXT:  %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] :
+// CHECK-NEXT:  %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] :
 // CHECK-NOT:   linalg.transpose
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{.*}} into tensor<1x2x3x4x4xf32>
 // CHECK-NOT:   linalg.transpose
