@@ -16,6 +16,9 @@ from heirpy.transforms.linear.linalg_fuse_conv_pool import populate_linalg_fuse_
 from heirpy.transforms.linear.linalg_fuse_linear_chains import (
     populate_linalg_fuse_linear_chains_patterns,
 )
+from heirpy.transforms.linear.linalg_fuse_linear_ops import (
+    populate_linalg_fuse_linear_ops_patterns,
+)
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
     populate_linalg_fuse_pointwise_patterns,
 )
@@ -28,9 +31,10 @@ TRANSFORM_TESTS = ROOT / "tests" / "filecheck" / "transforms"
 # Each group of the umbrella, the component pass that is the same group alone, and the
 # umbrella's spec with every other group switched off.
 COMPONENTS = {
-    "linalg-fuse-conv-pool": "linalg-fuse-ops{linear-chains=false pointwise=false}",
-    "linalg-fuse-linear-chains": "linalg-fuse-ops{conv-pool=false pointwise=false}",
-    "linalg-fuse-pointwise": "linalg-fuse-ops{conv-pool=false linear-chains=false}",
+    "linalg-fuse-linear-ops": "linalg-fuse-ops{conv-pool=false linear-chains=false pointwise=false}",
+    "linalg-fuse-conv-pool": "linalg-fuse-ops{linear-ops=false linear-chains=false pointwise=false}",
+    "linalg-fuse-linear-chains": "linalg-fuse-ops{linear-ops=false conv-pool=false pointwise=false}",
+    "linalg-fuse-pointwise": "linalg-fuse-ops{linear-ops=false conv-pool=false linear-chains=false}",
 }
 
 
@@ -42,13 +46,16 @@ def _shape(sets: list[PatternSet]) -> list[tuple[list[str], bool, bool]]:
 
 
 def test_groups_are_the_component_passes_sets_in_order() -> None:
+    linear_ops = _shape(populate_linalg_fuse_linear_ops_patterns())
     conv_pool = _shape(populate_linalg_fuse_conv_pool_patterns())
     chains = _shape(populate_linalg_fuse_linear_chains_patterns())
     pointwise = _shape(populate_linalg_fuse_pointwise_patterns())
-    assert _shape(populate_linalg_fuse_ops_patterns()) == conv_pool + chains + pointwise
-    assert _shape(populate_linalg_fuse_ops_patterns(conv_pool=False)) == chains + pointwise
-    assert _shape(populate_linalg_fuse_ops_patterns(linear_chains=False)) == conv_pool + pointwise
-    assert _shape(populate_linalg_fuse_ops_patterns(pointwise=False)) == conv_pool + chains
+    every = linear_ops + conv_pool + chains + pointwise
+    assert _shape(populate_linalg_fuse_ops_patterns()) == every
+    assert _shape(populate_linalg_fuse_ops_patterns(linear_ops=False)) == every[len(linear_ops):]
+    assert _shape(populate_linalg_fuse_ops_patterns(conv_pool=False)) == linear_ops + chains + pointwise
+    assert _shape(populate_linalg_fuse_ops_patterns(linear_chains=False)) == linear_ops + conv_pool + pointwise
+    assert _shape(populate_linalg_fuse_ops_patterns(pointwise=False)) == linear_ops + conv_pool + chains
 
 
 def _component_inputs(component: str) -> list[tuple[str, str]]:

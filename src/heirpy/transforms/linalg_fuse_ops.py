@@ -5,12 +5,17 @@ later group matches what the earlier ones produce):
 
 | option          | group                        | pattern sets from                            |
 |-----------------|------------------------------|----------------------------------------------|
+| `linear-ops`    | bias / scale / batch-norm    | `populate_linalg_fuse_linear_ops_patterns`   |
+|                 | into the preceding linear op |                                              |
 | `conv-pool`     | conv + sum/avg pool          | `populate_linalg_fuse_conv_pool_patterns`    |
 | `linear-chains` | whole linear chains          | `populate_linalg_fuse_linear_chains_patterns`|
 | `pointwise`     | pointwise across layout ops, | `populate_linalg_fuse_pointwise_patterns`    |
 |                 | then root + epilogue kernels |                                              |
 
-conv + pool goes first so that the linear-chain group sees `fused_conv_pool` ops, and
+Folding constant arithmetic into linear ops goes first: a batch-norm after a conv (or a
+depthwise conv, or a matmul) is four elementwise ops, each a level under CKKS when it
+multiplies, and once folded the conv meets its pool or the next linear op directly.
+conv + pool goes next so that the linear-chain group sees `fused_conv_pool` ops, and
 pointwise fusion goes last so that it never hides a linear op inside a kernel. Each
 group is its component pass's own pattern sets, run by the same helper
 (`heirpy.transforms.rewrite.apply_pattern_sets`), so with the other groups switched off
@@ -34,6 +39,9 @@ from heirpy.transforms.linear.linalg_fuse_conv_pool import (
 from heirpy.transforms.linear.linalg_fuse_linear_chains import (
     populate_linalg_fuse_linear_chains_patterns,
 )
+from heirpy.transforms.linear.linalg_fuse_linear_ops import (
+    populate_linalg_fuse_linear_ops_patterns,
+)
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
     populate_linalg_fuse_pointwise_patterns,
 )
@@ -43,15 +51,19 @@ from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 def populate_linalg_fuse_ops_patterns(
     ctx: Context | None = None,
     *,
+    linear_ops: bool = True,
     conv_pool: bool = True,
     linear_chains: bool = True,
     pointwise: bool = True,
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
-    patterns with the same walker settings as `linalg-fuse-conv-pool`,
-    `linalg-fuse-linear-chains` and `linalg-fuse-pointwise` run."""
+    patterns with the same walker settings as `linalg-fuse-linear-ops`,
+    `linalg-fuse-conv-pool`, `linalg-fuse-linear-chains` and `linalg-fuse-pointwise`
+    run."""
     sets: list[PatternSet] = []
+    if linear_ops:
+        sets += populate_linalg_fuse_linear_ops_patterns(ctx)
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns()
     if linear_chains:
@@ -63,7 +75,7 @@ def populate_linalg_fuse_ops_patterns(
 
 @dataclass(frozen=True)
 class LinalgFuseOpsPass(ModulePass):
-    """Fuse linalg ops for encrypted inference: conv+pool, then linear chains, then pointwise.
+    """Fuse linalg ops for encrypted inference: bias/BN folding, conv+pool, linear chains, pointwise.
 
         %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
                outs(%ci : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
@@ -74,14 +86,15 @@ class LinalgFuseOpsPass(ModulePass):
         %p = tensor_ext.fused_conv_pool {..., pool_window = array<i64: 2, 2>, ...}
                ins(%x, %w, %ci : ...) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
 
-    Options switch groups off: `linalg-fuse-ops{conv-pool=false}`,
-    `{linear-chains=false}`, `{pointwise=false}`; the order is in
+    Options switch groups off: `linalg-fuse-ops{linear-ops=false}`,
+    `{conv-pool=false}`, `{linear-chains=false}`, `{pointwise=false}`; the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """
 
     name = "linalg-fuse-ops"
 
+    linear_ops: bool = True
     conv_pool: bool = True
     linear_chains: bool = True
     pointwise: bool = True
@@ -91,6 +104,7 @@ class LinalgFuseOpsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sets = populate_linalg_fuse_ops_patterns(
             ctx,
+            linear_ops=self.linear_ops,
             conv_pool=self.conv_pool,
             linear_chains=self.linear_chains,
             pointwise=self.pointwise,

@@ -15,7 +15,9 @@ becomes one conv whose weights are `w * scale[f]` and whose init is the constant
 Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differences):
 
 * linear ops: `linalg.matmul` (weight on either side), `matvec`, `vecmat`,
-  `conv_2d_nchw_fchw`, whose weight is a compile-time constant. Weights that are
+  `conv_2d_nchw_fchw`, `depthwise_conv_2d_nchw_chw` (MobileNet's batch-norm follows
+  one: its per-channel scale multiplies filter `K[c]`), whose weight is a compile-time
+  constant. Weights that are
   function arguments are NOT folded (the pass does not fire): heirpy folds with numpy
   only, so the output never carries extra plaintext ops.
 * elementwise ops: `arith.addf/subf/mulf/divf` on tensors or a single-op
@@ -24,6 +26,12 @@ Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differen
   transpose/expand/broadcast/sqrt ... are folded with heirpy's evaluator).
 * add/sub go into the init: `init' = init ± K` (`K - L(x)` negates the weights too).
   A `tensor.empty` init counts as zeros (it is undefined, so any value refines it).
+  Unlike HEIR, a bias is moved into a zero init only when a scale after it needs the
+  linear op's result directly (batch-norm's `- mean` before its `* 1/sqrt(var)`):
+  an add costs no level, a bias left as an add becomes the epilogue of the op's kernel,
+  and IREE moves a non-zero init of a named op back out into an add generic
+  (`DetachElementwiseFromNamedOps`). An init that already holds constants takes any
+  bias (`bias_fold_allowed`).
 * mul/div scale the weights along the output channel AND the existing init (HEIR scales
   only the weights, which is wrong with a pre-existing bias), and only when the
   scale is constant across every other output axis; `K / L(x)` never fuses.
@@ -41,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -102,6 +110,26 @@ def fold_elementwise(
     return FoldedLinear(weight / scale.reshape(shape), base / constant)
 
 
+def bias_fold_allowed(init_is_zero: bool, scale_follows: bool) -> bool:
+    """Pure legality of moving an add/sub of a constant into a linear op's init: when
+    the init already holds constants (nothing new to materialise), or when a constant
+    scale follows the add (through further adds) and can only fold once the add has."""
+    return not init_is_zero or scale_follows
+
+
+def scale_follows(value: SSAValue, reader: ConstantFolder) -> bool:
+    """Is `value` (through single-use constant adds/subs) scaled by a constant?"""
+    while value.uses.get_length() == 1:
+        user = next(iter(value.uses)).operation
+        match = match_elementwise_affine(user, reader)
+        if match is None or match.operand is not value:
+            return False
+        if match.kind in ("mul", "div"):
+            return match.is_affine()
+        value = match.result
+    return False
+
+
 class FuseElementwiseIntoLinearOp(RewritePattern):
     """Absorb `L(x) <op> K` (op in + - * /, K constant) into the linear op L.
 
@@ -111,7 +139,9 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         %l = linalg.matmul ins(%x, %w_times_k) outs(%init_times_k)
 
     Legality: `fold_elementwise` (per-channel scale, no `K / L`), L has constant weights,
-    a constant (or `tensor.empty`) init, static shapes, and no other user.
+    a constant (or `tensor.empty`) init, static shapes, and no other user; an add/sub
+    also `bias_fold_allowed` (a bias stays an add unless the init already holds one or
+    a scale after it must reach L).
     """
 
     def __init__(self, reader: ConstantFolder | None = None):
@@ -129,6 +159,10 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
             return
         init = self.reader.init_value(view.init)
         if init is None:
+            return
+        if elementwise.kind in ("add", "sub") and not bias_fold_allowed(
+            not np.any(init), scale_follows(elementwise.result, self.reader)
+        ):
             return
         folded = fold_elementwise(view, init, elementwise)
         if folded is None:

@@ -5,7 +5,8 @@
   `linalg-canonicalizations` output) or a `linalg.generic` with parallel loops whose
   body is one such op (torch-mlir's output: `K` is a broadcast input through an
   indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside).
-* `linear_op_view(op)`: for matmul / matvec / vecmat / conv_2d_nchw_fchw, which operand
+* `linear_op_view(op)`: for matmul / matvec / vecmat / conv_2d_nchw_fchw /
+  depthwise_conv_2d_nchw_chw, which operand
   is the (constant) weight, which the activation, and which weight axis produces which
   output axis, so a per-output-channel scale can move into the weights.
 """
@@ -23,7 +24,15 @@ from xdsl.ir.affine import (
 )
 
 from heirpy.interp.linalg_generic import eval_affine
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, MatmulOp, MatvecOp, VecmatOp, YieldOp
+from heirpy.ir.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    DepthwiseConv2DNchwChwOp,
+    GenericOp,
+    MatmulOp,
+    MatvecOp,
+    VecmatOp,
+    YieldOp,
+)
 from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
 from heirpy.transforms.linear.constant_folding import ConstantFolder
 
@@ -193,11 +202,13 @@ _VIEWS: list[tuple[type[Operation], int, int, int, int]] = [
     (MatvecOp, 0, 1, 0, 0),
     (VecmatOp, 1, 0, 0, 1),
     (Conv2DNchwFchwOp, 1, 0, 1, 0),
+    (DepthwiseConv2DNchwChwOp, 1, 0, 1, 0),  # K[c, kh, kw] makes output channel c
 ]
 
 
 def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None:
-    """The view of a matmul/matvec/vecmat/conv_2d_nchw_fchw on static tensors whose
+    """The view of a matmul/matvec/vecmat/conv_2d_nchw_fchw/depthwise_conv_2d_nchw_chw
+    on static tensors whose
     weight operand is a constant; None otherwise (function-argument weights included:
     this pass folds constants only)."""
     if len(op.operands) != 3 or len(op.results) != 1:

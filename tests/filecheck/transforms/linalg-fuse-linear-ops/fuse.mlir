@@ -1,6 +1,7 @@
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops | filecheck %s
 
-// Bias add on tensors (HEIR's form) into a zero-filled matmul init.
+// Bias add on tensors (HEIR's form) after a matmul with a zero init: it stays an add
+// (no level to save; it becomes the kernel's epilogue; IREE would move it back out).
 func.func @matmul_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
   %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
   %b = arith.constant dense<[[1.0, 2.0], [1.0, 2.0]]> : tensor<2x2xf32>
@@ -11,7 +12,26 @@ func.func @matmul_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
 }
 // CHECK-LABEL: func.func @matmul_bias(
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<3x2xf32>
-// CHECK-NEXT: %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<2x2xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK-NEXT: %[[M:.*]] = linalg.matmul ins(%x, %[[W]] : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[E]] : tensor<2x2xf32>)
+// CHECK-NEXT: %[[R:.*]] = arith.addf %[[M]], %[[B]] : tensor<2x2xf32>
+// CHECK-NEXT: func.return %[[R]]
+
+// -----
+
+// A bias add after a matmul whose init already holds a bias merges into it.
+func.func @matmul_bias_into_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %i = arith.constant dense<[[0.5, 0.25], [0.5, 0.25]]> : tensor<2x2xf32>
+  %b = arith.constant dense<[[1.0, 2.0], [1.0, 2.0]]> : tensor<2x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%i : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = arith.addf %m, %b : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @matmul_bias_into_bias(
+// CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<3x2xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<[1.500000e+00, 2.250000e+00]> : tensor<2xf32>
 // CHECK-NEXT: tensor.empty() : tensor<2x2xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]{{.*}} dimensions = [0]
 // CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %[[W]] : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[INIT]] : tensor<2x2xf32>)
