@@ -4,6 +4,8 @@ and on generated conv/pool/conv chains with strides, dilations and batch > 1."""
 
 from __future__ import annotations
 
+import ast
+
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +23,9 @@ from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
     affine_matrix,
-    choose_representation,
+    Form,
+    choose_form,
+    matrix_form,
     compose_affine_convs,
     composed_conv_fits,
     composed_window,
@@ -60,12 +64,20 @@ def test_legality_helpers() -> None:
     assert not pad_keeps_batch([0, 0, -1, 0], [0, 0, 0, 0])
 
 
-def test_choose_representation() -> None:
-    assert choose_representation(100, 10, 20) == "conv"  # 100 <= 200
-    assert choose_representation(300, 10, 20) == "matrix"
-    assert choose_representation(None, 10, 20) == "matrix"
-    assert choose_representation(None, MAX_MATRIX_ELEMENTS, 2) is None
-    assert choose_representation(10**9, MAX_MATRIX_ELEMENTS, 2) == "conv"
+def test_choose_form() -> None:
+    conv = Form("conv", 100, 50)
+    matrix = matrix_form(10, 20)  # 200 MACs, 200 weights
+    assert choose_form([conv, None, matrix]) == conv  # 100 <= 200
+    assert choose_form([Form("conv", 300, 50), None, matrix]) == matrix
+    assert choose_form([None, None, matrix]) == matrix
+    assert matrix_form(MAX_MATRIX_ELEMENTS, 2) is None
+    assert choose_form([None, None, matrix_form(MAX_MATRIX_ELEMENTS, 2)]) is None
+    assert choose_form([Form("conv", 10**9, 1), None, matrix_form(MAX_MATRIX_ELEMENTS, 2)]).kind == "conv"  # type: ignore[union-attr]
+    # Equal MACs: the smaller weight wins (a global pool merged into a Linear keeps the
+    # Linear's weights as a contraction instead of an H*W times larger matrix).
+    contraction = Form("contraction", 200, 20)
+    assert choose_form([None, contraction, matrix]) == contraction
+    assert choose_form([Form("conv", 200, 20), contraction, matrix]).kind == "conv"  # type: ignore[union-attr]
 
 
 def test_affine_matrix_recovers_a_known_map() -> None:
@@ -121,13 +133,17 @@ LINEAR = ("linalg.conv_2d_nchw_fchw", "linalg.pooling_nchw_sum", "linalg.matmul"
 
 
 @pytest.mark.parametrize(
-    "name,expected",
-    [("cc", 1), ("cpcp_nopad", 1), ("cpcp_pad", 1), ("pool_linear", 1), ("linlin", 1), ("cc_relu", 2)],
+    "name,policy,expected",
+    [
+        ("cc", "balanced", 1), ("cpcp_nopad", "balanced", 1), ("cpcp_pad", "depth", 1),
+        ("cpcp_pad", "balanced", 4), ("pool_linear", "balanced", 1), ("pool_linear", "size", 3),
+        ("linlin", "size", 1), ("cc_relu", "depth", 2),
+    ],
 )
-def test_torch_chains_fuse_and_stay_equal(name: str, expected: int) -> None:
+def test_torch_chains_fuse_and_stay_equal(name: str, policy: str, expected: int) -> None:
     before = load_file(INPUTS / f"{name}.mlir")
     module = parse((INPUTS / f"{name}.mlir").read_text())
-    run_pipeline(module, "linalg-fuse-linear-chains")
+    run_pipeline(module, f"linalg-fuse-linear-chains{{policy={policy}}}")
     after = load_module(print_module(module))
     assert sum(_ops(after.module).count(n) for n in LINEAR) == expected
     report = check_equivalence(
@@ -200,3 +216,82 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
 def test_pattern_list_is_exported() -> None:
     (only,) = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for p in only.patterns] == ["FuseLinearChain"]
+
+
+# ----------------------------------------------------------------------------- global pools
+GLOBAL_POOL = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-chains/global_pool.mlir"
+
+
+def test_sum_reduction_axes() -> None:
+    from xdsl.ir.affine import AffineMap
+
+    from heirpy.transforms.linear.linear_match import sum_reduction_axes
+
+    ident = AffineMap.identity(4)
+    gap = AffineMap.from_callable(lambda n, c, h, w: (n, c, 0, 0))
+    dropped = AffineMap.from_callable(lambda n, c, h, w: (n, c))
+    kinds = ["parallel", "parallel", "reduction", "reduction"]
+    assert sum_reduction_axes(ident, gap, kinds, (1, 4, 6, 6), (1, 4, 1, 1)) == (2, 3)
+    assert sum_reduction_axes(ident, dropped, kinds, (1, 4, 6, 6), (1, 4)) == (2, 3)
+    # a 0 on an output axis of size > 1, a permuted output, no reduction: not a sum pool
+    assert sum_reduction_axes(ident, gap, kinds, (1, 4, 6, 6), (1, 4, 2, 1)) is None
+    swapped = AffineMap.from_callable(lambda n, c, h, w: (c, n))
+    assert sum_reduction_axes(ident, swapped, kinds, (1, 4, 6, 6), (4, 1)) is None
+    assert sum_reduction_axes(ident, ident, ["parallel"] * 4, (1, 4, 6, 6), (1, 4, 6, 6)) is None
+
+
+def test_global_pool_and_linear_become_one_contraction_with_the_same_values() -> None:
+    """The pool's (d0, d1, 0, 0) form is checked against numpy itself: the result must
+    be mean over H, W, then the Linear."""
+    from heirpy.analysis.depth import analyze_module
+    from heirpy.interp.evaluator import Evaluator
+
+    chunk = GLOBAL_POOL.read_text().split("// -----")[0]
+    module = parse(chunk)
+    (before,) = analyze_module(module)
+    run_pipeline(module, "linalg-fuse-linear-chains")
+    (after,) = analyze_module(module)
+    assert (before.depth, after.depth) == (2, 1)  # the pool was a level of its own
+    assert after.weight_bytes == before.weight_bytes == 3 * 4 * 4  # the Linear's, /36
+    func = next(iter(module.ops))
+    consts = {op.result.type.get_shape(): op for op in func.walk() if op.name == "arith.constant"}  # type: ignore[attr-defined]
+    assert (3, 4) in consts and len([o for o in func.walk() if o.name == "linalg.generic"]) == 1
+    text = GLOBAL_POOL.read_text()
+    w = np.array(ast.literal_eval(text.split("dense<", 3)[1].split(">")[0]))  # the Linear's
+    b = np.array(ast.literal_eval(text.split("dense<", 3)[2].split(">")[0]))
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        x = rng.normal(size=(1, 4, 6, 6)).astype(np.float32)
+        (got,) = Evaluator(module).call("gap_linear", [x])
+        np.testing.assert_allclose(got, x.mean(axis=(2, 3)) @ w.T + b, rtol=1e-5, atol=1e-6)
+
+
+def _chunks(name: str) -> list[str]:
+    path = GLOBAL_POOL.parent / name
+    return [c for c in path.read_text().split("// -----") if "func.func" in c]
+
+
+@pytest.mark.parametrize("policy", ["depth", "balanced", "size"])
+@pytest.mark.parametrize("name", ["cost_rule.mlir", "positive.mlir"])
+def test_filecheck_chains_keep_their_values_under_every_policy(name: str, policy: str) -> None:
+    for chunk in _chunks(name):
+        before, after = parse(chunk), parse(chunk)
+        run_pipeline(after, f"linalg-fuse-linear-chains{{policy={policy}}}")
+        for func in before.ops:
+            fname = func.sym_name.data  # type: ignore[attr-defined]
+            report = check_equivalence(before, after, fname, seeds=(0, 1))
+            assert report.ok, f"{name} @{fname}: {report.summary()}"
+
+
+def test_the_policy_decides_the_weights() -> None:
+    """Weight bytes (report-depth's column) after each policy on the 2x2-pool chain."""
+    from heirpy.analysis.depth import analyze_module
+
+    chunk = _chunks("cost_rule.mlir")[0]
+    weights = {}
+    for policy in ("depth", "balanced", "size"):
+        module = parse(chunk)
+        run_pipeline(module, f"linalg-fuse-linear-chains{{policy={policy}}}")
+        (result,) = analyze_module(module)
+        weights[policy] = (result.depth, result.weight_bytes)
+    assert weights == {"depth": (1, 4 * 96), "balanced": (1, 4 * 96), "size": (2, 4 * 24)}

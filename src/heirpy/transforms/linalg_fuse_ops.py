@@ -36,6 +36,12 @@ from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
 from heirpy.transforms.linear.linalg_fuse_conv_pool import (
     populate_linalg_fuse_conv_pool_patterns,
 )
+from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_POLICY,
+    CostRule,
+    cost_rule,
+)
 from heirpy.transforms.linear.linalg_fuse_linear_chains import (
     populate_linalg_fuse_linear_chains_patterns,
 )
@@ -56,18 +62,19 @@ def populate_linalg_fuse_ops_patterns(
     linear_chains: bool = True,
     pointwise: bool = True,
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
+    rule: CostRule | None = None,
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-linear-ops`,
     `linalg-fuse-conv-pool`, `linalg-fuse-linear-chains` and `linalg-fuse-pointwise`
-    run."""
+    run; `slot_budget` and `rule` are the linear-chain group's."""
     sets: list[PatternSet] = []
     if linear_ops:
         sets += populate_linalg_fuse_linear_ops_patterns(ctx)
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns()
     if linear_chains:
-        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget)
+        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule)
     if pointwise:
         sets += populate_linalg_fuse_pointwise_patterns()
     return sets
@@ -87,7 +94,9 @@ class LinalgFuseOpsPass(ModulePass):
                ins(%x, %w, %ci : ...) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
 
     Options switch groups off: `linalg-fuse-ops{linear-ops=false}`,
-    `{conv-pool=false}`, `{linear-chains=false}`, `{pointwise=false}`; the order is in
+    `{conv-pool=false}`, `{linear-chains=false}`, `{pointwise=false}`; `policy`,
+    `max-weight-growth` and `max-mac-growth` are the linear-chain group's cost rule, as
+    for `linalg-fuse-linear-chains`; the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """
@@ -100,8 +109,12 @@ class LinalgFuseOpsPass(ModulePass):
     pointwise: bool = True
     slot_budget: int = DEFAULT_SLOT_COUNT
     """Passed to `linalg-fuse-linear-chains` (0 = no limit)."""
+    policy: str = DEFAULT_POLICY
+    max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
+    max_mac_growth: int | float = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
         sets = populate_linalg_fuse_ops_patterns(
             ctx,
             linear_ops=self.linear_ops,
@@ -109,5 +122,6 @@ class LinalgFuseOpsPass(ModulePass):
             linear_chains=self.linear_chains,
             pointwise=self.pointwise,
             slot_budget=self.slot_budget or None,
+            rule=rule,
         )
         apply_pattern_sets(op, sets)

@@ -13,7 +13,8 @@ Chain steps (each acts on every sample of the batch alike; weights and inits mus
 compile-time constants, the same for every batch element):
   costly (one level each): `conv_2d_nchw_fchw`, `pooling_nchw_sum`,
     `tensor_ext.fused_conv_pool`, `matmul` (activation on the left, torch's Linear after
-    its weight transpose is folded), `matvec`, `vecmat`;
+    its weight transpose is folded), `matvec`, `vecmat`, and a `linalg.generic` that
+    sums over sample axes (torch's global average pool, `(d0, d1, 0, 0)` output);
   free: elementwise `± K`, `* K`, `/ K` (bias, the average pool's divide, batch-norm),
     `tensor.pad`, and `tensor.collapse_shape`/`expand_shape` that keep the batch axis.
 A chain runs from its first to its last costly op (plus trailing free elementwise
@@ -32,12 +33,23 @@ which is also the number of plaintext-ciphertext products the op needs):
     and to each unit vector: the input is flattened, multiplied by a constant
     D_in x D_out matrix with the constant term as init, and reshaped back.
     cost = D_in * D_out; at most 2^22 weights (else the chain is left alone).
-  The cheaper one wins; ties go to the conv (a much smaller constant). E.g. conv3x3 →
+  * contraction: when the chain starts with a sum over sample axes (a global average
+    pool, then its divide, flatten and Linear), ONE `linalg.generic` reading the input
+    with every sample axis as a reduction loop and a weight indexed by the output and
+    the axes that were not summed: the weight stays the Linear's (divided by H*W)
+    instead of a H*W times larger matrix. cost = D_out * D_in MACs, like the matrix.
+  The cheapest one wins (MACs, then weight elements); ties go to the conv (a much
+  smaller constant). E.g. conv3x3 →
   avgpool2 → conv3x3 → avgpool2 on 3x16x16 (8 output channels) without padding is one
   conv with an 8x3x10x10 filter,
   stride 4 (8*2*2*3*10*10 = 9600 MACs) instead of a 768x32 matrix (24576); with torch's
   padding=1 between the convs the map is not a conv (the pad breaks translation
   invariance at the border), so it becomes the 768 x 128 matrix.
+
+Whether a chain is fused at all is the cost rule's call (`fusion_cost.CostRule`, the
+pass options `policy`, `max-weight-growth`, `max-mac-growth`): by default a fusion may
+grow the weights at most 4x per level it saves (LeNet-5's 2x2 pool into FC1 does; the
+padded chain above, 248x for 3 levels, does not; `policy=depth` fuses every chain).
 
 Not fused (guards): any nonlinearity between (x*x, relu, sigmoid, max-pool: none is a
 step), an intermediate with another user (duplicating the chain would not be free:
@@ -53,12 +65,16 @@ from math import prod
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -70,6 +86,7 @@ from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
+    GenericOp,
     MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
@@ -80,6 +97,7 @@ from heirpy.ir.utils import (
     Reassociation,
     i64_vector,
     int_pair,
+    iterator_attrs,
     reassociation_attr,
     reassociation_groups,
     static_shape,
@@ -90,20 +108,34 @@ from heirpy.transforms.linear.constant_folding import (
     erase_dead_constant_slices,
 )
 from heirpy.transforms.linear.linear_maps import (
+    MAX_MATRIX_ELEMENTS,
     AffineConv,
+    Form,
     SampleMap,
     affine_matrix,
     channel_vector,
-    choose_representation,
+    choose_form,
     compose_affine_convs,
     composed_conv_fits,
     is_batch_invariant,
     keeps_batch_axis,
+    matrix_form,
     pad_keeps_batch,
     pool_filter,
     sum_pool_nchw,
 )
-from heirpy.transforms.linear.linear_match import match_elementwise_affine
+from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_POLICY,
+    CostRule,
+    FusionCost,
+    cost_rule,
+)
+from heirpy.transforms.linear.linear_match import (
+    SumReduction,
+    match_elementwise_affine,
+    match_sum_reduction,
+)
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 BATCHED, UNBATCHED = "batched", "unbatched"
@@ -126,6 +158,9 @@ class Step:
     conv: AffineConv | None = None
     reshape_only: bool = False  # pads and reshapes: left outside at a chain's ends
     constants: list[SSAValue] = field(default_factory=list)
+    summed_axes: tuple[int, ...] = ()  # a sum reduction: the sample axes it sums
+    weights: int = 0  # weight elements of a costly step (a pool or sum has none)
+    macs: int = 0  # its multiply-accumulates per sample (a sum counts its adds)
 
     @property
     def result(self) -> SSAValue:
@@ -167,6 +202,9 @@ def step_of(op: Operation, reader: ConstantFolder) -> Step | None:
         return _pad_step(op, reader)
     if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
         return _reshape_step(op)
+    reduction = match_sum_reduction(op)
+    if reduction is not None:
+        return _sum_step(reduction, reader)
     return _elementwise_step(op, reader)
 
 
@@ -179,7 +217,8 @@ def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
     conv = AffineConv(
         weight.astype(np.float64), int_pair(op.window_strides()), int_pair(op.window_dilations()), const
     )
-    return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init])
+    return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init],
+                weights=weight.size, macs=conv.macs())
 
 
 def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
@@ -196,7 +235,8 @@ def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
         return sum_pool_nchw(batch, shape, strides, dilations, out_hw) + const
 
     conv = AffineConv(pool_filter(const.shape[0], shape), int_pair(strides), int_pair(dilations), const)
-    return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init])
+    return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init],
+                macs=const.size * prod(shape))
 
 
 def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step | None:
@@ -223,7 +263,31 @@ def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step |
             composed.weight / divisor, composed.strides, composed.dilations, composed.const / divisor
         )
     return Step(op, op.input, True, BATCHED, composed.apply, conv=composed,
+                weights=weight.size, macs=composed.macs(),
                 constants=[op.filter, op.conv_init, op.pool_init])
+
+
+def _sum_step(reduction: SumReduction, reader: ConstantFolder) -> Step | None:
+    """A sum over sample axes (torch's global average pool before its divide)."""
+    if 0 in reduction.reduced_axes or reader.fold(reduction.operand) is not None:
+        return None  # summing over the batch mixes samples
+    const = _sample_const(reader.init_value(reduction.init))
+    if const is None:
+        return None
+    axes = reduction.reduced_axes
+    out_sample = const.shape
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        summed = batch.astype(np.float64).sum(axis=axes)
+        return summed.reshape(batch.shape[0], *out_sample) + const
+
+    in_shape = static_shape(reduction.operand.type)
+    assert in_shape is not None
+    # No conv form: a global pool as a conv is a [C, C, H, W] filter, never the cheap
+    # representation; a chain that starts with a sum becomes a contraction instead.
+    return Step(reduction.op, reduction.operand, True, BATCHED, apply,
+                constants=[reduction.init], summed_axes=tuple(a - 1 for a in axes),
+                macs=prod(in_shape[1:]))
 
 
 def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
@@ -237,7 +301,8 @@ def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
     def apply(batch: np.ndarray) -> np.ndarray:
         return batch @ matrix + const
 
-    return Step(op, x, True, BATCHED, apply, constants=[w, init])
+    return Step(op, x, True, BATCHED, apply, constants=[w, init],
+                weights=matrix.size, macs=matrix.size)
 
 
 def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
@@ -254,7 +319,8 @@ def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
     def apply(batch: np.ndarray) -> np.ndarray:
         return batch @ matrix + const64
 
-    return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init])
+    return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init],
+                weights=matrix.size, macs=matrix.size)
 
 
 def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
@@ -387,6 +453,33 @@ class Chain:
             batch = step.sample_map(self.mode)(batch)
         return batch
 
+    def cost_before(self) -> tuple[int, int]:
+        """(weight elements, MACs per sample) of the chain's costly ops."""
+        costly = [step for step in self.steps if step.costly]
+        return sum(s.weights for s in costly), sum(s.macs for s in costly)
+
+    def as_contraction(self) -> Contraction | None:
+        """A chain that starts with a sum over sample axes (global average pool, then
+        its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
+        the chain's matrix, read through a broadcast over the summed axes: the weights
+        stay those of the Linear instead of growing by H*W (see `Contraction`)."""
+        first = self.steps[0]
+        if self.mode != BATCHED or not first.summed_axes:
+            return None
+        in_sample, out_sample = self.sample_shapes()
+        summed_sample = static_shape(first.result.type)
+        assert summed_sample is not None
+        kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
+        kept_shape = tuple(in_sample[a] for a in kept)
+        tail = Chain(self.steps[1:], self.mode)
+        if prod(kept_shape) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
+            return None
+        matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
+        zero = np.zeros((1, *in_sample), dtype=np.float64)
+        bias = self.apply(zero).reshape(-1)  # the sum's init pushed through the tail
+        weight = matrix.reshape(*out_sample, *kept_shape)
+        return Contraction(weight, bias.reshape(out_sample), kept, tuple(in_sample))
+
     def as_conv(self) -> AffineConv | None:
         convs = [step.conv for step in self.steps]
         if self.mode != BATCHED or any(c is None for c in convs):
@@ -401,6 +494,22 @@ class Chain:
         if not composed_conv_fits((in_shape[2], in_shape[3]), composed):
             return None
         return composed
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """`out[b, o...] = bias[o...] + sum over i... of x[b, i...] * weight[o..., i_kept...]`:
+    a linear map whose weight does not depend on the summed input axes."""
+
+    weight: np.ndarray  # [*out_sample, *input sample axes in `kept_axes`]
+    bias: np.ndarray  # [*out_sample]
+    kept_axes: tuple[int, ...]  # input sample axes the weight is indexed by
+    in_sample: tuple[int, ...]
+
+    def form(self) -> Form:
+        """MACs: every input element for every output element (a back end may sum
+        first); weights: what the weight stores."""
+        return Form("contraction", self.bias.size * prod(self.in_sample), self.weight.size)
 
 
 def chain_ending_at(step: Step, reader: ConstantFolder) -> Chain | None:
@@ -493,25 +602,68 @@ def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Oper
     return ops
 
 
+def emit_contraction(chain: Chain, contraction: Contraction) -> list[Operation]:
+    """One `linalg.generic`: loops (batch, output sample axes, input sample axes), the
+    last ones reductions; the weight reads (output axes, kept input axes)."""
+    in_type, out_type = chain.input.type, chain.output.type
+    assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType)
+    element = out_type.get_element_type()
+    dtype = element_dtype(out_type)
+    out_rank = len(out_type.get_shape())  # batch + output sample axes
+    in_rank = len(contraction.in_sample)
+    dims = [AffineExpr.dimension(i) for i in range(out_rank + in_rank)]
+    num = len(dims)
+    x_map = AffineMap(num, 0, (dims[0], *dims[out_rank:]))
+    w_map = AffineMap(num, 0, (*dims[1:out_rank], *(dims[out_rank + a] for a in contraction.kept_axes)))
+    out_map = AffineMap(num, 0, tuple(dims[:out_rank]))
+    weight = dense_constant(
+        contraction.weight.astype(dtype), TensorType(element, list(contraction.weight.shape))
+    )
+    batch = out_type.get_shape()[0]
+    init_ops, init = build_init(
+        np.broadcast_to(contraction.bias, (batch, *contraction.bias.shape)).astype(dtype), out_type
+    )
+    block = Block(arg_types=[element, element, element])
+    x_arg, w_arg, acc = block.args
+    product = arith.MulfOp(x_arg, w_arg)
+    total = arith.AddfOp(acc, product.result)
+    block.add_ops([product, total, YieldOp(total.result)])
+    generic = GenericOp(
+        [chain.input, weight.result], [init], Region(block),
+        [AffineMapAttr(m) for m in (x_map, w_map, out_map)],
+        iterator_attrs(["parallel"] * out_rank + ["reduction"] * in_rank),
+        [out_type],
+    )
+    return [weight, *init_ops, generic]
+
+
 class FuseLinearChain(RewritePattern):
     """Replace a maximal chain of linear ops (>= 2 costly steps) by ONE linear op.
 
         %a = conv(%x, %w1) outs(%b1); %p = pooling_nchw_sum(%a) ; %q = %p / 4
         %c = conv(%q, %w2) outs(%b2)
       ->
-        %c = conv(%x, %w) outs(%b)       (or collapse + matmul + expand, see the module doc)
+        %c = conv(%x, %w) outs(%b)       (or collapse + matmul + expand, or one
+                                          contraction generic, see the module doc)
 
     Legality: `chain_ending_at` (single-user intermediates, compatible batch modes, no
-    nonlinearity, constant weights/inits), `choose_representation` (cost rule), a
-    representable composition (`Chain.as_conv`, `MAX_MATRIX_ELEMENTS`), and the slot
-    budget (`within_slot_budget`): a matrix whose input or output vector is longer than
-    `slot_budget` would not fit one CKKS ciphertext, so the chain keeps the conv form
-    when it has one and stays unfused otherwise.
+    nonlinearity, constant weights/inits), a representable composition (`Chain.as_conv`,
+    `Chain.as_contraction`, `MAX_MATRIX_ELEMENTS`), the slot budget
+    (`within_slot_budget`: a matrix whose input or output vector is longer than
+    `slot_budget` would not fit one CKKS ciphertext, so it is not a candidate),
+    `choose_form` (the cheapest remaining form), and the cost rule
+    (`fusion_cost.CostRule.allows`: levels saved against weight growth).
     """
 
-    def __init__(self, reader: ConstantFolder | None = None, slot_budget: int | None = None):
+    def __init__(
+        self,
+        reader: ConstantFolder | None = None,
+        slot_budget: int | None = None,
+        rule: CostRule | None = None,
+    ):
         self.reader = ConstantFolder() if reader is None else reader
         self.slot_budget = slot_budget
+        self.rule = CostRule() if rule is None else rule
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         step = step_of(op, self.reader)
@@ -521,21 +673,33 @@ class FuseLinearChain(RewritePattern):
         if chain is None:
             return
         conv = chain.as_conv()
+        contraction = chain.as_contraction()
         wide = chain.with_prefix()  # the matrix form absorbs leading pads/reshapes
         sample_in, sample_out = wide.sample_shapes()
         d_in, d_out = prod(sample_in), prod(sample_out)
-        choice = choose_representation(None if conv is None else conv.macs(), d_in, d_out)
-        if choice == "matrix" and not within_slot_budget(d_in, d_out, self.slot_budget):
-            choice = "conv" if conv is not None else None
-        if choice == "conv":
+        form = choose_form([
+            None if conv is None else Form("conv", conv.macs(), conv.weight.size),
+            None if contraction is None else contraction.form(),
+            matrix_form(d_in, d_out) if within_slot_budget(d_in, d_out, self.slot_budget) else None,
+        ])
+        if form is None:
+            return
+        weights_before, macs_before = chain.cost_before()
+        cost = FusionCost(
+            chain.costly_count() - 1, weights_before, form.weights, macs_before, form.macs
+        )
+        if not self.rule.allows(cost):
+            return
+        if form.kind == "conv":
             assert conv is not None
             new_ops = emit_conv(chain, conv)
-        elif choice == "matrix":
+        elif form.kind == "contraction":
+            assert contraction is not None
+            new_ops = emit_contraction(chain, contraction)
+        else:
             matrix, bias = affine_matrix(wide.apply, sample_in)
             new_ops = emit_matrix(wide, matrix, bias)
             chain = wide
-        else:
-            return
         constants = [v for s in chain.steps for v in s.constants]
         last = chain.steps[-1].op  # `op` may be a reshape the chain leaves outside
         rewriter.insert(new_ops, InsertPoint.before(last))
@@ -551,11 +715,14 @@ def within_slot_budget(d_in: int, d_out: int, slot_budget: int | None) -> bool:
 
 
 def populate_linalg_fuse_linear_chains_patterns(
-    ctx: Context | None = None, slot_budget: int | None = DEFAULT_SLOT_COUNT
+    ctx: Context | None = None,
+    slot_budget: int | None = DEFAULT_SLOT_COUNT,
+    rule: CostRule | None = None,
 ) -> list[PatternSet]:
     """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
-    module's `dense_resource` blobs; without it the context heirpy remembers is used)."""
-    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget))]
+    module's `dense_resource` blobs; without it the context heirpy remembers is used;
+    `rule` is the cost rule, `CostRule()` by default)."""
+    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule))]
 
 
 @dataclass(frozen=True)
@@ -568,11 +735,20 @@ class LinalgFuseLinearChainsPass(ModulePass):
     `slot-budget` (default 1024, HEIR's default slot count; 0 = no limit): a chain is
     fused into a dense matrix only when its input and output vectors each fit that many
     CKKS slots (tests/filecheck/transforms/linalg-fuse-linear-chains/slot-budget.mlir).
+
+    Cost rule (`heirpy.transforms.linear.fusion_cost`): `policy=depth|balanced|size`
+    (default `balanced`: fuse when the fused weights are at most `max-weight-growth`
+    times the replaced ones per level saved, default 4), `max-mac-growth=X` (also bound
+    MACs per sample; default 0, off).
     """
 
     name = "linalg-fuse-linear-chains"
     slot_budget: int = DEFAULT_SLOT_COUNT
+    policy: str = DEFAULT_POLICY
+    max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
+    max_mac_growth: int | float = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
         budget = self.slot_budget or None
-        apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget))
+        apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget, rule))

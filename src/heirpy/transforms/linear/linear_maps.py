@@ -224,16 +224,32 @@ def matrix_macs(d_in: int, d_out: int) -> int:
     return d_in * d_out
 
 
-def choose_representation(conv_macs: int | None, d_in: int, d_out: int) -> str | None:
-    """'conv', 'matrix' or None (do not fuse): the cheaper exact representation.
+@dataclass(frozen=True)
+class Form:
+    """One exact representation of a fused chain and its cost per sample."""
 
-    A conv is available only for translation-equivariant chains (`conv_macs` not None);
-    an explicit matrix only up to MAX_MATRIX_ELEMENTS weights. Ties go to the conv,
-    whose filter is also far smaller to store."""
-    matrix_ok = d_in * d_out <= MAX_MATRIX_ELEMENTS
-    if conv_macs is not None and (not matrix_ok or conv_macs <= matrix_macs(d_in, d_out)):
-        return "conv"
-    return "matrix" if matrix_ok else None
+    kind: str  # "conv" | "contraction" | "matrix"
+    macs: int
+    weights: int  # weight elements
+
+
+_FORM_ORDER = {"conv": 0, "contraction": 1, "matrix": 2}
+
+
+def matrix_form(d_in: int, d_out: int) -> Form | None:
+    """The explicit D_in x D_out matrix, unless it exceeds MAX_MATRIX_ELEMENTS."""
+    if d_in * d_out > MAX_MATRIX_ELEMENTS:
+        return None
+    return Form("matrix", matrix_macs(d_in, d_out), d_in * d_out)
+
+
+def choose_form(forms: Sequence[Form | None]) -> Form | None:
+    """The cheapest available form: fewest MACs, then fewest weights, then conv before
+    contraction before matrix (a conv's filter is the smallest constant to store)."""
+    available = [f for f in forms if f is not None]
+    if not available:
+        return None
+    return min(available, key=lambda f: (f.macs, f.weights, _FORM_ORDER[f.kind]))
 
 
 def affine_matrix(

@@ -5,6 +5,10 @@
   `linalg-canonicalizations` output) or a `linalg.generic` with parallel loops whose
   body is one such op (torch-mlir's output: `K` is a broadcast input through an
   indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside).
+* `match_sum_reduction(op)`: a `linalg.generic` that sums its one input over some
+  axes into an init, e.g. torch's `AdaptiveAvgPool2d(1)` before its divide: maps
+  `(d0, d1, d2, d3) -> (d0, d1, d2, d3)` and `-> (d0, d1, 0, 0)` (or `-> (d0, d1)`),
+  iterators `[parallel, parallel, reduction, reduction]`, body `in + out`.
 * `linear_op_view(op)`: for matmul / matvec / vecmat / conv_2d_nchw_fchw /
   depthwise_conv_2d_nchw_chw, which operand
   is the (constant) weight, which the activation, and which weight axis produces which
@@ -19,9 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import (
-    AffineMap,
-)
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from heirpy.interp.linalg_generic import eval_affine
 from heirpy.ir.dialects.linalg import (
@@ -33,7 +35,7 @@ from heirpy.ir.dialects.linalg import (
     VecmatOp,
     YieldOp,
 )
-from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
+from heirpy.ir.utils import affine_maps, all_parallel, is_identity, iterator_kinds, static_shape
 from heirpy.transforms.linear.constant_folding import ConstantFolder
 
 _ARITH_KINDS: dict[type[Operation], str] = {
@@ -169,6 +171,67 @@ def _body_operand(
     if folded is None or folded.ndim != 0:
         return None
     return None, np.broadcast_to(folded, shape).copy()
+
+
+# ------------------------------------------------------------------------- sum reductions
+@dataclass(frozen=True)
+class SumReduction:
+    """`result = init + sum of operand over reduced_axes`, the kept axes in order (an
+    output axis of size 1 read through a constant 0 is a kept axis of size 1 too)."""
+
+    op: Operation
+    operand: SSAValue
+    init: SSAValue
+    reduced_axes: tuple[int, ...]  # axes of the operand that are summed
+
+    @property
+    def result(self) -> SSAValue:
+        return self.op.results[0]
+
+
+def sum_reduction_axes(
+    in_map: AffineMap, out_map: AffineMap, kinds: Sequence[str],
+    in_shape: Sequence[int], out_shape: Sequence[int],
+) -> tuple[int, ...] | None:
+    """Pure: the summed axes of a one-input generic whose input map is the identity and
+    whose output keeps the parallel loops in order, each either as itself or as a
+    constant 0 on a size-1 output axis standing for a reduced loop; None otherwise."""
+    rank = in_map.num_dims
+    if not is_identity(in_map) or len(in_shape) != rank or len(kinds) != rank:
+        return None
+    reduced = tuple(d for d in range(rank) if kinds[d] == "reduction")
+    if not reduced:
+        return None
+    kept = [d for d in range(rank) if kinds[d] == "parallel"]
+    dims: list[int] = []
+    for axis, expr in enumerate(out_map.results):
+        if isinstance(expr, AffineDimExpr):
+            dims.append(expr.position)
+        elif not (isinstance(expr, AffineConstantExpr) and expr.value == 0 and out_shape[axis] == 1):
+            return None
+    if dims != kept:
+        return None
+    return reduced
+
+
+def match_sum_reduction(op: Operation) -> SumReduction | None:
+    """See the module docstring: a generic summing its input into its init."""
+    if not isinstance(op, GenericOp) or len(op.inputs) != 1 or len(op.outputs) != 1 or len(op.res) != 1:
+        return None
+    in_shape, out_shape = static_shape(op.inputs[0].type), static_shape(op.res[0].type)
+    if in_shape is None or out_shape is None:
+        return None
+    maps = affine_maps(op.indexing_maps)
+    axes = sum_reduction_axes(maps[0], maps[1], iterator_kinds(op.iterator_types), in_shape, out_shape)
+    if axes is None:
+        return None
+    body = list(op.body.block.ops)
+    if len(body) != 2 or not isinstance(body[0], arith.AddfOp) or not isinstance(body[1], YieldOp):
+        return None
+    add, yield_ = body
+    if list(yield_.operands) != [add.result] or set(add.operands) != set(op.body.block.args):
+        return None
+    return SumReduction(op, op.inputs[0], op.outputs[0], axes)
 
 
 # ------------------------------------------------------------------------- linear ops

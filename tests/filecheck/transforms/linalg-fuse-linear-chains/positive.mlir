@@ -1,5 +1,7 @@
-// linalg-fuse-linear-chains on hand-written chains.
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | filecheck %s
+// linalg-fuse-linear-chains on hand-written chains: the compositions themselves, so
+// every chain is fused whatever its weights cost (`policy=depth`; the cost rule has
+// its own tests in cost_rule.mlir).
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{policy=depth}' | filecheck %s
 
 // matvec -> bias -> matvec: one matvec with A2 @ A1 and A2 @ b1 + b2.
 func.func @matvec_chain(%x: tensor<2xf32>) -> tensor<2xf32> {

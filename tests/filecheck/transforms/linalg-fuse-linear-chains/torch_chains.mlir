@@ -17,8 +17,10 @@
 // NOPAD-NEXT: func.return %[[R]]
 //
 // The same with torch's padding=1: the pad between the convs is not a conv, so the
-// chain (its leading pad included) becomes one 768 x 128 matrix.
-// RUN: heirpy-opt %S/Inputs/cpcp_pad.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=PAD
+// chain (its leading pad included) becomes one 768 x 128 matrix: 98,304 weights for
+// 396, 248x for 3 levels, which only `policy=depth` pays (the default `balanced`
+// allows 4^3 = 64x, see cost_rule.mlir).
+// RUN: heirpy-opt %S/Inputs/cpcp_pad.mlir -p 'linalg-fuse-linear-chains{policy=depth}' | filecheck %s --check-prefix=PAD
 // PAD-LABEL: func.func @main(
 // PAD-NEXT: %[[F:.*]] = tensor.collapse_shape %arg0 {{.*}} : tensor<1x3x16x16xf32> into tensor<1x768xf32>
 // PAD-NOT: {{tensor.pad|linalg.pooling|linalg.conv|linalg.generic}}
@@ -26,6 +28,15 @@
 // PAD-NEXT: %[[M:.*]] = linalg.matmul ins(%[[F]], %{{.*}} : tensor<1x768xf32>, tensor<768x128xf32>)
 // PAD-NEXT: %[[R:.*]] = tensor.expand_shape %[[M]] {{.*}} into tensor<1x8x4x4xf32>
 // PAD-NEXT: func.return %[[R]]
+//
+// Under the default policy the chain stays: two convs and two pools.
+// RUN: heirpy-opt %S/Inputs/cpcp_pad.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=PADBAL
+// PADBAL-LABEL: func.func @main(
+// PADBAL-NOT: linalg.matmul
+// PADBAL: linalg.conv_2d_nchw_fchw
+// PADBAL: linalg.pooling_nchw_sum
+// PADBAL: linalg.conv_2d_nchw_fchw
+// PADBAL: linalg.pooling_nchw_sum
 //
 // conv -> avgpool -> flatten -> Linear (transposed weight, bias generic), batch 2.
 // RUN: heirpy-opt %S/Inputs/pool_linear.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=LIN
@@ -52,7 +63,7 @@
 // RELU: linalg.conv_2d_nchw_fchw
 //
 // heir-opt accepts the matrix form (collapse_shape + matmul + expand_shape).
-// RUN: heirpy-opt %S/Inputs/cpcp_pad.mlir -p linalg-fuse-linear-chains | heir-opt | filecheck %s --check-prefix=HEIR
+// RUN: heirpy-opt %S/Inputs/cpcp_pad.mlir -p 'linalg-fuse-linear-chains{policy=depth}' | heir-opt | filecheck %s --check-prefix=HEIR
 // HEIR-LABEL: func.func @main(
 // HEIR-NOT: linalg.{{conv|matmul|pooling}}
 // HEIR: linalg.broadcast
