@@ -252,3 +252,47 @@ def test_build_init_picks_the_smallest_form(array: np.ndarray, expected: list[st
     ops, value = build_init(array.astype(np.float32), TensorType(f32, [2, 3]))
     assert [op.name for op in ops] == expected
     assert value is ops[-1].results[0]
+
+
+# ----------------------------------------------------------------------------- attention scale
+def test_column_scale_needs_whole_output_columns() -> None:
+    from heirpy.transforms.linear.linalg_fuse_linear_ops import column_scale
+
+    selected = np.zeros((4, 6), dtype=bool)
+    selected[:, :2] = True  # q: the first two columns, every token
+    np.testing.assert_array_equal(column_scale(selected, 0.5, 1), [0.5, 0.5, 1, 1, 1, 1])
+    selected[0, 3] = True  # one element of another column: not a weight scale
+    assert column_scale(selected, 0.5, 1) is None
+
+
+def test_uniform_factor() -> None:
+    from heirpy.transforms.linear.linalg_fuse_linear_ops import uniform_factor
+
+    assert uniform_factor(_elementwise("mul", np.full((2, 2), 0.125))) == 0.125
+    assert uniform_factor(_elementwise("div", np.full((2, 2), 8.0))) == 0.125
+    assert uniform_factor(_elementwise("mul", np.array([[1.0, 2.0]]))) is None
+    assert uniform_factor(_elementwise("mul", np.zeros((2, 2)))) is None
+    assert uniform_factor(_elementwise("div", np.full((2, 2), 8.0), lhs=False)) is None  # 8 / x
+    assert uniform_factor(_elementwise("add", np.full((2, 2), 8.0))) is None
+
+
+def test_indices_through_layout_ops_and_what_other_users_read() -> None:
+    from heirpy.transforms.linear.element_paths import (
+        read_elsewhere,
+        reads_of_path_end,
+        trace_back,
+    )
+
+    chunk = (INPUTS.parent / "attention_scale.mlir").read_text().split("// -----")[0]
+    func = next(iter(parse(chunk).ops))
+    ops = {op.results[0].name_hint: op for op in func.walk() if op.results and op.results[0].name_hint}
+    q, product = ops["q"].results[0], ops["s"]
+    source, path = trace_back(q)
+    assert source is ops["pb"].results[0]
+    assert [op.name for op in path] == [
+        "tensor.expand_shape", "linalg.transpose", "tensor.extract_slice", "tensor.collapse_shape",
+    ]
+    selected = reads_of_path_end(source, path).reshape(4, 18)  # type: ignore[union-attr]
+    assert selected[:, :6].all() and not selected[:, 6:].any()  # q: columns 0..5
+    elsewhere = read_elsewhere(source, q, product).reshape(4, 18)  # type: ignore[union-attr]
+    assert elsewhere[:, 6:].all() and not elsewhere[:, :6].any()  # k and v: 6..17

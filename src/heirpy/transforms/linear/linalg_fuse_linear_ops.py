@@ -40,6 +40,12 @@ Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differen
 
 Batch-norm in eval mode, `(x - mean) / sqrt(var + eps) * gamma + beta`, is four such
 ops and folds completely into the conv or matmul before it.
+
+A uniform scale after a product of two ciphertexts (attention's `(q kᵀ) / sqrt(d)`)
+moves into the projection that made one of them (`MoveScaleIntoProjection`): the
+columns of the qkv projection that become q, traced back through torch's reshape /
+permute / slice views (`element_paths`), are multiplied by the scale, and the scale
+op disappears.
 """
 
 from __future__ import annotations
@@ -63,6 +69,9 @@ from heirpy.transforms.linear.constant_folding import (
     build_init,
     erase_dead_constant_slices,
 )
+from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
+from heirpy.ir.utils import static_shape
+from heirpy.transforms.linear.element_paths import read_elsewhere, reads_of_path_end, trace_back
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
     ElementwiseAffine,
@@ -186,10 +195,144 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         erase_dead_constant_slices(rewriter, old_operands)
 
 
+def uniform_factor(elementwise: ElementwiseAffine) -> float | None:
+    """The number `y * c` or `y / c` multiplies `y` by, when `c` is one non-zero
+    constant (the `1/sqrt(d)` of attention); None otherwise."""
+    if elementwise.kind not in ("mul", "div") or not elementwise.is_affine():
+        return None
+    values = elementwise.constant.reshape(-1)
+    if values.size == 0 or not np.all(values == values[0]) or values[0] == 0:
+        return None
+    return float(values[0]) if elementwise.kind == "mul" else 1.0 / float(values[0])
+
+
+def column_scale(selected: np.ndarray, factor: float, out_axis: int) -> np.ndarray | None:
+    """Pure: the per-output-channel scale that multiplies exactly the `selected`
+    elements of a linear op's result by `factor` (None when the selection is not made
+    of whole output channels, so no weight scale can do it)."""
+    mask = np.where(selected, factor, 1.0)
+    return channel_vector(mask, out_axis)
+
+
+class MoveScaleIntoProjection(RewritePattern):
+    """Move a uniform scale after a product of two ciphertexts into the projection that
+    made one of them: attention's `(q kᵀ) / sqrt(d)` becomes `q' kᵀ` with q's columns of
+    the qkv projection scaled by 1/sqrt(d).
+
+        %p = linalg.matmul ins(%x, %wt) outs(%zero)           // x Wᵀ: q | k | v columns
+        %b = linalg.generic ins(%p, %bias) { addf }           // + bias
+        %q = tensor.extract_slice / linalg.transpose / tensor.collapse_shape of %b
+        %s = linalg.batch_matmul ins(%q, %kt) outs(%z)
+        %r = linalg.generic ins(%s) { mulf %in, 0.125 }
+      ->
+        %p = linalg.matmul ins(%x, %wt_qscaled) outs(%bias_qscaled)
+        %q = ... of %p
+        %r = linalg.batch_matmul ins(%q, %kt) outs(%z)
+
+    Legality: the scale is one non-zero constant (`uniform_factor`); it is the only
+    user of a `matmul`/`batch_matmul` (linear in each operand); one operand of that
+    product is a static layout view (slices, transposes, reshapes) of a linear op with
+    constant weights (plus a constant bias op); the elements the view reads are whole
+    output columns of it (`column_scale`), and nothing else reads those elements
+    (`element_paths.read_elsewhere`: k and v read other columns); the linear op (and
+    its bias op) have no users but those views.
+    """
+
+    def __init__(self, reader: ConstantFolder | None = None):
+        self.reader = ConstantFolder() if reader is None else reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        scale = match_elementwise_affine(op, self.reader)
+        factor = None if scale is None else uniform_factor(scale)
+        if scale is None or factor is None or scale.operand.uses.get_length() != 1:
+            return
+        product = scale.operand.owner
+        if not isinstance(product, (MatmulOp, BatchMatmulOp)) or len(product.operands) != 3:
+            return
+        a, b = product.operands[0], product.operands[1]
+        if a is b or self.reader.fold(a) is not None or self.reader.fold(b) is not None:
+            return  # x·x, or a plaintext factor (then linalg-fuse-linear-ops' job)
+        for operand in (a, b):
+            plan = self._plan(operand, product, factor)
+            if plan is not None:
+                self._rewrite(plan, rewriter)
+                rewriter.replace(op, [], [scale.operand])
+                return
+
+    def _plan(self, operand: SSAValue, product: Operation, factor: float) -> _ScalePlan | None:
+        source, path = trace_back(operand)
+        owner = source.owner
+        if not isinstance(owner, Operation):
+            return None
+        bias = match_elementwise_affine(owner, self.reader)
+        if bias is not None and (bias.kind != "add" or bias.operand.uses.get_length() != 1):
+            return None
+        linear_value = bias.operand if bias is not None else source
+        linear = linear_value.owner
+        if not isinstance(linear, Operation):
+            return None
+        view = linear_op_view(linear, self.reader)
+        init = None if view is None else self.reader.init_value(view.init)
+        if view is None or init is None or view.op.results[0].type != source.type:
+            return None
+        selected = reads_of_path_end(source, path)
+        elsewhere = read_elsewhere(source, operand, product)
+        if selected is None or elsewhere is None or np.any(selected & elsewhere):
+            return None
+        shape = static_shape(source.type)
+        assert shape is not None
+        scale = column_scale(selected.reshape(shape), factor, view.out_axis)
+        if scale is None:
+            return None
+        return _ScalePlan(view, init, bias, scale)
+
+    def _rewrite(self, plan: _ScalePlan, rewriter: PatternRewriter) -> None:
+        view, init = plan.view, plan.init
+        weight = view.weight.astype(np.float64)
+        full_init = init.astype(np.float64)
+        if plan.bias is not None:
+            folded = fold_elementwise(view, init, plan.bias)
+            assert folded is not None  # an add always folds
+            weight, full_init = folded.weight, folded.init
+        shape = [1] * weight.ndim
+        shape[view.weight_axis] = plan.scale.size
+        out_shape = [1] * full_init.ndim
+        out_shape[view.out_axis] = plan.scale.size
+        weight = weight * plan.scale.reshape(shape)
+        full_init = full_init * plan.scale.reshape(out_shape)
+        weight_type = view.op.operands[view.weight_index].type
+        init_type = view.init.type
+        assert isinstance(weight_type, TensorType) and isinstance(init_type, TensorType)
+        weight_op = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
+        init_ops, init_value = build_init(full_init.astype(element_dtype(init_type)), init_type)
+        new_linear = view.op.clone()
+        new_linear.operands[view.weight_index] = weight_op.result
+        new_linear.operands[2] = init_value
+        rewriter.insert([weight_op, *init_ops, new_linear], InsertPoint.before(view.op))
+        old_operands = list(view.op.operands)
+        if plan.bias is not None:
+            old_operands += list(plan.bias.op.operands)
+            rewriter.replace(plan.bias.op, [], [new_linear.results[0]])
+        else:
+            rewriter.replace(view.op, [], [new_linear.results[0]])
+        if view.op.parent is not None:
+            rewriter.erase(view.op)
+        erase_dead_constant_slices(rewriter, old_operands)
+
+
+@dataclass(frozen=True)
+class _ScalePlan:
+    view: LinearOpView
+    init: np.ndarray
+    bias: ElementwiseAffine | None
+    scale: np.ndarray  # per output channel of the linear op
+
+
 def populate_linalg_fuse_linear_ops_patterns(ctx: Context | None = None) -> list[PatternSet]:
     """The patterns of this pass (`ctx` holds the blobs of `dense_resource` constants;
     without it the module's remembered context is used)."""
-    return [PatternSet.of(FuseElementwiseIntoLinearOp(ConstantFolder(ctx)))]
+    reader = ConstantFolder(ctx)
+    return [PatternSet.of(FuseElementwiseIntoLinearOp(reader), MoveScaleIntoProjection(reader))]
 
 
 @dataclass(frozen=True)
