@@ -5,7 +5,6 @@ and on generated conv/pool/conv chains with strides, dilations and batch > 1."""
 from __future__ import annotations
 
 import ast
-
 from pathlib import Path
 
 import numpy as np
@@ -22,15 +21,15 @@ from heirpy.transforms.linear.linalg_fuse_linear_chains import (
 from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
-    affine_matrix,
     Form,
+    affine_matrix,
     choose_form,
-    matrix_form,
     compose_affine_convs,
     composed_conv_fits,
     composed_window,
     conv_nchw,
     keeps_batch_axis,
+    matrix_form,
     pad_keeps_batch,
     pool_filter,
     sum_pool_nchw,

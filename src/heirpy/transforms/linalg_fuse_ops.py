@@ -33,14 +33,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
-from heirpy.transforms.linear.linalg_fuse_conv_pool import (
-    populate_linalg_fuse_conv_pool_patterns,
-)
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_WEIGHT_GROWTH,
     DEFAULT_POLICY,
     CostRule,
     cost_rule,
+)
+from heirpy.transforms.linear.linalg_fuse_conv_pool import (
+    populate_linalg_fuse_conv_pool_patterns,
 )
 from heirpy.transforms.linear.linalg_fuse_linear_chains import (
     populate_linalg_fuse_linear_chains_patterns,

@@ -68,7 +68,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    ArrayAttr,
     ModuleOp,
     TensorType,
 )
@@ -107,6 +106,13 @@ from heirpy.transforms.linear.constant_folding import (
     build_init,
     erase_dead_constant_slices,
 )
+from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_POLICY,
+    CostRule,
+    FusionCost,
+    cost_rule,
+)
 from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
@@ -123,13 +129,6 @@ from heirpy.transforms.linear.linear_maps import (
     pad_keeps_batch,
     pool_filter,
     sum_pool_nchw,
-)
-from heirpy.transforms.linear.fusion_cost import (
-    DEFAULT_MAX_WEIGHT_GROWTH,
-    DEFAULT_POLICY,
-    CostRule,
-    FusionCost,
-    cost_rule,
 )
 from heirpy.transforms.linear.linear_match import (
     SumReduction,

@@ -64,13 +64,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
+from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
     erase_dead_constant_slices,
 )
-from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
-from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.element_paths import read_elsewhere, reads_of_path_end, trace_back
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (

@@ -226,9 +226,11 @@ def match_sum_reduction(op: Operation) -> SumReduction | None:
     if axes is None:
         return None
     body = list(op.body.block.ops)
-    if len(body) != 2 or not isinstance(body[0], arith.AddfOp) or not isinstance(body[1], YieldOp):
+    if len(body) != 2:
         return None
     add, yield_ = body
+    if not isinstance(add, arith.AddfOp) or not isinstance(yield_, YieldOp):
+        return None
     if list(yield_.operands) != [add.result] or set(add.operands) != set(op.body.block.args):
         return None
     return SumReduction(op, op.inputs[0], op.outputs[0], axes)
