@@ -4,6 +4,7 @@ and torch-mlir's batch-norm export."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,9 @@ from heirpy.interp.resources import load_file, load_module
 from heirpy.transforms.linear.linalg_fuse_linear_ops import bias_fold_allowed, fold_elementwise
 from heirpy.transforms.linear.linear_maps import channel_vector, varying_axes
 from heirpy.transforms.linear.linear_match import ElementwiseAffine, LinearOpView
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
+from filecheck_chunks import chunks  # noqa: E402
 
 INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-ops/Inputs"
 
@@ -175,13 +179,11 @@ def test_fused_is_numerically_equal(name: str) -> None:
 
 
 def _filecheck_chunks() -> list[tuple[str, str]]:
-    folder = INPUTS.parent
-    chunks: list[tuple[str, str]] = []
-    for path in sorted(folder.glob("*.mlir")):
-        for index, chunk in enumerate(path.read_text().split("// -----")):
-            if "func.func" in chunk:
-                chunks.append((f"{path.stem}#{index}", chunk))
-    return chunks
+    return [
+        (f"{path.stem}#{index}", chunk)
+        for path in sorted(INPUTS.parent.glob("*.mlir"))
+        for index, chunk in enumerate(chunks(path))
+    ]
 
 
 @pytest.mark.parametrize("case", _filecheck_chunks(), ids=lambda c: c[0])
@@ -283,7 +285,7 @@ def test_indices_through_layout_ops_and_what_other_users_read() -> None:
         trace_back,
     )
 
-    chunk = (INPUTS.parent / "attention_scale.mlir").read_text().split("// -----")[0]
+    chunk = chunks(INPUTS.parent / "attention_scale.mlir")[0]
     func = next(iter(parse(chunk).ops))
     ops = {op.results[0].name_hint: op for op in func.walk() if op.results and op.results[0].name_hint}
     q, product = ops["q"].results[0], ops["s"]

@@ -5,6 +5,7 @@ and on generated conv/pool/conv chains with strides, dilations and batch > 1."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +36,9 @@ from heirpy.transforms.linear.linear_maps import (
     sum_pool_nchw,
     window_out_size,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
+from filecheck_chunks import chunks  # noqa: E402
 
 INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-chains/Inputs"
 SETTINGS = settings(
@@ -245,7 +249,7 @@ def test_global_pool_and_linear_become_one_contraction_with_the_same_values() ->
     from heirpy.analysis.depth import analyze_module
     from heirpy.interp.evaluator import Evaluator
 
-    chunk = GLOBAL_POOL.read_text().split("// -----")[0]
+    chunk = chunks(GLOBAL_POOL)[0]
     module = parse(chunk)
     (before,) = analyze_module(module)
     run_pipeline(module, "linalg-fuse-linear-chains")
@@ -266,8 +270,7 @@ def test_global_pool_and_linear_become_one_contraction_with_the_same_values() ->
 
 
 def _chunks(name: str) -> list[str]:
-    path = GLOBAL_POOL.parent / name
-    return [c for c in path.read_text().split("// -----") if "func.func" in c]
+    return chunks(GLOBAL_POOL.parent / name)
 
 
 @pytest.mark.parametrize("policy", ["depth", "balanced", "size"])
