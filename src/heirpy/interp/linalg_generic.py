@@ -231,20 +231,28 @@ def gather(op: Operation, array: np.ndarray, amap: AffineMap, ranges: Sequence[i
 def scatter(op: Operation, init: np.ndarray, amap: AffineMap, value: np.ndarray, ranges: Sequence[int]) -> np.ndarray:
     """The output operand after writing `value` (over the loop space) through `amap`.
 
-    A projected permutation covers every output element, so the init is not read; a loop
-    the map drops writes the same element repeatedly and, as in MLIR, the last one wins.
+    `value` broadcasts over the loop space: a reduction's value has size 1 along the
+    reduced loops. A loop the map does not use writes the same element repeatedly and,
+    as in MLIR, the last one wins. A projected permutation covers every output element,
+    so the init is not read; any other map (`(d0, d1, 0, 0)` of a reduction into unit
+    dims, `(d0, d1 * 85 + d4)`) writes only the elements it reaches, into a copy of the init.
     """
+    used = amap.used_dims()
+    for d in range(len(ranges)):
+        if d not in used and value.shape[d] > 1:
+            value = value[(slice(None),) * d + (slice(-1, None),)]
     dims = projection_dims(amap)
     if dims is not None:
-        for d in range(len(ranges)):
-            if d not in dims and value.shape[d] > 1:
-                value = value[(slice(None),) * d + (slice(-1, None),)]
         value = value.reshape([value.shape[d] for d in sorted(dims)])
         order = sorted(dims)
         value = value.transpose([order.index(d) for d in dims])
         return np.broadcast_to(value, init.shape)
+    # Index and value arrays broadcast together, so each reached element is written from
+    # the value's own shape, never from a value stretched to the full loop space.
+    indices = _map_indices(op, amap, init.shape, ranges)
+    shape = np.broadcast_shapes(value.shape, *(np.shape(index) for index in indices))
     result = init.copy()
-    result[_map_indices(op, amap, init.shape, ranges)] = np.broadcast_to(value, ranges)
+    result[tuple(np.broadcast_to(index, shape) for index in indices)] = np.broadcast_to(value, shape)
     return result
 
 
