@@ -20,11 +20,11 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, MemRefType, ShapedType
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DictionaryAttr, MemRefType, ShapedType, StringAttr
 from xdsl.dialects.linalg import attrs as linalg_attrs
 from xdsl.dialects.linalg import ops as xops
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
-from xdsl.ir import Block, BlockArgument, Dialect, OpTraits, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, OpTraits, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     IRDLOperation,
@@ -83,9 +83,57 @@ def _pure_on_tensors(xdsl_op: type[IRDLOperation]) -> OpTraits:
 
 
 class GenericOp(xops.GenericOp):
-    """xDSL's `linalg.generic`, side-effect free on tensors."""
+    """xDSL's `linalg.generic`, side-effect free on tensors, read with MLIR's grammar.
+
+    xDSL 0.74 prints a generic with several results as `-> (tensor<..>, tensor<..>)`, as
+    MLIR does (torch-mlir's max / argmax / softmax lower to such a two-result generic), but
+    reads only `-> t1, t2`, so its own output failed with "Expected '->'". This parses
+
+        linalg.generic TRAIT (ins(%a, ... : t, ...))? (outs(%o, ... : t, ...))?
+            (attrs = {...})? REGION (-> type | -> (type, ...))?
+
+    where TRAIT is the dictionary holding `indexing_maps`, `iterator_types` and optionally
+    `doc` and `library_call` (any other entry is kept as an attribute), written in place or
+    as an attribute alias (`#trait`). Printing is xDSL's (already MLIR's form).
+    """
 
     traits = _pure_on_tensors(xops.GenericOp)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GenericOp:
+        start = parser.pos
+        trait = parser.parse_attribute()
+        end = parser.pos
+        if not isinstance(trait, DictionaryAttr):
+            parser.raise_error("expected a dictionary of linalg.generic attributes", start, end)
+        entries = dict(trait.data)
+        maps = entries.pop("indexing_maps", None)
+        if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps):
+            parser.raise_error("expected 'indexing_maps', an array of affine maps, in linalg.generic", start, end)
+        iterators = entries.pop("iterator_types", None)
+        if not isinstance(iterators, ArrayAttr):
+            parser.raise_error("expected 'iterator_types', an array, in linalg.generic", start, end)
+        iterator_types = [_iterator_type(parser, attr, start, end) for attr in iterators]
+        doc = _string_entry(parser, entries, "doc", start, end)
+        library_call = _string_entry(parser, entries, "library_call", start, end)
+        pos = parser.pos
+        ins = _parse_operand_group(parser, pos) if parser.parse_optional_characters("ins") else ()
+        pos = parser.pos
+        outs = _parse_operand_group(parser, pos) if parser.parse_optional_characters("outs") else ()
+        if parser.parse_optional_keyword("attrs"):
+            parser.parse_punctuation("=")
+            entries |= parser.expect(parser.parse_optional_attr_dict, "expected an attribute dictionary")
+        body = parser.parse_region()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            if parser.parse_optional_punctuation("("):
+                result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+                parser.parse_punctuation(")")
+            else:
+                result_types = [parser.parse_type()]
+        op = cls(ins, outs, body, maps, iterator_types, result_types, doc, library_call)
+        op.attributes |= entries
+        return op
 
 
 class AddOp(xops.AddOp):
@@ -338,6 +386,26 @@ class MapOp(IRDLOperation):
             attributes=attrs,
             regions=(region,),
         )
+
+
+def _string_entry(parser: Parser, entries: dict[str, Attribute], key: str, start: int, end: int) -> StringAttr | None:
+    """`entries[key]` removed, if present; it must be a string."""
+    value = entries.pop(key, None)
+    if value is not None and not isinstance(value, StringAttr):
+        parser.raise_error(f"expected '{key}' in linalg.generic to be a string", start, end)
+    return value
+
+
+def _iterator_type(parser: Parser, attr: Attribute, start: int, end: int) -> IteratorTypeAttr:
+    """`"parallel"` (as printed) or `#linalg.iterator_type<parallel>` as an iterator type."""
+    if isinstance(attr, IteratorTypeAttr):
+        return attr
+    if isinstance(attr, StringAttr) and attr.data in _ITERATOR_NAMES:
+        return IteratorTypeAttr(linalg_attrs.IteratorType(attr.data))
+    parser.raise_error(f"unknown iterator type {attr} in linalg.generic", start, end)
+
+
+_ITERATOR_NAMES = frozenset(kind.value for kind in linalg_attrs.IteratorType)
 
 
 def _parse_operand_group(parser: Parser, pos: int) -> Sequence[SSAValue]:
