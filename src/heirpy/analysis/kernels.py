@@ -20,7 +20,9 @@ arithmetic). Ops nested in a kernel (a generic's body, a kernel's region) are pa
 
 Intermediate bytes: a tensor result of a kernel that another kernel reads -- directly or
 through views -- must be materialised in memory: element size x element count, summed
-over such results. A result read only by `func.return` (or non-kernels) is not
+over such results. A result whose only reader is a kernel that stores its slice into it
+(the destination of `tensor_ext.kernel`'s store) is updated in place, not copied, so it
+does not count. A result read only by `func.return` (or non-kernels) is not
 intermediate. Results with a dynamic shape are listed as `dynamic` and not summed.
 """
 
@@ -39,6 +41,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
+from heirpy.ir.dialects.tensor_ext import KernelOp
 from heirpy.ir.utils import element_bytes, element_type, tensor_bytes
 
 VIEW_OPS: frozenset[str] = frozenset(
@@ -106,10 +109,23 @@ def read_by_kernel(value: SSAValue, producer: Operation) -> bool:
             if any(read_by_kernel(r, producer) for r in user.results):
                 return True
             continue
+        if updated_in_place(value, use.index, user):
+            continue
         reader = _enclosing_kernel(user)
         if reader is not None and reader is not producer:
             return True
     return False
+
+
+def updated_in_place(value: SSAValue, operand: int, user: Operation) -> bool:
+    """Is `value` only the destination a `tensor_ext.kernel` stores its slice into?
+
+    Then the kernel writes into the same buffer (MLIR's bufferization makes the slice's
+    extract/insert pair in place, as IREE does for a dispatch's store): a chain of such
+    kernels fills one tensor, nothing is copied between them. Only when it is the value's
+    sole use: a second reader would need the old contents kept.
+    """
+    return isinstance(user, KernelOp) and value.has_one_use() and user.store_destination() == operand
 
 
 @dataclass(frozen=True)

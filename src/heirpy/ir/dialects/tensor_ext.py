@@ -19,7 +19,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.dialects.tensor import CollapseShapeOp, EmptyOp, ExpandShapeOp, ExtractSliceOp, InsertSliceOp
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -250,6 +251,61 @@ def is_kernel_epilogue(op: Operation) -> bool:
     )
 
 
+# After the epilogue, a store: views of the epilogue's result, then one insert_slice.
+_STORE_OPS: frozenset[str] = frozenset(
+    {"tensor.expand_shape", "tensor.collapse_shape", "tensor.insert_slice"}
+)
+_VIEWS: tuple[type[Operation], ...] = (ExpandShapeOp, CollapseShapeOp)
+
+
+def _through_views(value: SSAValue) -> SSAValue:
+    """`value` with the expand/collapse views that produce it peeled off."""
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEWS):
+        value = value.op.operands[0]
+    return value
+
+
+def slice_position(op: ExtractSliceOp | InsertSliceOp) -> tuple[tuple[int, ...], ...] | None:
+    """Static (offsets, sizes, strides), or None if any is dynamic."""
+    if op.offsets or op.sizes or op.strides:
+        return None
+    return tuple(
+        tuple(a.get_values()) for a in (op.static_offsets, op.static_sizes, op.static_strides)
+    )
+
+
+def _verify_store(block: Block, epilogue: Operation, insert: InsertSliceOp, terminator: KernelYieldOp) -> None:
+    """A store writes the epilogue's result into a static slice of the destination; the
+    epilogue's init is that same slice, or a `tensor.empty` (which MLIR's empty-tensor
+    elimination turns into that slice, so the store is in place either way)."""
+    dest = insert.dest
+    if len(epilogue.results) != 1:
+        raise VerifyException("expects an epilogue with one result when the kernel has a store")
+    if not isinstance(dest, BlockArgument) or dest.block is not block:
+        raise VerifyException("expects the store's destination to be an operand of the kernel")
+    if _through_views(insert.source) not in tuple(epilogue.results):
+        raise VerifyException("expects the store to write the epilogue's result (through views)")
+    if tuple(terminator.values) != (insert.result,):
+        raise VerifyException("expects 'tensor_ext.yield' to yield the store's result")
+    init = _through_views(epilogue.operands[-1])  # a one-result generic's init is its last operand
+    init_op = init.op if isinstance(init, OpResult) else None
+    position = slice_position(insert)
+    if position is None:
+        raise VerifyException("expects the store to write a static slice (offsets, sizes, strides)")
+    if isinstance(init_op, ExtractSliceOp) and init_op.source is dest:
+        if position != slice_position(init_op):
+            raise VerifyException("expects the store to write the same static slice its init was taken from")
+    elif not isinstance(init_op, EmptyOp):
+        raise VerifyException(
+            f"expects the epilogue's init to be a slice of the store's destination (operand #{dest.index}) "
+            "or a tensor.empty"
+        )
+    if any(use.operation not in (insert, init_op) for use in dest.uses):
+        raise VerifyException(
+            f"expects the store's destination (operand #{dest.index}) to be used only by the store and its slice"
+        )
+
+
 @irdl_op_definition
 class KernelOp(IRDLOperation):
     """One kernel: a reduction root followed by a pointwise epilogue, like a dispatch region.
@@ -266,7 +322,14 @@ class KernelOp(IRDLOperation):
     * exactly one *epilogue*: an all-parallel `linalg.generic` that reads the root's
       result (its only use), through any affine map -- this is where a reshape/transpose
       of the root's output is folded, e.g. `(d0, d1, d2, d3, d4) -> (d0, d1*85 + d4, d2, d3)`;
-    * `tensor_ext.yield` of the epilogue's result, which is the kernel's result.
+    * `tensor_ext.yield` of the epilogue's result, which is the kernel's result;
+    * or, for a kernel that writes its slice of a larger tensor (destination-passing style,
+      e.g. one YOLO head's part of a concatenation), a *store* instead: one operand is the
+      destination; after the epilogue, views of its result and one `tensor.insert_slice`
+      into the destination at static offsets, sizes and strides; the kernel yields that
+      insert's result, the whole destination with the slice written. The epilogue's init
+      is that slice (a `tensor.extract_slice` of the destination in the prologue at the
+      same position, optionally viewed through expand/collapse) or a `tensor.empty`.
 
     Semantics: exactly those of the block's ops run in order with the block arguments bound
     to the operands, i.e. of its inlined body (that is what `lower-tensor-ext` produces: the
@@ -284,6 +347,21 @@ class KernelOp(IRDLOperation):
                                iterator_types = [5 x parallel]} ins(%c) outs(%o) { sigmoid }
           tensor_ext.yield %s : tensor<1x2x4x4x3xf32>
         }
+
+    With a store into the rows [16, 48) of a destination %d : tensor<1x80x3xf32>:
+
+        ^bb0(%xi: ..., %wi: ..., %bi: ..., %di: tensor<1x80x3xf32>):
+          ...
+          %sl = tensor.extract_slice %di[0, 16, 0] [1, 32, 3] [1, 1, 1] : tensor<1x80x3xf32> to tensor<1x32x3xf32>
+          %o = tensor.expand_shape %sl [[0], [1, 2, 3], [4]] output_shape [1, 2, 4, 4, 3] : ...
+          %c = linalg.conv_2d_nchw_fchw ...
+          %s = linalg.generic {...} ins(%c) outs(%o) { sigmoid }
+          %f = tensor.collapse_shape %s [[0], [1, 2, 3], [4]] : tensor<1x2x4x4x3xf32> into tensor<1x32x3xf32>
+          %r = tensor.insert_slice %f into %di[0, 16, 0] [1, 32, 3] [1, 1, 1] : ... into tensor<1x80x3xf32>
+          tensor_ext.yield %r : tensor<1x80x3xf32>
+
+    The destination is read only to be updated in place (`store_destination()` names the
+    operand), so a chain of such kernels fills one buffer, as bufferization makes it.
     """
 
     name = "tensor_ext.kernel"
@@ -304,9 +382,20 @@ class KernelOp(IRDLOperation):
     def epilogue(self) -> Operation | None:
         return next((op for op in self.body.block.ops if is_kernel_epilogue(op)), None)
 
+    def store(self) -> InsertSliceOp | None:
+        """The `tensor.insert_slice` that writes the epilogue's result into the destination."""
+        return next((op for op in self.body.block.ops if isinstance(op, InsertSliceOp)), None)
+
+    def store_destination(self) -> int | None:
+        """The operand the kernel's store writes into (updated in place), if it has a store."""
+        store = self.store()
+        if store is None or not isinstance(store.dest, BlockArgument):
+            return None
+        return store.dest.index
+
     def verify_(self) -> None:
         terminator = self._verify_signature()
-        root, epilogue = self._verify_members(terminator)
+        root, epilogue, after = self._verify_members(terminator)
         if len(root.results) != 1:
             raise VerifyException(f"expects the root '{root.name}' to have one result")
         root_value = root.results[0]
@@ -318,8 +407,27 @@ class KernelOp(IRDLOperation):
             raise VerifyException(
                 f"expects the root's result ({root_value.type}) to be used only by the epilogue"
             )
-        if tuple(terminator.values) != tuple(epilogue.results):
-            raise VerifyException("expects 'tensor_ext.yield' to yield the epilogue's results")
+        self._verify_result(epilogue, after, terminator)
+
+    def _verify_result(self, epilogue: Operation, after: list[Operation], terminator: KernelYieldOp) -> None:
+        """The kernel yields its epilogue's result, or the result of its store (`after`:
+        the extract_slice of the prologue and the views and insert_slice after the epilogue)."""
+        inserts = [op for op in after if isinstance(op, InsertSliceOp)]
+        slices = [op for op in after if isinstance(op, ExtractSliceOp)]
+        if len(slices) > 1 or (slices and not inserts):
+            raise VerifyException(
+                "allows 'tensor.extract_slice' only once, as the epilogue's init taken from a store's destination"
+            )
+        if not inserts:
+            views = [op for op in after if not isinstance(op, ExtractSliceOp)]
+            if views:
+                raise VerifyException(f"does not allow '{views[0].name}' after the epilogue without a store")
+            if tuple(terminator.values) != tuple(epilogue.results):
+                raise VerifyException("expects 'tensor_ext.yield' to yield the epilogue's results")
+            return
+        if len(inserts) != 1:
+            raise VerifyException(f"expects at most one store ('tensor.insert_slice'), found {len(inserts)}")
+        _verify_store(self.body.block, epilogue, inserts[0], terminator)
 
     def _verify_signature(self) -> KernelYieldOp:
         """Block arguments match the operands and the yield matches the results."""
@@ -346,10 +454,12 @@ class KernelOp(IRDLOperation):
             )
         return terminator
 
-    def _verify_members(self, terminator: Operation) -> tuple[Operation, Operation]:
-        """The body is prologue ops, one root, then one epilogue: (root, epilogue)."""
+    def _verify_members(self, terminator: Operation) -> tuple[Operation, Operation, list[Operation]]:
+        """The body is prologue ops, one root, then one epilogue, then maybe a store:
+        (root, epilogue, the store's ops: its prologue slice, views and insert_slice)."""
         roots: list[Operation] = []
         epilogues: list[Operation] = []
+        store: list[Operation] = []
         for op in self.body.block.ops:
             if op is terminator:
                 continue
@@ -361,6 +471,8 @@ class KernelOp(IRDLOperation):
                 epilogues.append(op)
             elif op.name in ("arith.constant", "tensor.empty"):
                 continue  # no data movement: allowed anywhere, e.g. the epilogue's init
+            elif (epilogues and op.name in _STORE_OPS) or (op.name == "tensor.extract_slice" and not roots):
+                store.append(op)  # checked by _verify_result
             elif op.name not in KERNEL_PROLOGUE_OPS or roots:
                 where = "after the root" if roots else "in its prologue"
                 raise VerifyException(
@@ -377,7 +489,7 @@ class KernelOp(IRDLOperation):
                 f"expects exactly one epilogue 'linalg.generic' with parallel loops, "
                 f"found {len(epilogues)}"
             )
-        return roots[0], epilogues[0]
+        return roots[0], epilogues[0], store
 
     # -------------------------------------------------------------- assembly
     def print(self, printer: Printer) -> None:
