@@ -12,6 +12,9 @@ kernels, so that other fusions in `linalg-fuse-ops` see plain linalg first):
   so that the two can fuse.
 * `FormKernel`: a reduction root (conv, matmul, fused_conv_pool) whose only user is an
   all-parallel generic becomes one `tensor_ext.kernel`.
+
+and, in a third phase, `WriteKernelsIntoConcat` (`concat_destination.py`): kernels whose
+results are only concatenated each store their slice of the concatenation.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from heirpy.ir.utils import (
     shape_of,
 )
 from heirpy.transforms.pointwise.axis_map import AxisMap, trace
+from heirpy.transforms.pointwise.concat_destination import WriteKernelsIntoConcat, plan_store
 from heirpy.transforms.pointwise.pointwise_maps import (
     LAYOUT_OPS,
     bare_dims,
@@ -621,8 +625,16 @@ class FormKernel(RewritePattern):
             if isinstance(v, OpResult) and v.op.name in _PROLOGUE_OPS
             and _single_user(v) is root and v.op.parent is op.parent
         ]
-        members = [*_in_block_order(prologue, root), root, op]
-        rewriter.replace(op, _build_kernel(members, op))
+        # A store around the epilogue (its init a slice of D, its result inserted back into
+        # D: a lowered kernel with a store) joins the kernel, so lowering and fusing again
+        # gives the same kernel.
+        store = plan_store(op)
+        before_root = store.before_root if store else []
+        after_epilogue = store.after_epilogue if store else []
+        members = [*_in_block_order(prologue, root), *before_root, root, op, *after_epilogue]
+        last = members[-1]
+        destination = [store.insert.dest] if store else []
+        rewriter.replace(last, _build_kernel(members, last.results[0], destination))
         for member in reversed(members[:-1]):
             rewriter.erase(member)
 
@@ -644,8 +656,12 @@ def _in_block_order(ops: Sequence[Operation], anchor: Operation) -> list[Operati
     return found[::-1]
 
 
-def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp:
-    """Clone `members` into an isolated kernel; outside values become its operands."""
+def _build_kernel(
+    members: Sequence[Operation], result: SSAValue, operands: Sequence[SSAValue] = ()
+) -> KernelOp:
+    """Clone `members` into an isolated kernel yielding `result`; outside values become
+    its operands (constants and `tensor.empty` are cloned in, except `operands`, such as
+    a store's destination, which the kernel must take from outside)."""
     inside = {r for m in members for r in m.results}
     inputs: list[SSAValue] = []
     cloned: list[Operation] = []
@@ -656,7 +672,7 @@ def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp
         if value in inside or value in mapper:
             return
         owner = value.op if isinstance(value, OpResult) else None
-        if isinstance(owner, _CLONED_INTO_KERNEL) and not owner.operands and not (
+        if isinstance(owner, _CLONED_INTO_KERNEL) and not owner.operands and value not in operands and not (
             isinstance(owner, arith.ConstantOp) and isinstance(value.type, ShapedType)
         ):
             copy = owner.clone()
@@ -677,8 +693,8 @@ def _build_kernel(members: Sequence[Operation], epilogue: GenericOp) -> KernelOp
     block.add_ops(cloned)
     for member in members:
         block.add_op(member.clone(mapper))
-    block.add_op(KernelYieldOp(mapper[epilogue.res[0]]))
-    return KernelOp(inputs, [epilogue.res[0].type], Region(block))
+    block.add_op(KernelYieldOp(mapper[result]))
+    return KernelOp(inputs, [result.type], Region(block))
 
 
 def _defined_in(value: SSAValue, member: Operation) -> bool:
@@ -698,7 +714,8 @@ def populate_linalg_fuse_pointwise_patterns(*, kernels: bool = True) -> list[Pat
     """The two phases of this pass, also run by `linalg-fuse-ops`: pointwise fusion
     (read through layout chains, inline producers), walked consumers first so that
     producers keep permutation output maps; then, after every other fusion, kernel
-    formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`."""
+    formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`, and then
+    kernels that feed a `tensor.concat` write their slices of it themselves."""
     pointwise = PatternSet.of(
         ElementwiseToGeneric(),
         AbsorbLayoutChain(),
@@ -706,7 +723,9 @@ def populate_linalg_fuse_pointwise_patterns(*, kernels: bool = True) -> list[Pat
         TransposeToGeneric(),
         walk_reverse=True,
     )
-    return [pointwise, PatternSet.of(FormKernel())] if kernels else [pointwise]
+    if not kernels:
+        return [pointwise]
+    return [pointwise, PatternSet.of(FormKernel()), PatternSet.of(WriteKernelsIntoConcat())]
 
 
 @dataclass(frozen=True)
