@@ -295,3 +295,33 @@ func.func @qk(%q: tensor<4x8xf32>, %k: tensor<8x4xf32>) -> tensor<4x4xf32> {
 """
     result = _one(text)
     assert (result.depth, result.linear_ops, result.ct_ct_muls) == (1, 0, 1)
+
+
+_KERNEL_READS_CONSTANT = """
+func.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x1x3x3xf32>
+  %scale = arith.constant dense<[[[0.5]]]> : tensor<1x1x1xf32>
+  %e = tensor.empty() : tensor<1x1x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) outs(%f : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %scale : tensor<1x1x2x2xf32>, tensor<1x1x1xf32>) outs(%e : tensor<1x1x2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x2x2xf32>
+  return %s : tensor<1x1x2x2xf32>
+}
+"""
+
+
+def test_a_kernel_reads_a_uniform_constant_as_the_unfused_ops_did() -> None:
+    """A one-channel batch-norm style scale (a 1-element constant) is a uniform scale:
+    free before fusion, and still free once conv and scale form a tensor_ext.kernel,
+    whose body reads the constant through a block argument."""
+    before = _one(_KERNEL_READS_CONSTANT)
+    module = parse(_KERNEL_READS_CONSTANT)
+    run_pipeline(module, "linalg-fuse-pointwise")
+    assert "tensor_ext.kernel" in str(module)
+    (after,) = analyze_module(module)
+    assert (before.depth, after.depth) == (1, 1)

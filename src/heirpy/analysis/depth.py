@@ -76,6 +76,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from heirpy.ir.constants import NO_BLOBS, constant_array
+from heirpy.ir.dialects.tensor_ext import KernelOp
 from heirpy.ir.utils import (
     affine_maps,
     int_values,
@@ -399,10 +400,22 @@ def _outer_scalar(value: SSAValue) -> bool:
 def _uniform(value: SSAValue) -> bool:
     if not isinstance(value.type, ShapedType):
         return True  # a scalar (its value does not vary per element)
+    value = _outside_kernel(value)
     # Blobs are not needed: a uniform dense_resource weight is rare, and missing one
     # only makes the model charge a level it could have saved.
     array = constant_array(value, NO_BLOBS)
     return array is not None and array.size > 0 and bool(np.all(array == array.flat[0]))
+
+
+def _outside_kernel(value: SSAValue) -> SSAValue:
+    """A `tensor_ext.kernel` block argument is its operand (the body is isolated from
+    above): so a constant the kernel reads is seen as that constant, as before fusion."""
+    while isinstance(value, BlockArgument):
+        kernel = value.owner.parent_op()
+        if not isinstance(kernel, KernelOp):
+            break
+        value = kernel.operands[value.index]
+    return value
 
 
 def _outer_int(value: SSAValue) -> int | None:
