@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from heirpy.tools.heirpy_report import main
@@ -48,3 +49,43 @@ def test_parse_error_is_reported_once(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main([str(bad)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"{bad}:2:") and "error:" in err[0]
+
+
+def _copy_example(tmp_path: Path, name: str) -> Path:
+    model = tmp_path / f"{name}.mlir"
+    model.write_text((EXAMPLES / f"{name}.mlir").read_text())
+    (tmp_path / f"{name}.npz").write_bytes((EXAMPLES / f"{name}.npz").read_bytes())
+    return model
+
+
+def _row(out: str, name: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith(f"{name} "))
+
+
+def test_report_checks_the_output_against_pytorch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = _copy_example(tmp_path, "tiny_cnn")
+    assert main([str(model), "--seeds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "after vs .npz (PyTorch)" in out.splitlines()[1]
+    # The numerics column and the PyTorch column both say ok.
+    assert _row(out, "tiny_cnn").count("ok (max abs err") == 2
+
+
+def test_report_fails_when_pytorch_disagrees(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = _copy_example(tmp_path, "tiny_cnn")
+    with np.load(tmp_path / "tiny_cnn.npz") as data:
+        arrays = {key: data[key] for key in data.files}
+    arrays["result0"] = arrays["result0"] + 0.5
+    np.savez(tmp_path / "tiny_cnn.npz", **arrays)
+    assert main([str(model), "--seeds", "1"]) == 1
+    captured = capsys.readouterr()
+    assert "MISMATCH (max abs err 5.0e-01)" in _row(captured.out, "tiny_cnn")
+    assert "error: check failed for tiny_cnn" in captured.err
+
+
+def test_report_without_npz_says_not_applicable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "tiny_cnn.mlir"
+    model.write_text((EXAMPLES / "tiny_cnn.mlir").read_text())
+    assert main([str(model), "--seeds", "1"]) == 0
+    row = _row(capsys.readouterr().out, "tiny_cnn")
+    assert row.count("ok (max abs err") == 1 and " n/a " in row

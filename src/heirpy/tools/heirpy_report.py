@@ -4,11 +4,14 @@
 
 For each file it parses and verifies the model, runs the pipeline, writes the result
 to DIR, and prints one table row: op counts before and after, whether heir-opt
-accepts the output, and the numeric check of output against input (evaluator, several
-random seeds). Each report column is a small function, so analyses added later
-(depth, kernels) are one more column. When iree-compile (iree-base-compiler) is
-installed, a column gives the dispatches IREE forms for the model and for heirpy's
-output lowered with `lower-tensor-ext`.
+accepts the output, the numeric check of output against input (evaluator, several
+random seeds) and, when `<model>.npz` sits beside the model (examples/ have PyTorch's
+outputs there), the pipeline's output evaluated on those inputs against those outputs.
+Each report column is a small function, so analyses added later (depth, kernels) are
+one more column. When iree-compile (iree-base-compiler) is installed, a column gives
+the dispatches IREE forms for the model and for heirpy's output lowered with
+`lower-tensor-ext`. A mismatch in either numeric check, or heir-opt rejecting the
+output, exits 1.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 
 from heirpy.api import parse, print_module, run_pipeline
+from heirpy.interp.evaluator import run_function
+from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
 from heirpy.ir.diagnostics import HeirpyError
 
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
@@ -102,6 +108,7 @@ def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) ->
     report.extra.update(depth_columns(before, after))
     report.extra.update(kernel_columns(before, after))
     report.extra.update(iree_columns(text, lowered))
+    report.extra[REFERENCE_COLUMN] = reference_check(path.with_suffix(".npz"), after)
     return report
 
 
@@ -121,6 +128,27 @@ def iree_columns(raw: str, lowered: str) -> dict[str, str]:
             return "rejected"
 
     return {"IREE dispatches before→after": f"{count(raw)}→{count(lowered)}"}
+
+
+REFERENCE_COLUMN = "after vs .npz (PyTorch)"
+
+
+def reference_check(npz: Path, after: ModuleOp) -> str:
+    """The pipeline's output on the .npz's inputs against its stored outputs (the same
+    tolerance as the export script's JIT check); 'n/a' when there is no .npz."""
+    if not npz.exists():
+        return "n/a"
+    arrays = load_npz(npz)
+    entry = first_function(after)
+    function = next(op for op in after.ops if isinstance(op, FuncOp) and op.sym_name.data == entry)
+    inputs = reference_inputs(arrays, len(function.function_type.inputs.data), str(npz))
+    results = run_function(after, entry, inputs)
+    comparisons = compare_with_reference(arrays, results, REFERENCE_RTOL, REFERENCE_ATOL, str(npz))
+    worst = max((c.max_abs_error for c in comparisons), default=0.0)
+    return f"{'ok' if all(c.ok for c in comparisons) else 'MISMATCH'} (max abs err {worst:.1e})"
+
+
+REFERENCE_RTOL, REFERENCE_ATOL = 1e-4, 1e-5
 
 
 def kernel_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
@@ -198,7 +226,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             failed = True
     print(f"pipeline: {args.pipeline}")
     print(format_table(rows))
-    bad = [r.name for r in rows if r.heir_opt == "NO" or r.numerics.startswith("MISMATCH")]
+    bad = [
+        r.name for r in rows
+        if r.heir_opt == "NO" or r.numerics.startswith("MISMATCH")
+        or r.extra.get(REFERENCE_COLUMN, "").startswith("MISMATCH")
+    ]
     if bad:
         print(f"error: check failed for {', '.join(bad)}", file=sys.stderr)
     return 1 if failed or bad else 0

@@ -29,8 +29,9 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.func import FuncOp
 
-from heirpy.interp.equivalence import check_equivalence, compare_arrays, random_inputs
+from heirpy.interp.equivalence import check_equivalence, random_inputs
 from heirpy.interp.evaluator import Evaluator
+from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
 from heirpy.interp.resources import LoadedModule, load_file
 from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, run_guarded
 
@@ -62,18 +63,6 @@ def default_function(loaded: LoadedModule, name: str | None) -> str:
     return names[0]
 
 
-def load_inputs(path: Path, count: int) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
-    try:
-        with np.load(path) as data:
-            arrays = {key: data[key] for key in data.files}
-    except (OSError, ValueError) as err:
-        raise HeirpyError(f"error: cannot read inputs '{path}': {err}") from err
-    missing = [f"arg{i}" for i in range(count) if f"arg{i}" not in arrays]
-    if missing:
-        raise HeirpyError(f"error: '{path}' has no {', '.join(missing)} (the function takes {count} argument(s))")
-    return [arrays[f"arg{i}"] for i in range(count)], arrays
-
-
 def describe(name: str, value: np.ndarray) -> str:
     shape = "x".join(map(str, value.shape)) or "scalar"
     flat = value.reshape(-1)
@@ -95,7 +84,8 @@ def run_main(argv: Sequence[str] | None = None) -> int:
     func = evaluator.function(name)
     count = len(func.function_type.inputs.data)
     if args.inputs is not None:
-        inputs, stored = load_inputs(args.inputs, count)
+        stored = load_npz(args.inputs)
+        inputs = reference_inputs(stored, count, str(args.inputs))
     else:
         inputs, stored = random_inputs(func, 0 if args.random is None else args.random), {}
     results = [np.ascontiguousarray(r) for r in evaluator.call(name, inputs)]
@@ -116,15 +106,10 @@ def run_main(argv: Sequence[str] | None = None) -> int:
 def check_against(
     stored: dict[str, np.ndarray], results: list[np.ndarray], rtol: float, atol: float, source: str
 ) -> int:
-    failed = False
-    for index, value in enumerate(results):
-        key = f"result{index}"
-        if key not in stored:
-            raise HeirpyError(f"error: '{source}' has no {key} to check against")
-        comparison = compare_arrays(index, stored[key], value, rtol, atol)
+    comparisons = compare_with_reference(stored, results, rtol, atol, source)
+    for comparison in comparisons:
         print(f"check {comparison.line()}")
-        failed |= not comparison.ok
-    return 1 if failed else 0
+    return 0 if all(c.ok for c in comparisons) else 1
 
 
 # ----------------------------------------------------------------------------- heirpy-equiv
