@@ -4,8 +4,11 @@ as init and an optional `tensor.pad` before, sum pools (fill 0 + `pooling_nchw_s
 optional average divide generic, max pools with a -inf fill (and -inf pad), x*x / relu /
 sigmoid as `linalg.generic`, `tensor.expand_shape` / `collapse_shape`, `linalg.transpose`,
 `linalg.broadcast` + add, and flatten + linear (transpose the weight, fill, matmul, bias
-generic). Weights are `dense<...>` constants, `dense_resource<...>` blobs or function
-arguments.
+generic); and the constructs of the standard nets (examples/): depthwise convs, eval-mode
+batch-norm (per-channel generics on [C, 1, 1] constants, the reciprocal guarded by
+`cf.assert`), global average pooling (a sum into `(d0, d1, 0, 0)`, then a divide), and
+generics with two results (max/argmax inside softmax or torch.max, and a parallel pair).
+Weights are `dense<...>` constants, `dense_resource<...>` blobs or function arguments.
 
     from strategies import programs        # after putting tests/ on sys.path
     @given(programs())
@@ -35,8 +38,8 @@ WEIGHT_KINDS = ("dense", "resource", "arg")
 ACTIVATIONS = ("square", "relu", "sigmoid")
 
 
-def tensor_type(shape: Shape) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+def tensor_type(shape: Shape, element: str = "f32") -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + f"{element}>"
 
 
 def _identity_map(rank: int) -> str:
@@ -110,6 +113,12 @@ class _Builder:
         else:
             literal = _dense_literal(values)
         self.emit(f"{name} = arith.constant {literal} : {tensor_type(shape)}")
+        return name
+
+    def constant(self, values: np.ndarray) -> str:
+        """A `dense<...>` constant holding exactly `values` (multiples of 1/64)."""
+        name = self.fresh("cst")
+        self.emit(f"{name} = arith.constant {_dense_literal(values.astype(np.float32))} : {tensor_type(values.shape)}")
         return name
 
     def empty(self, shape: Shape) -> str:
@@ -287,13 +296,23 @@ def _conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
         b.emit(f"{init} = linalg.broadcast ins({bias} : tensor<{f}xf32>) outs({e} : {t_out}) dimensions = [0, 2, 3]")
     else:
         init = b.fill(b.scalar("0.000000e+00"), out)
-    name = b.fresh()
-    b.emit(
-        f"{name} = linalg.conv_2d_nchw_fchw {{dilations = {_i64_pair((dh, dw))}, strides = {_i64_pair((sh, sw))}}} "
-        f"ins({x}, {weight} : {tensor_type(shape)}, {tensor_type((f, c, kh, kw))}) outs({init} : {t_out}) -> {t_out}"
-    )
+    name = _window_op(b, "linalg.conv_2d_nchw_fchw", (x, shape), (weight, (f, c, kh, kw)), (init, out), (sh, sw), (dh, dw))
     b.layers.append(f"conv{f}x{c}x{kh}x{kw}/s{sh},{sw}/d{dh},{dw}/{kind}")
     return name, out
+
+
+def _window_op(
+    b: _Builder, op: str, x: tuple[str, Shape], weight: tuple[str, Shape], init: tuple[str, Shape],
+    strides: tuple[int, int], dilations: tuple[int, int],
+) -> str:
+    """A conv-like named op as torch-mlir prints it: dilations and strides, then ins, outs."""
+    name = b.fresh()
+    t_out = tensor_type(init[1])
+    b.emit(
+        f"{name} = {op} {{dilations = {_i64_pair(dilations)}, strides = {_i64_pair(strides)}}} "
+        f"ins({x[0]}, {weight[0]} : {tensor_type(x[1])}, {tensor_type(weight[1])}) outs({init[0]} : {t_out}) -> {t_out}"
+    )
+    return name
 
 
 def _pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
@@ -327,6 +346,182 @@ def _pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
 
         name = b.generic([(name, out, _identity_map(4))], out, divide)
     return name, out
+
+
+def _depthwise_conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """torch's Conv2d(C, C, k, groups=C): `linalg.depthwise_conv_2d_nchw_chw` into a zero
+    fill (MobileNet's depthwise convs carry no bias), after an optional zero pad."""
+    if draw(st.booleans()):
+        x, shape = b.pad(x, shape, (0, 0, 1, 1), (0, 0, 1, 1), b.scalar("0.000000e+00"))
+        b.layers.append("pad1")
+    n, c, h, w = shape
+    kh, sh, dh = _window(draw, h, 3, 2)
+    kw, sw, dw = _window(draw, w, 3, 2)
+    out = (n, c, _out_size(h, kh, sh, dh), _out_size(w, kw, sw, dw))
+    kind = draw(st.sampled_from(WEIGHT_KINDS))
+    weight = b.weight((c, kh, kw), kind, 1.0 / np.sqrt(kh * kw))
+    init = b.fill(b.scalar("0.000000e+00"), out)
+    name = _window_op(b, "linalg.depthwise_conv_2d_nchw_chw", (x, shape), (weight, (c, kh, kw)), (init, out), (sh, sw), (dh, dw))
+    b.layers.append(f"depthwise{c}x{kh}x{kw}/s{sh},{sw}/d{dh},{dw}/{kind}")
+    return name, out
+
+
+def _batch_norm(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """Eval-mode BatchNorm2d as torch-mlir lowers it: 1/sqrt(var (+ eps)) computed by
+    generics on the [C] constant (the reciprocal guarded by `cf.assert`), expanded to
+    [C, 1, 1]; then x - mean, * that, * weight, + bias, each a generic reading a [C, 1, 1]
+    constant through `(d0, d1, d2, d3) -> (d1, 0, 0)`."""
+    c = shape[1]
+    rng = b.rng
+    var = np.round(rng.uniform(0.5, 1.5, c) * 64.0) / 64.0
+    per_channel = [np.round(rng.standard_normal((c, 1, 1)) * scale * 64.0) / 64.0 for scale in (0.25, 0.25, 0.25)]
+    per_channel[1] += 1.0  # the affine weight, near 1
+    mean, weight, bias = (b.constant(v) for v in per_channel)
+    vec = (c,)
+    ident1 = "affine_map<(d0) -> (d0)>"
+    v = b.constant(var)
+    if draw(st.booleans()):  # MobileNet's export keeps `var + eps` as a generic
+        eps = b.scalar("9.765625e-04")
+        v = b.generic([(v, vec, ident1)], vec, lambda a: _binary(b, "arith.addf", a[0], eps))
+    root = b.generic([(v, vec, ident1)], vec, lambda a: _unary(b, "math.sqrt", a[0]))
+    zero, one = b.scalar("0.000000e+00"), b.scalar("1.000000e+00")
+
+    def reciprocal(a: list[str]) -> list[str]:
+        ok = b.fresh()
+        guard = [f"{ok} = arith.cmpf one, {a[0]}, {zero} : f32", f'cf.assert {ok}, "unimplemented: tensor with zero element"']
+        return guard + _binary(b, "arith.divf", one, a[0])
+
+    inv = b.generic([(root, vec, ident1)], vec, reciprocal)
+    inv3 = b.fresh("expanded")
+    b.emit(f"{inv3} = tensor.expand_shape {inv} [[0, 1, 2]] output_shape [{c}, 1, 1] : {tensor_type(vec)} into {tensor_type((c, 1, 1))}")
+    channel = "affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>"
+    ident = _identity_map(4)
+    for op, operand in (("arith.subf", mean), ("arith.mulf", inv3), ("arith.mulf", weight), ("arith.addf", bias)):
+        x = b.generic(
+            [(x, shape, ident), (operand, (c, 1, 1), channel)], shape,
+            lambda a, op=op: _binary(b, op, a[0], a[1]),
+        )
+    b.layers.append(f"batchnorm{c}")
+    return x, shape
+
+
+def _unary(b: _Builder, op: str, a: str) -> list[str]:
+    r = b.fresh()
+    return [f"{r} = {op} {a} : f32", f"linalg.yield {r} : f32"]
+
+
+def _binary(b: _Builder, op: str, lhs: str, rhs: str) -> list[str]:
+    r = b.fresh()
+    return [f"{r} = {op} {lhs}, {rhs} : f32", f"linalg.yield {r} : f32"]
+
+
+def _global_avg_pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """AdaptiveAvgPool2d(1) as torch-mlir lowers it: a generic summing H and W into the
+    unit dims of a `(d0, d1, 0, 0)` output, then a divide by H * W."""
+    n, c, h, w = shape
+    out = (n, c, 1, 1)
+    init = b.fill(b.scalar("0.000000e+00"), out)
+    name, value, acc, total = b.fresh(), b.fresh("in"), b.fresh("out"), b.fresh()
+    t_out = tensor_type(out)
+    b.emit(
+        f"{name} = linalg.generic {{indexing_maps = [{_identity_map(4)}, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>], "
+        f'iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins({x} : {tensor_type(shape)}) '
+        f"outs({init} : {t_out}) {{\n^bb0({value}: f32, {acc}: f32):\n"
+        f"  {total} = arith.addf {value}, {acc} : f32\n  linalg.yield {total} : f32\n}} -> {t_out}"
+    )
+    count = b.scalar(f"{float(h * w):e}")
+    b.layers.append(f"global_avg_pool{h}x{w}")
+    return b.generic([(name, out, _identity_map(4))], out, lambda a: _binary(b, "arith.divf", a[0], count)), out
+
+
+def _max_with_index(b: _Builder, x: str, shape: Shape) -> tuple[str, str]:
+    """torch.max(x, dim=-1) as torch-mlir lowers it: ONE generic with two results, the
+    running max (from -inf) and the index of its first occurrence (from 0). Returns both."""
+    rank = len(shape)
+    out = shape[:-1]
+    values = b.fill(b.scalar(NEG_INF), out)
+    t_idx = tensor_type(out, "i64")
+    zero, e, indices = b.fresh("c"), b.fresh(), b.fresh()
+    b.emit(f"{zero} = arith.constant 0 : i64")
+    b.emit(f"{e} = tensor.empty() : {t_idx}")
+    b.emit(f"{indices} = linalg.fill ins({zero} : i64) outs({e} : {t_idx}) -> {t_idx}")
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    kept = ", ".join(f"d{i}" for i in range(rank - 1))
+    row = f"affine_map<({dims}) -> ({kept})>"
+    iterators = "[" + ", ".join(['"parallel"'] * (rank - 1) + ['"reduction"']) + "]"
+    result, value, acc, acc_i = b.fresh("max"), b.fresh("in"), b.fresh("out"), b.fresh("out")
+    i, ii, m, gt, sel = (b.fresh() for _ in range(5))
+    t_out = tensor_type(out)
+    b.emit(
+        f"{result}:2 = linalg.generic {{indexing_maps = [{_identity_map(rank)}, {row}, {row}], iterator_types = {iterators}}} "
+        f"ins({x} : {tensor_type(shape)}) outs({values}, {indices} : {t_out}, {t_idx}) {{\n"
+        f"^bb0({value}: f32, {acc}: f32, {acc_i}: i64):\n"
+        f"  {i} = linalg.index {rank - 1} : index\n"
+        f"  {ii} = arith.index_cast {i} : index to i64\n"
+        f"  {m} = arith.maximumf {value}, {acc} : f32\n"
+        f"  {gt} = arith.cmpf ogt, {value}, {acc} : f32\n"
+        f"  {sel} = arith.select {gt}, {ii}, {acc_i} : i64\n"
+        f"  linalg.yield {m}, {sel} : f32, i64\n"
+        f"}} -> ({t_out}, {t_idx})"
+    )
+    return f"{result}#0", f"{result}#1"
+
+
+def _max_dim(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """torch.max(x, dim=-1).values: the two-result generic, its index result unused."""
+    values, _ = _max_with_index(b, x, shape)
+    b.layers.append("max_dim")
+    return values, shape[:-1]
+
+
+def _softmax(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """softmax over the last dim as torch-mlir lowers it: the max/argmax generic, x - max
+    (the max expanded to a unit last dim, read through `(..., 0)`), exp, a sum into
+    `(..., 0)` and a divide."""
+    rank = len(shape)
+    unit = shape[:-1] + (1,)
+    values, _ = _max_with_index(b, x, shape)
+    expanded = b.fresh("expanded")
+    groups = [[d] for d in range(rank - 2)] + [[rank - 2, rank - 1]]
+    b.emit(
+        f"{expanded} = tensor.expand_shape {values} {groups} output_shape [{', '.join(map(str, unit))}] "
+        f": {tensor_type(shape[:-1])} into {tensor_type(unit)}"
+    )
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    last0 = f"affine_map<({dims}) -> ({', '.join(f'd{i}' for i in range(rank - 1))}, 0)>"
+    ident = _identity_map(rank)
+    shifted = b.generic([(x, shape, ident), (expanded, unit, last0)], shape, lambda a: _binary(b, "arith.subf", a[0], a[1]))
+    exp = b.generic([(shifted, shape, ident)], shape, lambda a: _unary(b, "math.exp", a[0]))
+    init = b.fill(b.scalar("0.000000e+00"), unit)
+    total, value, acc, s_ = b.fresh(), b.fresh("in"), b.fresh("out"), b.fresh()
+    iterators = "[" + ", ".join(['"parallel"'] * (rank - 1) + ['"reduction"']) + "]"
+    b.emit(
+        f"{total} = linalg.generic {{indexing_maps = [{ident}, {last0}], iterator_types = {iterators}}} "
+        f"ins({exp} : {tensor_type(shape)}) outs({init} : {tensor_type(unit)}) {{\n^bb0({value}: f32, {acc}: f32):\n"
+        f"  {s_} = arith.addf {value}, {acc} : f32\n  linalg.yield {s_} : f32\n}} -> {tensor_type(unit)}"
+    )
+    b.layers.append("softmax_lastdim")
+    return b.generic([(exp, shape, ident), (total, unit, last0)], shape, lambda a: _binary(b, "arith.divf", a[0], a[1])), shape
+
+
+def _two_results(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """A parallel generic with two results (x * x and -x), then their sum: a multi-result
+    producer that pointwise fusion must either fuse whole or leave alone."""
+    rank = len(shape)
+    ident = _identity_map(rank)
+    t = tensor_type(shape)
+    e = b.empty(shape)
+    both, value, o0, o1, sq, neg = b.fresh("pair"), b.fresh("in"), b.fresh("out"), b.fresh("out"), b.fresh(), b.fresh()
+    b.emit(
+        f"{both}:2 = linalg.generic {{indexing_maps = [{ident}, {ident}, {ident}], iterator_types = {_parallel(rank)}}} "
+        f"ins({x} : {t}) outs({e}, {e} : {t}, {t}) {{\n^bb0({value}: f32, {o0}: f32, {o1}: f32):\n"
+        f"  {sq} = arith.mulf {value}, {value} : f32\n  {neg} = arith.negf {value} : f32\n"
+        f"  linalg.yield {sq}, {neg} : f32, f32\n}} -> ({t}, {t})"
+    )
+    b.layers.append("two_results")
+    return b.generic(
+        [(f"{both}#0", shape, ident), (f"{both}#1", shape, ident)], shape, lambda a: _binary(b, "arith.addf", a[0], a[1])
+    ), shape
 
 
 def _transpose(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
@@ -456,14 +651,26 @@ LAYERS: dict[str, Callable[[Draw, _Builder, str, Shape], tuple[str, Shape]]] = {
     "broadcast_add": _broadcast_add,
     "reshape": _reshape,
     "linear": _linear,
+    "depthwise_conv": _depthwise_conv,
+    "batch_norm": _batch_norm,
+    "global_avg_pool": _global_avg_pool,
+    "max_dim": _max_dim,
+    "softmax": _softmax,
+    "two_results": _two_results,
 }
 
 
 def _allowed(shape: Shape) -> list[str]:
     rank = len(shape)
-    allowed = ["activation", "activation", "transpose", "broadcast_add", "reshape", "permuted_activation"]
+    allowed = ["activation", "activation", "transpose", "broadcast_add", "reshape", "permuted_activation",
+               "two_results"]
     if rank == 4:
         allowed += ["conv"] * 4 + ["pool"] * 4  # the common case in front-end IR
+        allowed += ["depthwise_conv", "batch_norm", "batch_norm", "global_avg_pool"]
+    if rank >= 2:
+        allowed += ["softmax"]
+    if rank >= 3:
+        allowed += ["max_dim"]
     if prod(shape[1:]) <= 600:
         allowed.append("linear")
     if rank == 2 and not any(_factor_pairs(d) for d in shape):

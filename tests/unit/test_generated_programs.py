@@ -97,7 +97,9 @@ def test_generator_covers_every_layer_kind() -> None:
 
     collect()
     for kind in ("conv", "sumpool", "avgpool", "maxpool", "pad", "square", "relu", "sigmoid",
-                 "transpose", "broadcast_add", "map_add", "permuted_", "expand", "collapse", "flatten", "linear", "bias"):
+                 "transpose", "broadcast_add", "map_add", "permuted_", "expand", "collapse", "flatten", "linear", "bias",
+                 # the constructs of the standard nets (issue 11)
+                 "depthwise", "batchnorm", "global_avg_pool", "softmax", "max_dim", "two_results"):
         assert any(k.startswith(kind) for k in kinds), (kind, kinds)
     assert weights["dense"] and weights["resource"] and weights["arg"], weights
 
