@@ -244,3 +244,67 @@ def pad(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     result[tuple(slice(lo, lo + s) for lo, s in zip(low, source.shape))] = source
     return [result]
 
+
+
+# ----------------------------------------------------------------------------- generate, gather, scatter
+@HANDLERS.register("tensor.generate")
+def generate(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """The body once, on index grids over the result: element [i, ...] is its value there."""
+    type_ = _result_type(op)
+    shape = _resolve(type_.get_shape(), iter(args))
+    grids = index_grids(shape)
+    with ev.iteration_space(grids):
+        (value,) = ev.run_block(op.regions[0].block, grids, where="tensor.generate body")
+    return [np.array(np.broadcast_to(value, shape), dtype=element_dtype(type_))]
+
+
+def _slice_at(op: Operation, point: np.ndarray, dims: Sequence[int], shape: Sequence[int]) -> tuple[slice, ...]:
+    """The slice of a tensor of `shape` a gather/scatter point addresses (size 1 in `dims`)."""
+    index = []
+    for d, size in enumerate(shape):
+        if d in dims:
+            c = int(point[dims.index(d)])
+            if not 0 <= c < size:
+                raise op_error(op, f"reads index {c} of dim {d}, of size {size}")
+            index.append(slice(c, c + 1))
+        else:
+            index.append(slice(None))
+    return tuple(index)
+
+
+@HANDLERS.register("tensor.gather")
+def gather(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """`result[b..., ...] = source[...]` with the gathered dims at the coordinates `indices[b..., :]`."""
+    source, indices = args
+    dims = list(_static(op, "gather_dims"))
+    points = indices.reshape(-1, indices.shape[-1])
+    pieces = [source[_slice_at(op, p, dims, source.shape)] for p in points]
+    slice_shape = [1 if d in dims else n for d, n in enumerate(source.shape)]
+    stacked = np.stack(pieces) if pieces else np.empty((0, *slice_shape), dtype=source.dtype)
+    type_ = _result_type(op)
+    return [stacked.reshape(type_.get_shape()).astype(element_dtype(type_), copy=False)]
+
+
+@HANDLERS.register("tensor.scatter")
+def scatter(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """`dest` with each slice of `source` written where `gather` would read it."""
+    source, dest, indices = args
+    dims = list(_static(op, "scatter_dims"))
+    points = indices.reshape(-1, indices.shape[-1])
+    slice_shape = [1 if d in dims else n for d, n in enumerate(dest.shape)]
+    pieces = source.reshape(len(points), *slice_shape)
+    result = dest.copy()
+    for point, piece in zip(points, pieces):
+        result[_slice_at(op, point, dims, dest.shape)] = piece
+    return [result]
+
+
+@HANDLERS.register("tensor.rank")
+def rank(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    return [np.asarray(args[0].ndim, dtype=np.int64)]
+
+
+@HANDLERS.register("tensor.bitcast")
+def bitcast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """The same bytes read as the result's element type."""
+    return [np.ascontiguousarray(args[0]).view(element_dtype(_result_type(op)))]

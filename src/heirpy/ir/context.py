@@ -19,22 +19,24 @@ from heirpy.ir.diagnostics import parse_module_text, verify_module
 
 
 def make_context(*, allow_unregistered: bool = False) -> Context:
-    """A context with every xDSL dialect, heirpy's `linalg` in place of xDSL's, and
-    heirpy's `tensor_ext`.
+    """A context with every xDSL dialect, heirpy's `linalg` and `tensor` in place of
+    xDSL's, and heirpy's `tensor_ext`.
 
     Dialects load lazily, as in xdsl-opt, so building a context is cheap. Each context
     has a `builtin` dialect of its own, hence its own store of `dense_resource` blobs.
     """
     from heirpy.ir.dialects.linalg import Linalg
+    from heirpy.ir.dialects.tensor import Tensor
     from heirpy.ir.dialects.tensor_ext import TensorExt
 
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
-        if name in ("linalg", "builtin"):
+        if name in ("linalg", "tensor", "builtin"):
             continue
         ctx.register_dialect(name, factory)
     ctx.register_dialect("builtin", _builtin_with_own_blob_store)
     ctx.register_dialect("linalg", lambda: Linalg)
+    ctx.register_dialect("tensor", lambda: Tensor)
     ctx.register_dialect("tensor_ext", lambda: TensorExt)
     return ctx
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ShapedType
+from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.dialects.linalg.ops import BroadcastOp, TransposeOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
@@ -28,6 +28,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
+from heirpy.ir.dialects.tensor import ReshapeOp
 from heirpy.ir.utils import axis_loops, reassociation_groups, shape_of
 from heirpy.transforms.pointwise.axis_map import (
     AxisMap,
@@ -43,7 +44,7 @@ from heirpy.transforms.pointwise.axis_map import (
 LAYOUT_OPS: tuple[type[Operation], ...] = (
     tensor.ExpandShapeOp,
     tensor.CollapseShapeOp,
-    tensor.ReshapeOp,
+    ReshapeOp,
     TransposeOp,
     BroadcastOp,
 )
@@ -56,7 +57,7 @@ def layout_step(op: Operation) -> tuple[SSAValue, LayoutStep] | None:
         return op.src, ExpandShape(groups, op.result.type.get_shape())
     if isinstance(op, tensor.CollapseShapeOp):
         return op.src, CollapseShape(tuple(map(tuple, reassociation_groups(op.reassociation))))
-    if isinstance(op, tensor.ReshapeOp):
+    if isinstance(op, ReshapeOp) and isinstance(op.result.type, TensorType):
         return op.source, Reshape(op.result.type.get_shape())
     if isinstance(op, TransposeOp) and len(op.inputs) == 1 and len(op.res) == 1:
         return op.inputs[0], Transpose(tuple(op.permutation.get_values()))

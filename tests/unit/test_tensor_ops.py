@@ -1,0 +1,67 @@
+"""The tensor ops heirpy added (generate, gather, scatter, rank, bitcast) against numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import heirpy
+from heirpy.interp.evaluator import Evaluator
+
+
+def _run(text: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    return Evaluator(heirpy.parse(text)).call("f", inputs)
+
+
+def test_generate_evaluates_its_body_at_every_index() -> None:
+    (got,) = _run(
+        """func.func @f(%n: index) -> tensor<?x4xf32> {
+  %t = tensor.generate %n {
+  ^bb0(%i: index, %j: index):
+    %k = arith.muli %i, %j : index
+    %c = arith.index_cast %k : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    tensor.yield %f : f32
+  } : tensor<?x4xf32>
+  return %t : tensor<?x4xf32>
+}""",
+        [np.asarray(3, dtype=np.int64)],
+    )
+    np.testing.assert_array_equal(got, np.outer(np.arange(3), np.arange(4)).astype(np.float32))
+
+
+def test_gather_and_scatter_invert_each_other() -> None:
+    rng = np.random.default_rng(0)
+    src = rng.standard_normal((5, 6, 7)).astype(np.float32)
+    idx = np.array([[[1, 2], [4, 0]], [[0, 6], [3, 3]]], dtype=np.int64)  # 2x2 points in dims 1, 2
+    gathered, scattered = _run(
+        """func.func @f(%src: tensor<5x6x7xf32>, %idx: tensor<2x2x2xindex>) -> (tensor<2x2x5x1x1xf32>, tensor<5x6x7xf32>) {
+  %g = tensor.gather %src[%idx] gather_dims([1, 2]) : (tensor<5x6x7xf32>, tensor<2x2x2xindex>) -> tensor<2x2x5x1x1xf32>
+  %z = arith.constant dense<0.0> : tensor<5x6x7xf32>
+  %s = tensor.scatter %g into %z[%idx] scatter_dims([1, 2]) unique
+         : (tensor<2x2x5x1x1xf32>, tensor<5x6x7xf32>, tensor<2x2x2xindex>) -> tensor<5x6x7xf32>
+  return %g, %s : tensor<2x2x5x1x1xf32>, tensor<5x6x7xf32>
+}""",
+        [src, idx],
+    )
+    for a in range(2):
+        for b in range(2):
+            i, j = idx[a, b]
+            np.testing.assert_array_equal(gathered[a, b, :, 0, 0], src[:, i, j])
+    expected = np.zeros_like(src)
+    for i, j in idx.reshape(-1, 2):
+        expected[:, i, j] = src[:, i, j]
+    np.testing.assert_array_equal(scattered, expected)
+
+
+def test_rank_and_bitcast() -> None:
+    x = np.array([1.0, -2.0, 0.5], dtype=np.float32)
+    rank, bits = _run(
+        """func.func @f(%x: tensor<3xf32>) -> (index, tensor<3xi32>) {
+  %r = tensor.rank %x : tensor<3xf32>
+  %b = tensor.bitcast %x : tensor<3xf32> to tensor<3xi32>
+  return %r, %b : index, tensor<3xi32>
+}""",
+        [x],
+    )
+    assert int(rank) == 1
+    np.testing.assert_array_equal(bits, x.view(np.int32))
