@@ -325,3 +325,8 @@ def test_a_kernel_reads_a_uniform_constant_as_the_unfused_ops_did() -> None:
     assert "tensor_ext.kernel" in str(module)
     (after,) = analyze_module(module)
     assert (before.depth, after.depth) == (1, 1)
+
+
+def test_a_max_reduction_is_not_a_sum() -> None:
+    result = _one(_GAP.replace("BODY", "%a = arith.maximumf %in, %acc : f32\n    linalg.yield %a : f32"))
+    assert (result.depth, result.linear_ops, result.approximated) == (0, 0, ("arith.maximumf",))

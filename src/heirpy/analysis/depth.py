@@ -27,7 +27,8 @@ The cost model (`CostModel` holds the knobs):
   contraction, e.g. a matmul written as a generic) is one linear op, not two; one
   whose body multiplies two different ciphertext inputs (q·kᵀ as a generic) costs
   what the product costs, as a ct x ct `batch_matmul` does; reductions over size-1
-  loops only are copies and cost nothing.
+  loops only are copies and cost nothing, and a reduction whose body is not a
+  polynomial (a max, softmax's running max) is outside the model like its body.
 * **Kernels** (`tensor_ext.kernel`) cost what their body's ops cost.
 * **Elementwise bodies** (`linalg.generic`, `linalg.map`, `linalg.reduce`, named
   elementwise ops, and `arith` ops on whole tensors): the body is read as a polynomial
@@ -266,6 +267,7 @@ class _Walker:
         outer: dict[SSAValue, SSAValue] = dict(zip(args, operands))
         before = self.linear_ops
         ct_ct_before = self.ct_ct_muls
+        approximated_before = len(self.approximated)
         pt_muls: list[SSAValue] = []
 
         def scalar_of(value: SSAValue) -> bool:
@@ -293,7 +295,8 @@ class _Walker:
         results = [y.materialized() if y is not None else None for y in yielded]
         ct_inputs = {v for v in operands[: _ins_count(op)] if self.info(v) is not None}
         contraction = self.ct_ct_muls > ct_ct_before and len(ct_inputs) >= 2
-        if not pt_muls and not contraction and _sums_over_loops(op):
+        polynomial = len(self.approximated) == approximated_before  # no max, exp, ...
+        if not pt_muls and not contraction and polynomial and _sums_over_loops(op):
             # A sum of ciphertext elements over a window: a linear op, like a sum pool.
             self.linear_ops += sum(1 for r in results if r is not None)
             results = [Poly(r.depth + 1) if r is not None else None for r in results]
