@@ -230,7 +230,8 @@ class MoveScaleIntoProjection(RewritePattern):
         %r = linalg.batch_matmul ins(%q, %kt) outs(%z)
 
     Legality: the scale is one non-zero constant (`uniform_factor`); it is the only
-    user of a `matmul`/`batch_matmul` (linear in each operand); one operand of that
+    user of a `matmul`/`batch_matmul` (linear in each operand), directly or through
+    single-use views (reshapes, transposes); one operand of that
     product is a static layout view (slices, transposes, reshapes) of a linear op with
     constant weights (plus a constant bias op); the elements the view reads are whole
     output columns of it (`column_scale`), and nothing else reads those elements
@@ -244,9 +245,14 @@ class MoveScaleIntoProjection(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         scale = match_elementwise_affine(op, self.reader)
         factor = None if scale is None else uniform_factor(scale)
-        if scale is None or factor is None or scale.operand.uses.get_length() != 1:
+        if scale is None or factor is None:
             return
-        product = scale.operand.owner
+        # A uniform scale commutes with the views between it and the product (torch
+        # expands the batch_matmul's result back to 4-D before scaling it).
+        produced, views = trace_back(scale.operand)
+        if any(v.uses.get_length() != 1 for v in (produced, *(o.results[0] for o in views))):
+            return
+        product = produced.owner
         if not isinstance(product, (MatmulOp, BatchMatmulOp)) or len(product.operands) != 3:
             return
         a, b = product.operands[0], product.operands[1]
