@@ -71,8 +71,9 @@ def test_destination_read_elsewhere_is_an_intermediate() -> None:
     assert intermediate == 4 * 63 * 5  # the first kernel's result, read by the second and returned
 
 
-def test_yolov5s_detect_concat_fused_equals_pytorch() -> None:
-    """The real Detect layer (80/40/20): 3 kernels, 0 intermediate bytes, PyTorch's values."""
+def test_yolov5s_detect_concat_lowered_equals_pytorch() -> None:
+    """The real Detect layer (80/40/20), lowered to the insert_slice chain, has PyTorch's values
+    (its kernel figures fused: tests/unit/test_example_targets.py)."""
     loaded = load_file(ROOT / "examples" / "yolov5s_detect_concat.mlir")
     run_pipeline(loaded.module, PIPELINE + ",lower-tensor-ext")
     with np.load(ROOT / "examples" / "yolov5s_detect_concat.npz") as data:
@@ -80,7 +81,3 @@ def test_yolov5s_detect_concat_fused_equals_pytorch() -> None:
         expected = data["result0"]
     (got,) = run_function(loaded.module, "main", inputs, resources=loaded.resources)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
-    fused = load_file(ROOT / "examples" / "yolov5s_detect_concat.mlir")
-    run_pipeline(fused.module, PIPELINE)
-    (report,) = analyze_module(fused.module)
-    assert (report.count, report.intermediate_bytes) == (3, 0)

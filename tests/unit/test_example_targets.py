@@ -1,0 +1,93 @@
+"""Every bundled model through the main pipeline: PyTorch's values, and the targets of issue 11.
+
+The main job (`./run-examples.sh`) prints these figures; this test makes the ones the project
+promises fail loudly when a change loses them. The depth bounds are counted by hand, one level
+per maximal chain of linear ops, per x² and per ciphertext x ciphertext product (README, "The
+cost of fusing", gives each net's count); a `+` depth has ops outside the model (softmax,
+sigmoid), so only its modelled part is pinned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+
+from heirpy.analysis.depth import analyze_function
+from heirpy.analysis.kernels import count_kernels, intermediate_bytes
+from heirpy.api import run_pipeline
+from heirpy.interp import load_file, run_function
+from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+# The export script's tolerance for MLIR's own JIT against PyTorch.
+RTOL, ATOL = 1e-4, 1e-5
+
+
+@dataclass(frozen=True)
+class Target:
+    depth: str  # the bound, as report-depth prints it
+    kernels: int | None = None  # None: no kernel target for this net
+    intermediate_bytes: int | None = None
+    options: str = ""  # linalg-fuse-ops options the target needs
+
+
+TARGETS = {
+    # conv+pool, x², pool+Linear, x², Linear
+    "cryptonets": Target("5"),
+    # conv, x², Linear, x², Linear
+    "lola_mnist": Target("5"),
+    # conv+pool, x², conv+pool+FC1, x², FC2, x², FC3. The last pool folded into FC1 is a
+    # 1600-wide matrix: it needs more than the default 1024 CKKS slots.
+    "lenet5": Target("9", options="{slot-budget=0}"),
+    # conv (BN folded), x², conv (BN folded), residual add (free), x²
+    "resnet_block": Target("4"),
+    # depthwise conv (BN folded), x², pointwise conv (BN folded), x², global pool + Linear
+    "mobilenet_block": Target("5"),
+    # qkv, q·kᵀ (ct x ct), softmax's sum, ·v (ct x ct), output projection; softmax itself is `+`
+    "vit_attention": Target("5+"),
+    # one kernel per head (conv + bias + reshape + transpose + sigmoid + grid arithmetic),
+    # nothing materialised between them; with the concat, each head stores its own slice.
+    "yolov5s_detect": Target("1+", kernels=3, intermediate_bytes=0),
+    "yolov5s_detect_concat": Target("1+", kernels=3, intermediate_bytes=0),
+    "yolo_head_k1": Target("1+", kernels=1, intermediate_bytes=0),
+    "yolo_head_k3": Target("1+", kernels=1, intermediate_bytes=0),
+}
+
+
+def _entry(module: ModuleOp) -> FuncOp:
+    return next(op for op in module.ops if isinstance(op, FuncOp) and op.body.blocks)
+
+
+def test_every_issue_net_is_bundled() -> None:
+    missing = [name for name in TARGETS if not (EXAMPLES / f"{name}.mlir").exists()]
+    assert not missing, f"examples/ lacks {missing}"
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.mlir")), ids=lambda p: p.stem)
+def test_pipeline_output_equals_pytorch(path: Path) -> None:
+    target = TARGETS.get(path.stem)
+    loaded = load_file(path)
+    run_pipeline(loaded.module, PIPELINE + (target.options if target else ""))
+    entry = _entry(loaded.module)
+    arrays = load_npz(path.with_suffix(".npz"))
+    inputs = reference_inputs(arrays, len(entry.function_type.inputs.data), str(path))
+    results = run_function(loaded.module, entry.sym_name.data, inputs, resources=loaded.resources)
+    for comparison in compare_with_reference(arrays, results, RTOL, ATOL, str(path)):
+        assert comparison.ok, f"{path.name}: {comparison.line()}"
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_pipeline_reaches_the_target(name: str) -> None:
+    target = TARGETS[name]
+    loaded = load_file(EXAMPLES / f"{name}.mlir")
+    run_pipeline(loaded.module, PIPELINE + target.options)
+    assert analyze_function(_entry(loaded.module)).depth_text() == target.depth
+    if target.kernels is not None:
+        assert count_kernels(loaded.module) == target.kernels
+    if target.intermediate_bytes is not None:
+        assert intermediate_bytes(loaded.module) == target.intermediate_bytes
