@@ -193,7 +193,8 @@ def _note(row: Row) -> str:
         note = "REGRESSION: rejected after heirpy"
     elif a.status == "ok" and a.levels is not None and b.levels is not None:
         saved = a.levels - b.levels
-        note = f"{saved} level{'s' if abs(saved) != 1 else ''} fewer" if saved else "same levels"
+        plural = "s" if abs(saved) != 1 else ""
+        note = f"{abs(saved)} level{plural} {'fewer' if saved > 0 else 'more'}" if saved else "same levels"
     else:
         note = ""
     return "; ".join(n for n in (note, over) if n)

@@ -60,9 +60,11 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, secret_values, slots_needed
+from heirpy.interp.linalg_named import CONV_LAYOUTS, convolve
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
+    DepthwiseConv2DNchwChwOp,
     GenericOp,
     MatmulOp,
     MatvecOp,
@@ -78,7 +80,7 @@ from heirpy.ir.utils import (
     static_shape,
 )
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, step_of
+from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, Step, step_of
 from heirpy.transforms.linear.linear_maps import MAX_MATRIX_ELEMENTS, affine_matrix
 from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
@@ -178,6 +180,26 @@ def fits(d_in: int, d_out: int, slot_count: int) -> bool:
     return d_in <= slot_count and d_out <= slot_count and d_in * d_out <= MAX_MATRIX_ELEMENTS
 
 
+def depthwise_step(op: DepthwiseConv2DNchwChwOp, reader: ConstantFolder) -> Step | None:
+    """A depthwise conv as a chain step (a per-sample map), evaluated with heirpy's own
+    conv evaluator; None unless its filter and per-sample init are constants."""
+    x, w, init = op.operands
+    kernel, init_value = reader.fold(w), reader.init_value(init)
+    if kernel is None or init_value is None or reader.fold(x) is not None:
+        return None
+    if not np.all(init_value == init_value[:1]):  # the init differs across the batch
+        return None
+    layout = CONV_LAYOUTS[op.name]
+    strides, dilations = op.window_strides(), op.window_dilations()
+    sample_init = init_value[0].astype(np.float64)
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        outs = np.broadcast_to(sample_init, (batch.shape[0], *sample_init.shape)).copy()
+        return convolve(layout, batch, kernel.astype(np.float64), outs, strides, dilations)
+
+    return Step(op, x, True, BATCHED, apply, constants=[w, init])
+
+
 class NativeFunctions:
     """Which functions `heir_native` leaves alone, decided once per function and pass
     run (the patterns never touch such a function, so the answer stays true)."""
@@ -215,7 +237,7 @@ class LegalizePattern(RewritePattern):
 
 # ----------------------------------------------------------------------------- patterns
 class ContractionToMatvec(LegalizePattern):
-    """A matmul with a one-row secret operand (torch's `Linear`), or a vecmat, as a
+    """A matmul with a secret left operand (torch's `Linear`), or a vecmat, as a
     `linalg.matvec` with the transposed constant.
 
         %y = linalg.matmul ins(%x, %w : tensor<1x32xf32>, tensor<32x10xf32>) outs(%c : tensor<1x10xf32>)
@@ -224,12 +246,19 @@ class ContractionToMatvec(LegalizePattern):
         %v = linalg.matvec ins(%wT, %xf : tensor<10x32xf32>, tensor<32xf32>) outs(%cf : tensor<10xf32>)
         %y = tensor.expand_shape %v [[0, 1]] output_shape [1, 10]
 
-    Also `vecmat(x, W)` -> `matvec(Wᵀ, x)` and `matmul(W: MxK, x: Kx1)` ->
-    `matvec(W, collapse x)`. Why: HEIR rejects 1xK matmuls and vecmats
-    (`benchmarks/heir_bugs/vecmat_rank.mlir`) and compiles matvec.
+    Also `vecmat(x, W)` -> `matvec(Wᵀ, x)`, `matmul(W: MxK, x: Kx1)` ->
+    `matvec(W, collapse x)`, and a batch `matmul(X: NxK, W)` -> one matvec with the
+    block-diagonal kron(I_N, Wᵀ) on the flattened X. Why: HEIR rejects 1xK and NxK
+    matmuls and vecmats (`benchmarks/heir_bugs/vecmat_rank.mlir`, `matmul_rows.mlir`)
+    and compiles matvec.
     Legality: static shapes; the weight folds to a constant and the vector does not;
-    the init folds to a constant (flattened at compile time) or is collapsed.
+    for N > 1 rows, the flattened X and result fit `slot_count`; the init folds to a
+    constant (flattened at compile time) or is collapsed.
     """
+
+    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
+        super().__init__(reader, native)
+        self.slot_count = slot_count
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, (MatmulOp, VecmatOp)) or len(op.results) != 1:
@@ -242,11 +271,13 @@ class ContractionToMatvec(LegalizePattern):
         if static_shape(out_type) is None:
             return
         lhs_const, rhs_const = self.reader.fold(lhs), self.reader.fold(rhs)
-        if isinstance(op, VecmatOp) or lhs_shape[0] == 1:
-            if rhs_const is None or lhs_const is not None:
+        rows = 1 if isinstance(op, VecmatOp) else lhs_shape[0]
+        if rhs_const is not None and lhs_const is None and len(lhs_shape) <= 2:
+            if rows > 1 and not fits(prod(lhs_shape), prod(static_shape(out_type) or ()), self.slot_count):
                 return
-            matrix, vector = rhs_const.T, lhs
-        elif rhs_shape[1] == 1 and lhs_const is not None and rhs_const is None:
+            # each row of the secret operand by the same matrix: block-diagonal for a batch
+            matrix, vector = np.kron(np.eye(rows), rhs_const.T), lhs
+        elif len(rhs_shape) == 2 and rhs_shape[1] == 1 and lhs_const is not None and rhs_const is None:
             matrix, vector = lhs_const, rhs
         else:
             return
@@ -266,8 +297,8 @@ class ContractionToMatvec(LegalizePattern):
 
 
 class DenseStageToMatvec(LegalizePattern):
-    """A conv or sum pool (with the zero pad that feeds it) as ONE matvec on the
-    flattened input, with the dense matrix of the map.
+    """A conv, depthwise conv or sum pool (with the zero pad that feeds it) as ONE
+    matvec on the flattened input, with the dense matrix of the map.
 
         %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] { tensor.yield %zero }
         %y = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%p, %w) outs(%b) -> tensor<1x2x4x4xf32>
@@ -279,8 +310,8 @@ class DenseStageToMatvec(LegalizePattern):
     A batch of N samples gets the block-diagonal matrix (each sample's rows read only
     its own columns), so the batch needs no layout op of HEIR's.
     Why: HEIR's conv needs N = 1, equal strides and output channels divisible by gap²,
-    and its strided layouts cost conversion levels later; the matvec is its plain
-    diagonal kernel, one level.
+    its strided layouts cost conversion levels later, and it has no depthwise conv;
+    the matvec is its plain diagonal kernel, one level.
     Legality: constant filter and init (`step_of`); static shapes; the input (after the
     pad) and the output each at most `slot_count` elements in all and the matrix at
     most MAX_MATRIX_ELEMENTS entries (`fits`); the input is not a constant.
@@ -291,9 +322,12 @@ class DenseStageToMatvec(LegalizePattern):
         self.slot_count = slot_count
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, (Conv2DNchwFchwOp, PoolingNchwSumOp)):
+        if isinstance(op, DepthwiseConv2DNchwChwOp):
+            step = depthwise_step(op, self.reader)
+        elif isinstance(op, (Conv2DNchwFchwOp, PoolingNchwSumOp)):
+            step = step_of(op, self.reader)
+        else:
             return
-        step = step_of(op, self.reader)
         out_type = op.results[0].type
         out_shape = static_shape(out_type)
         if step is None or out_shape is None or step.mode not in (None, BATCHED):
@@ -596,7 +630,7 @@ def populate_legalize_for_heir_patterns(
     """The patterns of `legalize-for-heir` (all skip `heir_native` functions)."""
     reader, native = ConstantFolder(ctx), NativeFunctions()
     return [PatternSet.of(
-        ContractionToMatvec(reader, native),
+        ContractionToMatvec(reader, native, slot_count),
         DenseStageToMatvec(reader, native, slot_count),
         ElementwiseOnFlat(reader, native),
         FoldReshapesToFlat(reader, native),
@@ -619,25 +653,35 @@ def _several_non_unit_dims(type_: Attribute) -> bool:
     return shape is not None and sum(d != 1 for d in shape) >= 2
 
 
+def _batch_one(op: Operation) -> bool:
+    shape = static_shape(op.operands[0].type)
+    return shape is not None and shape[0] == 1
+
+
 def _native_op(op: Operation) -> bool:
     if isinstance(op, Conv2DNchwFchwOp):
-        shape = static_shape(op.operands[0].type)
         strides = op.properties.get("strides")
-        unit = strides is None or all(s == 1 for s in int_values(strides))
-        return shape is not None and shape[0] == 1 and unit
+        return _batch_one(op) and (strides is None or all(s == 1 for s in int_values(strides)))
     if isinstance(op, GenericOp):
         return all_parallel(op.iterator_types)
     return isinstance(op, (tensor.PadOp, tensor.CollapseShapeOp, ReturnOp)) or op.name.startswith("arith.")
 
 
 def heir_native(func: FuncOp) -> bool:
-    """True when HEIR compiles `func` as it is at no more levels than the flat form:
-    every op on secret data is a unit-stride batch-1 `conv_2d_nchw_fchw`, a pad, an
-    elementwise op or a collapse, and a result has several non-unit dims (the flat form
-    returns those in pieces, one level more). E.g. conv → x² → conv at stride 1."""
+    """True when HEIR compiles `func` as it is at no more levels than the flat form: a
+    result has several non-unit dims (the flat form returns those in pieces, one level
+    more), and every op on secret data is a pad, an elementwise op, a collapse or a
+    batch-1 `conv_2d_nchw_fchw` -- of unit stride, or the function's only linear op
+    (one conv needs none of the layout conversions that strided stages cost later).
+    E.g. conv → x² → conv at stride 1, or one strided conv fused with its pool."""
     ops = secret_ops(func)
     returned = [v for op in ops if isinstance(op, ReturnOp) for v in op.operands]
-    return any(_several_non_unit_dims(v.type) for v in returned) and all(_native_op(op) for op in ops)
+    if not any(_several_non_unit_dims(v.type) for v in returned):
+        return False
+    convs = [op for op in ops if isinstance(op, Conv2DNchwFchwOp)]
+    if len(convs) == 1 and _batch_one(convs[0]):
+        return all(op is convs[0] or _native_op(op) for op in ops)
+    return all(_native_op(op) for op in ops)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-// ContractionToMatvec: a 1xK matmul, a vecmat and a W·x (Kx1) matmul with a constant
-// weight become matvecs; matmuls HEIR's form does not cover stay.
+// ContractionToMatvec: a 1xK matmul, a vecmat, a W·x (Kx1) matmul and a batch of rows
+// with a constant weight become matvecs; matmuls that do not fit or have no constant
+// weight stay.
 // RUN: heirpy-opt %s --split-input-file -p legalize-for-heir | filecheck %s
 
 // A torch Linear: x (1x3) times W (3x2), accumulator [[1, 2]].
@@ -47,8 +48,8 @@ func.func @column(%x: tensor<3x1xf32>) -> tensor<2x1xf32> {
 
 // -----
 
-// Negative: two rows (a batch of two) is not a matvec; a secret weight is not a
-// plaintext matrix; both stay as they are.
+// A batch of two rows: one block-diagonal matrix on the flattened rows; the 2x2 result
+// is returned in rows, each computed by its own rows of that matrix.
 func.func @two_rows(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
   %w = arith.constant dense<1.0> : tensor<3x2xf32>
   %c = arith.constant dense<0.0> : tensor<2x2xf32>
@@ -56,12 +57,33 @@ func.func @two_rows(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
   return %y : tensor<2x2xf32>
 }
 // CHECK-LABEL: func.func @two_rows
+// CHECK-NOT:  linalg.matmul
+// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK:      linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<2x6xf32>, tensor<6xf32>)
+// CHECK:      tensor.insert_slice %{{.*}}[0, 0] [1, 2] [1, 1]
+// CHECK-NOT:  linalg.matmul
+// CHECK:      arith.constant dense<{{\[}}[0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<2x6xf32>
+// CHECK:      linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<2x6xf32>, tensor<6xf32>)
+// CHECK:      %[[R:.*]] = tensor.insert_slice %{{.*}}[1, 0] [1, 2] [1, 1]
+// CHECK-NEXT: func.return %[[R]]
+
+// -----
+
+// Negative: two rows of 600 (1200 elements) do not fit one 1024-slot ciphertext.
+func.func @wide_rows(%x: tensor<2x600xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<600x2xf32>
+  %c = arith.constant dense<0.0> : tensor<2x2xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<2x600xf32>, tensor<600x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @wide_rows
 // CHECK-NOT:  linalg.matvec
-// CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x3xf32>, tensor<3x2xf32>)
+// CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x600xf32>, tensor<600x2xf32>)
 // CHECK-NEXT: func.return %[[Y]]
 
 // -----
 
+// Negative: a secret weight is not a plaintext matrix; it stays as it is.
 func.func @secret_weight(%x: tensor<1x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x2xf32> {
   %c = arith.constant dense<0.0> : tensor<1x2xf32>
   %y = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>) outs(%c : tensor<1x2xf32>) -> tensor<1x2xf32>

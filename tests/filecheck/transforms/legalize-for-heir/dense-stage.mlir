@@ -101,3 +101,21 @@ func.func @secret_filter(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>) -> te
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1x1x1xf32>
 // CHECK-NEXT: %[[Y:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) outs(%[[B]]
 // CHECK-NEXT: func.return %[[Y]]
+
+// -----
+
+// A depthwise conv (HEIR has no kernel for it): channel c reads only channel c, so the
+// matrix rows of channel 0 are zero on channel 1's inputs.
+func.func @depthwise(%x: tensor<1x2x2x2xf32>) -> tensor<2xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[-1.0, 0.5], [0.25, 2.0]]]> : tensor<2x2x2xf32>
+  %b = arith.constant dense<1.0> : tensor<1x2x1x1xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x2x2xf32>, tensor<2x2x2xf32>) outs(%b : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %f = tensor.collapse_shape %y [[0, 1, 2, 3]] : tensor<1x2x1x1xf32> into tensor<2xf32>
+  return %f : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{.*}} : tensor<1x2x2x2xf32> into tensor<8xf32>
+// CHECK-NEXT: %[[B:.*]] = arith.constant dense<1.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+00, 5.000000e-01, 2.500000e-01, 2.000000e+00]]> : tensor<2x8xf32>
+// CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<2x8xf32>, tensor<8xf32>) outs(%[[B]] : tensor<2xf32>)
+// CHECK-NEXT: func.return %[[V]]

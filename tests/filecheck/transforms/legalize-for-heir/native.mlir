@@ -1,6 +1,7 @@
-// A function HEIR compiles as it is at the depth bound (unit-stride convs, x², a 4-D
-// result the flat form could only return in pieces) is left alone; with a stride-2
-// conv (HEIR's gap rule, its layout conversions) the same net is legalized.
+// A function HEIR compiles as it is at the depth bound is left alone: unit-stride convs
+// and x², or one conv of any stride, with a 4-D result the flat form could only return
+// in pieces (one level more). With a stride-2 conv before a second conv (HEIR's gap
+// rule, its layout conversions) the net is legalized.
 // RUN: heirpy-opt %s --split-input-file -p legalize-for-heir | filecheck %s
 
 func.func @unit_strides(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x2x2xf32> {
@@ -46,3 +47,18 @@ func.func @strided(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x2x2xf32> {
 // CHECK-NOT:  linalg.conv_2d_nchw_fchw
 // CHECK:      linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<18x36xf32>, tensor<36xf32>)
 // CHECK:      tensor.insert_slice
+
+// -----
+
+// One strided conv (e.g. a conv fused with its pool) returning a 4-D result: HEIR runs
+// the conv in one level, the flat form would need one more to return the pieces.
+func.func @single_strided(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x2x2xf32> {
+  %w = arith.constant dense<0.5> : tensor<2x1x4x4xf32>
+  %b = arith.constant dense<0.0> : tensor<1x2x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {strides = dense<4> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x8x8xf32>, tensor<2x1x4x4xf32>) outs(%b : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %c : tensor<1x2x2x2xf32>
+}
+// CHECK-LABEL: func.func @single_strided
+// CHECK-NOT:  linalg.matvec
+// CHECK:      %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<4> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x8x8xf32>, tensor<2x1x4x4xf32>)
+// CHECK-NEXT: func.return %[[C]]
