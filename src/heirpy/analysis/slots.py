@@ -27,12 +27,16 @@ from heirpy.ir.dialects.linalg import (
     PoolingNchwSumOp,
     VecmatOp,
 )
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import static_shape
 
 DEFAULT_SLOT_COUNT = 1024
 """HEIR's default `--torch-linalg-to-ckks` min-slot-count: one ciphertext's slots."""
 
-LINEAR_OPS = (MatvecOp, VecmatOp, MatmulOp, Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp)
+LINEAR_OPS = (
+    MatvecOp, VecmatOp, MatmulOp, Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp,
+    FusedConvPoolOp,  # `lower-tensor-ext` makes it a conv and a pool again
+)
 
 
 def secret_values(func: FuncOp) -> set[SSAValue]:

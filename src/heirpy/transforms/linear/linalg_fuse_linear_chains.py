@@ -51,6 +51,16 @@ pass options `policy`, `max-weight-growth`, `max-mac-growth`): by default a fusi
 grow the weights at most 4x per level it saves (LeNet-5's 2x2 pool into FC1 does; the
 padded chain above, 248x for 3 levels, does not; `policy=depth` fuses every chain).
 
+The matrix form is also held to a slot budget (`SlotBudget`, option `slot-budget`,
+default 1024 = HEIR's default slot count, 0 = no limit): HEIR's CKKS kernels need a
+linear op's secret input and output each in one ciphertext, so a matrix is a candidate
+only when its input and output vectors fit max(slot-budget, L) slots, where L is the
+longest secret tensor a linear op of the same function OUTSIDE the chain reads or
+writes (measured before any chain of the function is fused). The function needs a ring
+of L slots anyway, so such a matrix costs no larger one: LeNet-5's pool2+FC1 matrix
+(1600 x 120) fuses because its conv1 writes 6x28x28 = 4704 elements; a 1600-wide matrix
+in a net whose other linear ops all fit 1024 slots does not.
+
 Not fused (guards): any nonlinearity between (x*x, relu, sigmoid, max-pool: none is a
 step), an intermediate with another user (duplicating the chain would not be free:
 it is ciphertext work), dynamic shapes, function-argument weights, inits that differ
@@ -71,6 +81,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -81,7 +92,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, linear_stages
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
@@ -440,6 +451,12 @@ class Chain:
     def costly_count(self) -> int:
         return sum(step.costly for step in self.steps)
 
+    def tensor_sizes(self) -> tuple[int, int]:
+        """Elements of the chain's input and output tensors, the batch included."""
+        in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
+        assert in_shape is not None and out_shape is not None
+        return prod(in_shape), prod(out_shape)
+
     def sample_shapes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
         assert in_shape is not None and out_shape is not None
@@ -648,8 +665,9 @@ class FuseLinearChain(RewritePattern):
     Legality: `chain_ending_at` (single-user intermediates, compatible batch modes, no
     nonlinearity, constant weights/inits), a representable composition (`Chain.as_conv`,
     `Chain.as_contraction`, `MAX_MATRIX_ELEMENTS`), the slot budget
-    (`within_slot_budget`: a matrix whose input or output vector is longer than
-    `slot_budget` would not fit one CKKS ciphertext, so it is not a candidate),
+    (`SlotBudget`: a matrix whose input or output vector is longer than both
+    `slot_budget` and every vector a linear op outside the chain already carries
+    would need a larger CKKS ring, so it is not a candidate),
     `choose_form` (the cheapest remaining form), and the cost rule
     (`fusion_cost.CostRule.allows`: levels saved against weight growth).
     """
@@ -663,6 +681,22 @@ class FuseLinearChain(RewritePattern):
         self.reader = ConstantFolder() if reader is None else reader
         self.slot_budget = slot_budget
         self.rule = CostRule() if rule is None else rule
+        # Per function, the vector length each linear op carried when this pattern first
+        # saw the function (before any chain of it was fused): see `SlotBudget`.
+        self._carried: dict[Operation, dict[Operation, int]] = {}
+
+    def slot_limit(self, chain: Chain) -> SlotBudget | None:
+        """The budget `chain`'s matrix is held to (None: no limit)."""
+        if self.slot_budget is None:
+            return None
+        func = _enclosing_function(chain.steps[-1].op)
+        if func is None:
+            return SlotBudget(self.slot_budget, 0)
+        if func not in self._carried:
+            self._carried[func] = carried_vectors(func)
+        own = {step.op for step in chain.steps}
+        others = [n for op, n in self._carried[func].items() if op not in own]
+        return SlotBudget(self.slot_budget, max(others, default=0))
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         step = step_of(op, self.reader)
@@ -676,10 +710,12 @@ class FuseLinearChain(RewritePattern):
         wide = chain.with_prefix()  # the matrix form absorbs leading pads/reshapes
         sample_in, sample_out = wide.sample_shapes()
         d_in, d_out = prod(sample_in), prod(sample_out)
+        budget = self.slot_limit(wide)
+        fits = budget is None or budget.allows(d_in, d_out, *wide.tensor_sizes())
         form = choose_form([
             None if conv is None else Form("conv", conv.macs(), conv.weight.size),
             None if contraction is None else contraction.form(),
-            matrix_form(d_in, d_out) if within_slot_budget(d_in, d_out, self.slot_budget) else None,
+            matrix_form(d_in, d_out) if fits else None,
         ])
         if form is None:
             return
@@ -708,9 +744,46 @@ class FuseLinearChain(RewritePattern):
         erase_dead_constant_slices(rewriter, constants)
 
 
-def within_slot_budget(d_in: int, d_out: int, slot_budget: int | None) -> bool:
-    """A `d_out x d_in` matrix whose vectors each fit `slot_budget` slots (None: any)."""
-    return slot_budget is None or (d_in <= slot_budget and d_out <= slot_budget)
+def _enclosing_function(op: Operation) -> FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def carried_vectors(func: FuncOp) -> dict[Operation, int]:
+    """Each linear op of `func` on secret data (`heirpy.analysis.slots.linear_stages`:
+    matvec, vecmat, matmul, convs, sum pools, fused conv+pool) -> the longer of the
+    secret tensor it reads and the one it writes, in elements."""
+    return {stage.op: max(stage.d_in, stage.d_out) for stage in linear_stages(func)}
+
+
+@dataclass(frozen=True)
+class SlotBudget:
+    """How long a fused matrix's vectors may be.
+
+    HEIR's CKKS kernels need a linear op's secret input and output each in ONE
+    ciphertext, so the ring (`min-slot-count`) a function needs is set by its longest
+    such vector. A matrix is within budget when its vectors fit `slots`, or when they
+    are no longer than `carried`: the longest secret tensor a linear op OUTSIDE the
+    chain reads or writes (`carried_vectors`, taken before any chain of the function is
+    fused). Then the function needs that ring anyway and the matrix costs no larger
+    one; LeNet-5's pool2+FC1 matrix (1600 x 120) fits beside conv1's 6x28x28 = 4704
+    output. The chain's own ops do not count: they are what the fusion replaces, and
+    counting them would let every chain through (its input and output are theirs).
+    """
+
+    slots: int
+    carried: int
+
+    def allows(self, d_in: int, d_out: int, tensor_in: int, tensor_out: int) -> bool:
+        """`d_in`/`d_out`: one sample's vectors; `tensor_in`/`tensor_out`: the whole
+        secret tensors the matrix op reads and writes (the batch included), compared
+        with `carried`, which is measured the same way."""
+        if max(d_in, d_out) <= self.slots:
+            return True
+        return max(tensor_in, tensor_out) <= self.carried
+
 
 
 def populate_linalg_fuse_linear_chains_patterns(
@@ -732,8 +805,13 @@ class LinalgFuseLinearChainsPass(ModulePass):
     composed filter (tests/filecheck/transforms/linalg-fuse-linear-chains/docstring.mlir).
 
     `slot-budget` (default 1024, HEIR's default slot count; 0 = no limit): a chain is
-    fused into a dense matrix only when its input and output vectors each fit that many
-    CKKS slots (tests/filecheck/transforms/linalg-fuse-linear-chains/slot-budget.mlir).
+    fused into a dense matrix only when its input and output vectors each fit
+    max(slot-budget, L) CKKS slots, L being the longest secret tensor that a linear op
+    of the same function outside the chain reads or writes, measured before any chain
+    of the function is fused (`SlotBudget`): a matrix no longer than a vector the
+    function already carries needs no larger ring. E.g. LeNet-5's pool2+FC1 matrix
+    (1600 x 120) fuses at the default budget because conv1 writes 6x28x28 = 4704
+    elements (tests/filecheck/transforms/linalg-fuse-linear-chains/slot-budget.mlir).
 
     Cost rule (`heirpy.transforms.linear.fusion_cost`): `policy=depth|balanced|size`
     (default `balanced`: fuse when the fused weights are at most `max-weight-growth`

@@ -1,8 +1,10 @@
 // The slot budget: a chain whose only exact form is a dense matrix (a zero pad between
 // the convs breaks translation invariance) is fused when its vectors fit the budget and
-// left unfused when the 1x2x8x8 = 128-element input does not; a chain that composes into
-// one conv is fused whatever the budget. `policy=depth`: the 128x32 matrix is 41x the
-// convs' weights, which the default cost rule (cost_rule.mlir) would refuse anyway.
+// left unfused when the 1x2x8x8 = 128-element input does not -- unless a linear op
+// outside the chain already carries a vector at least that long (the function needs
+// that many slots anyway); the chain's own convs do not count. A chain that composes
+// into one conv is fused whatever the budget. `policy=depth`: the 128x32 matrix is 41x
+// the convs' weights, which the default cost rule (cost_rule.mlir) would refuse anyway.
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{policy=depth}' | filecheck %s --check-prefix=FIT
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{slot-budget=64 policy=depth}' | filecheck %s --check-prefix=TIGHT
 
@@ -51,3 +53,84 @@ func.func @composable(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
 // TIGHT-LABEL: func.func @composable
 // TIGHT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
 // TIGHT-NEXT:  func.return %[[C]]
+
+// -----
+
+// The same chain after a conv that reads a 1x4x10x10 = 400-element vector (and an x²):
+// the function needs 400 slots for that conv, so the 128-wide matrix fits under any
+// budget.
+func.func @padded_after_wider(%x: tensor<1x4x10x10xf32>) -> tensor<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w0 = arith.constant dense<0.125> : tensor<2x4x3x3xf32>
+  %b0 = arith.constant dense<0.0> : tensor<1x2x8x8xf32>
+  %c0 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w0 : tensor<1x4x10x10xf32>, tensor<2x4x3x3xf32>) outs(%b0 : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %e = tensor.empty() : tensor<1x2x8x8xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c0 : tensor<1x2x8x8xf32>) outs(%e : tensor<1x2x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x8x8xf32>
+  %w1 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
+  %b1 = arith.constant dense<0.0> : tensor<1x2x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%sq, %w1 : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) outs(%b1 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = tensor.pad %c1 low[0, 0, 0, 0] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x6x6xf32> to tensor<1x2x7x7xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x4x4xf32>
+  %b2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%p, %w2 : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>) outs(%b2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// FIT-LABEL: func.func @padded_after_wider
+// FIT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x4x10x10xf32>, tensor<2x4x3x3xf32>)
+// FIT:       arith.mulf
+// FIT-NOT:   linalg.conv_2d_nchw_fchw
+// FIT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
+// FIT-NOT:   linalg.conv_2d_nchw_fchw
+// FIT:       func.return
+// TIGHT-LABEL: func.func @padded_after_wider
+// TIGHT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x4x10x10xf32>, tensor<2x4x3x3xf32>)
+// TIGHT:       arith.mulf
+// TIGHT-NOT:   linalg.conv_2d_nchw_fchw
+// TIGHT-NOT:   tensor.pad
+// TIGHT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
+// TIGHT-NOT:   linalg.conv_2d_nchw_fchw
+// TIGHT:       func.return
+
+// -----
+
+// The same chain beside a Linear on a 96-element vector: the longest vector outside the
+// chain (96) is above the tight budget but below the matrix's 128, so under the tight
+// budget the chain stays as it was.
+func.func @padded_beside_narrower(%x: tensor<1x2x8x8xf32>, %y: tensor<1x96xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wl = arith.constant dense<0.125> : tensor<96x10xf32>
+  %bl = arith.constant dense<0.0> : tensor<1x10xf32>
+  %lin = linalg.matmul ins(%y, %wl : tensor<1x96xf32>, tensor<96x10xf32>) outs(%bl : tensor<1x10xf32>) -> tensor<1x10xf32>
+  %w1 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
+  %b1 = arith.constant dense<0.0> : tensor<1x2x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) outs(%b1 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = tensor.pad %c1 low[0, 0, 0, 0] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x6x6xf32> to tensor<1x2x7x7xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x4x4xf32>
+  %b2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%p, %w2 : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>) outs(%b2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2, %lin : tensor<1x2x4x4xf32>, tensor<1x10xf32>
+}
+// FIT-LABEL: func.func @padded_beside_narrower
+// FIT:       linalg.matmul ins(%y, %{{.*}} : tensor<1x96xf32>, tensor<96x10xf32>)
+// FIT-NOT:   linalg.conv_2d_nchw_fchw
+// FIT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
+// FIT-NOT:   linalg.conv_2d_nchw_fchw
+// FIT:       func.return
+// TIGHT-LABEL: func.func @padded_beside_narrower
+// TIGHT:       linalg.matmul ins(%y, %{{.*}} : tensor<1x96xf32>, tensor<96x10xf32>)
+// TIGHT-NOT:   linalg.matmul
+// TIGHT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>)
+// TIGHT:       tensor.pad
+// TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>)
+// TIGHT-NOT:   linalg.matmul
+// TIGHT:       func.return
