@@ -17,6 +17,7 @@ from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, load_module
 from heirpy.transforms.linear.linalg_fuse_linear_chains import (
+    SlotBudget,
     populate_linalg_fuse_linear_chains_patterns,
 )
 from heirpy.transforms.linear.linear_maps import (
@@ -283,6 +284,28 @@ def test_filecheck_chains_keep_their_values_under_every_policy(name: str, policy
             fname = func.sym_name.data  # type: ignore[attr-defined]
             report = check_equivalence(before, after, fname, seeds=(0, 1))
             assert report.ok, f"{name} @{fname}: {report.summary()}"
+
+
+def test_slot_budget_rule() -> None:
+    # Vectors within the budget always fit; beyond it, only up to what the function
+    # already carries elsewhere (measured on whole tensors, the batch included).
+    assert SlotBudget(1024, 0).allows(1024, 120, 1024, 120)
+    assert not SlotBudget(1024, 0).allows(1600, 120, 1600, 120)
+    assert SlotBudget(1024, 4704).allows(1600, 120, 1600, 120)
+    assert not SlotBudget(1024, 1500).allows(1600, 120, 1600, 120)
+    assert not SlotBudget(1024, 1600).allows(120, 1700, 120, 1700)
+    assert not SlotBudget(64, 200).allows(128, 32, 256, 64)  # batch 2: 256 > 200
+
+
+@pytest.mark.parametrize("budget", [0, 64])
+def test_slot_budget_chains_keep_their_values(budget: int) -> None:
+    for chunk in _chunks("slot-budget.mlir"):
+        before, after = parse(chunk), parse(chunk)
+        run_pipeline(after, f"linalg-fuse-linear-chains{{slot-budget={budget} policy=depth}}")
+        for func in before.ops:
+            fname = func.sym_name.data  # type: ignore[attr-defined]
+            report = check_equivalence(before, after, fname, seeds=(0, 1))
+            assert report.ok, f"slot-budget.mlir @{fname}: {report.summary()}"
 
 
 def test_the_policy_decides_the_weights() -> None:
