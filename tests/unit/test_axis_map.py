@@ -13,7 +13,7 @@ from math import prod
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from xdsl.ir.affine import AffineMap
 
@@ -30,11 +30,8 @@ from heirpy.transforms.pointwise.axis_map import (
     to_affine_map,
     trace,
 )
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 
-settings.register_profile(
-    "axis_map", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-PROFILE = settings.get_profile("axis_map")
 
 YOLO_STEPS: list[LayoutStep] = [
     ExpandShape([[0], [1, 2], [3], [4]], [1, 3, 85, 80, 80]),
@@ -373,7 +370,7 @@ def chains(
     return shape, steps
 
 
-@settings(PROFILE, max_examples=400)
+@settings(max_examples=budget(400))
 @given(chains())
 def test_random_chains_read_the_right_elements(chain: Chain) -> None:
     shape, steps = chain
@@ -383,14 +380,14 @@ def test_random_chains_read_the_right_elements(chain: Chain) -> None:
         assert align([m]) == (m,)  # a map is already aligned with itself
 
 
-@settings(PROFILE, max_examples=150)
+@settings(max_examples=budget(150))
 @given(chains(kinds=("collapse", "transpose", "broadcast")))
 def test_merging_moving_and_broadcasting_always_refine(chain: Chain) -> None:
     shape, steps = chain
     trace_and_check(shape, steps)  # nothing is split, so a refinement always exists
 
 
-@settings(PROFILE, max_examples=150)
+@settings(max_examples=budget(150))
 @given(chains(), st.data())
 def test_align_two_producers(chain: Chain, data: st.DataObject) -> None:
     """A second producer reshaped straight into the same consumer shape shares the loops."""
@@ -399,11 +396,9 @@ def test_align_two_producers(chain: Chain, data: st.DataObject) -> None:
     consumer_shape = shape_after_all(shape, steps)
     other_shape = data.draw(factorization(consumer_shape))
     second = trace(other_shape, [Reshape(consumer_shape)])
-    if first is None or second is None:
-        return
+    assume(first is not None and second is not None)
     aligned = align([first, second])
-    if aligned is None:
-        return
+    assume(aligned is not None)
     a, b = aligned
     assert a.refined == b.refined
     check_map(a, shape, run_numpy(np.arange(prod(shape)).reshape(shape), steps))
@@ -455,7 +450,7 @@ def refinement_exists(a: Sequence[int], b: Sequence[int]) -> bool:
     return any(needed <= prefix_products(f) | {1} for f in ordered_factorizations(prod(a)))
 
 
-@settings(PROFILE, max_examples=300)
+@settings(max_examples=budget(300))
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=4).filter(lambda s: prod(s) <= 720),
        st.data())
 def test_reshape_refuses_only_when_it_must(shape: list[int], data: st.DataObject) -> None:

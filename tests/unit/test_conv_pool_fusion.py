@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -212,7 +213,7 @@ def test_conv_with_second_user_is_left_alone() -> None:
 _pair = st.tuples(st.integers(1, 3), st.integers(1, 3))
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=budget(20))
 @given(
     kernel=_pair, s=_pair, d=_pair, p=_pair, t=_pair, e=_pair, extra=_pair,
     n=st.integers(1, 2), c=st.integers(1, 2), f=st.integers(1, 3),

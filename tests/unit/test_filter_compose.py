@@ -16,6 +16,7 @@ from heirpy.transforms.linear.filter_compose import (
     pooled_constant,
 )
 from heirpy.transforms.linear.linear_maps import conv_nchw, sum_pool_nchw
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 
 pair = st.tuples(st.integers(1, 3), st.integers(1, 3))
 
@@ -32,7 +33,7 @@ def _fused(x, w, g: ConvPoolGeometry, conv_init, pool_init, divisor):
     return conv_nchw(x, composed, g.composed_strides(), (1, 1)) + const
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=budget(40))
 @given(
     kernel=pair, s=pair, d=pair, p=pair, t=pair, e=pair,
     n=st.integers(1, 2), c=st.integers(1, 3), f=st.integers(1, 3),

@@ -41,6 +41,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from filecheck_numerics import numeric_problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -255,7 +256,7 @@ func.func @f(%x: tensor<{a}x{bc}xf32>, %y: tensor<{a}x{c}x{b}xf32>) -> tensor<{a
 """
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=budget(20))
 @given(st.integers(1, 3), st.integers(1, 5), st.integers(1, 5))
 def test_random_expand_transpose_chains_fuse_to_one_generic(a: int, b: int, c: int) -> None:
     text = _CHAIN.format(a=a, b=b, c=c, bc=b * c)
@@ -367,7 +368,7 @@ def _chain_module(
     return text + f"  return %q : {_tensor(final)}\n}}\n"
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=budget(40))
 @given(layout_chains())
 def test_random_layout_chains_keep_their_values(chain: tuple[list[int], list[tuple[str, object]], list[int]]) -> None:
     start, steps, final = chain
@@ -394,7 +395,7 @@ def test_producer_fusion_keeps_every_loop_bare() -> None:
     assert producer_fusion_maps(consumer, [2, 2], 0, copy) is None
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=budget(25))
 @given(layout_chains(rank=2))
 def test_random_chains_after_a_matmul_keep_their_values(
     chain: tuple[list[int], list[tuple[str, object]], list[int]],

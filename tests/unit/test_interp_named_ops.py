@@ -12,12 +12,13 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from heirpy.interp import OP_HANDLERS, load_module, run_function
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=budget(25))
 FLOAT_TOL = {"rtol": 1e-5, "atol": 1e-5}
 NP_TYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i32": np.int32}
 
@@ -491,8 +492,7 @@ def test_fused_conv_pool(seed: int, n: int, c: int, f: int, k: tuple, cs: tuple,
                          ps: tuple, pd: tuple, hw: tuple, divisor: float | None) -> None:
     conv_out = [out_size(hw[i], k[i], cs[i], cd[i]) for i in range(2)]
     pool_out = [out_size(conv_out[i], p[i], ps[i], pd[i]) for i in range(2)]
-    if min(*conv_out, *pool_out) < 1:
-        return
+    assume(min(*conv_out, *pool_out) >= 1)
     rng = np.random.default_rng(seed)
     x, w = data(rng, [n, c, *hw]), data(rng, [f, c, *k])
     conv_init, pool_init = data(rng, [n, f, *conv_out]), data(rng, [n, f, *pool_out])
@@ -544,7 +544,7 @@ CONV_OPS: dict[str, tuple[Callable[..., list[list[int]]], int]] = {
 
 
 @pytest.mark.parametrize("op_name", sorted(CONV_OPS))
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=budget(8))
 @given(seed=seeds, w=windows2d(), n=st.integers(1, 2), c=small, f=small, g=st.integers(1, 2))
 def test_named_conv_matches_its_indexing_maps(op_name: str, seed: int, w: dict, n: int, c: int, f: int, g: int) -> None:
     """The fast path (windows + einsum, per layout) agrees with evaluating the op's own
@@ -580,7 +580,7 @@ POOL_OPS: dict[str, Callable[..., list[list[int]]]] = {
 
 
 @pytest.mark.parametrize("op_name", sorted(POOL_OPS))
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=budget(8))
 @given(seed=seeds, w=windows2d(), n=st.integers(1, 2), c=small)
 def test_named_pooling_matches_its_indexing_maps(op_name: str, seed: int, w: dict, n: int, c: int) -> None:
     rng = np.random.default_rng(seed)

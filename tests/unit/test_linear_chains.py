@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from heirpy.api import parse, print_module, run_pipeline
@@ -37,14 +37,13 @@ from heirpy.transforms.linear.linear_maps import (
     sum_pool_nchw,
     window_out_size,
 )
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 from filecheck_chunks import chunks  # noqa: E402
 
 INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-chains/Inputs"
-SETTINGS = settings(
-    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=budget(25))
 
 
 # ----------------------------------------------------------------------------- pure rules
@@ -118,8 +117,7 @@ def test_composition_equals_applying_both(first, second, channels, hw, seed) -> 
     s2, d2 = tuple(w[1] for w in second), tuple(w[2] for w in second)
     h1 = [window_out_size(n, k, s, d) for n, k, s, d in zip(hw, k1, s1, d1)]
     h2 = [window_out_size(n, k, s, d) for n, k, s, d in zip(h1, k2, s2, d2)]
-    if min(h1 + h2) <= 0:
-        return
+    assume(min(h1 + h2) > 0)
     a = AffineConv(rng.normal(size=(f, c, *k1)), s1, d1, rng.normal(size=(f, *h1)))
     b = AffineConv(rng.normal(size=(g, f, *k2)), s2, d2, rng.normal(size=(g, *h2)))
     composed = compose_affine_convs(a, b)
@@ -199,11 +197,9 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
     x_shape = (batch, 2, 12, 11)
     a, shape_a = _conv("a", "%x", x_shape, rng.normal(size=(3, 2, k, k)).astype(np.float32), (s, s), (d, d),
                        rng.normal(size=3).astype(np.float32))
-    if min(shape_a[2:]) < p:
-        return
+    assume(min(shape_a[2:]) >= p)
     b, shape_b = _pool("b", "%a", shape_a, (p, p), (t, t))
-    if min(shape_b[2:]) < k2:
-        return
+    assume(min(shape_b[2:]) >= k2)
     c, shape_c = _conv("c", "%b", shape_b, rng.normal(size=(2, 3, k2, k2)).astype(np.float32), (1, 1), (1, 1),
                        rng.normal(size=2).astype(np.float32))
     tt = lambda sh: "tensor<" + "x".join(map(str, sh)) + "xf32>"  # noqa: E731
