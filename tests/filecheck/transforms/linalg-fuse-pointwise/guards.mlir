@@ -242,3 +242,50 @@ func.func @gather_ends_kernel(%x: tensor<8xf32>, %idx: tensor<4xi32>) -> tensor<
 // CHECK:         math.exp
 // CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<4xi32>)
 // CHECK:         tensor.extract %[[A]]
+
+// -----
+
+// The body reads linalg.index of the loop the collapse would split: absorbing
+// [6, 4] -> [24] makes index 0 count 0..5 instead of 0..23 (wrong by up to 18).
+func.func @index_of_a_split_loop(%x: tensor<6x4xf32>) -> tensor<24xf32> {
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %e = tensor.empty() : tensor<24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<24xf32>) outs(%e : tensor<24xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i64
+    %f = arith.sitofp %ii : i64 to f32
+    %s = arith.addf %a, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+  return %r : tensor<24xf32>
+}
+// CHECK-LABEL: func.func @index_of_a_split_loop(
+// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape
+// CHECK-NEXT:    tensor.empty() : tensor<24xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[C]] : tensor<24xf32>)
+
+// -----
+
+// The producer reads its init (an accumulate): inlining it would leave the body
+// reading a block argument of an op that no longer exists.
+func.func @producer_reads_its_init(%x: tensor<4x6xf32>, %acc: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x6xf32>) outs(%acc : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.addf %in, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  %e = tensor.empty() : tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %y = math.exp %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}
+// CHECK-LABEL: func.func @producer_reads_its_init(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[ACC:.*]]: tensor<4x6xf32>)
+// CHECK-NEXT:    %[[A:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x6xf32>) outs(%[[ACC]] : tensor<4x6xf32>)
+// CHECK:         arith.addf
+// CHECK:         tensor.empty
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[A]] : tensor<4x6xf32>)
