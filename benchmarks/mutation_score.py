@@ -16,7 +16,12 @@ build/mutation/survivors.txt. The lit tests are not run per mutant; their inputs
 through tests/unit/test_filecheck_numerics.py.
 
 Default paths: src/heirpy/transforms, src/heirpy/analysis, src/heirpy/interp (the
-issue's scope). Expect hours for all of them on 2 cores; one folder at a time works.
+issue's scope). Expect hours for all of them on 2 cores; one folder at a time, with its
+own tests (`--tests tests/unit/test_fuse_pointwise.py tests/unit/test_filecheck_numerics.py`),
+keeps a run short:
+
+    nice -n 19 python benchmarks/mutation_score.py --paths src/heirpy/interp/equivalence.py \
+        --tests tests/unit/test_interp_equivalence.py tests/unit/test_interp_cli.py
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ KILLED = {"killed"}
 STATUSES = ("killed", "survived", "no tests", "timeout", "suspicious", "skipped", "not checked")
 
 
-def prepare(workdir: Path, paths: list[str]) -> None:
-    """A copy of the tracked files with a [tool.mutmut] section for `paths`."""
+def prepare(workdir: Path, paths: list[str], tests: list[str]) -> None:
+    """A copy of the tracked files with a [tool.mutmut] section for `paths`, whose
+    mutants run the tests mutmut finds executing them among `tests`."""
     tracked = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout.split()
@@ -54,7 +60,7 @@ def prepare(workdir: Path, paths: list[str]) -> None:
         "[tool.mutmut]",
         'source_paths = ["src/heirpy"]',
         f"only_mutate = {[p if p.endswith('.py') else p.rstrip('/') + '/*' for p in paths]!r}".replace("'", '"'),
-        'pytest_add_cli_args_test_selection = ["tests/unit/"]',
+        f"pytest_add_cli_args_test_selection = {tests!r}".replace("'", '"'),
         'also_copy = ["tests/", "examples/"]',
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]',
         "",
@@ -138,13 +144,18 @@ def write_survivors(workdir: Path, statuses: dict[str, str], path: Path) -> None
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paths", nargs="+", default=DEFAULT_PATHS, help="folders or files to mutate")
+    parser.add_argument(
+        "--tests", nargs="+", default=["tests/unit/"],
+        help="test files or folders to draw each mutant's tests from (a module's own tests "
+             "make the initial mapping run, and the whole run, much shorter)",
+    )
     parser.add_argument("--max-children", type=int, default=1, help="parallel test workers")
     parser.add_argument("--workdir", type=Path, default=ROOT / "build" / "mutation")
     parser.add_argument("--report-only", action="store_true", help="print the table of the last run")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     if not args.report_only:
-        prepare(args.workdir, args.paths)
+        prepare(args.workdir, args.paths, args.tests)
         run_mutmut(args.workdir, args.max_children)
     statuses = results(args.workdir)
     if not statuses:
