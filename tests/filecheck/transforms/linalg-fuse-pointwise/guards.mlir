@@ -289,3 +289,22 @@ func.func @producer_reads_its_init(%x: tensor<4x6xf32>, %acc: tensor<4x6xf32>) -
 // CHECK:         arith.addf
 // CHECK:         tensor.empty
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%[[A]] : tensor<4x6xf32>)
+
+// -----
+
+// A scalar (non-tensor) operand: there are no shapes to plan the loops with, so the
+// generic keeps reading through the collapse (without the guard the pass crashed).
+func.func @scalar_operand(%x: tensor<6x4xf32>, %s: f32) -> tensor<24xf32> {
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %e = tensor.empty() : tensor<24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c, %s : tensor<24xf32>, f32) outs(%e : tensor<24xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %y = arith.mulf %a, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<24xf32>
+  return %r : tensor<24xf32>
+}
+// CHECK-LABEL: func.func @scalar_operand(
+// CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape
+// CHECK-NEXT:    tensor.empty() : tensor<24xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[C]], %s : tensor<24xf32>, f32)
