@@ -308,3 +308,72 @@ func.func @scalar_operand(%x: tensor<6x4xf32>, %s: f32) -> tensor<24xf32> {
 // CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape
 // CHECK-NEXT:    tensor.empty() : tensor<24xf32>
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%[[C]], %s : tensor<24xf32>, f32)
+
+// -----
+
+// The producer's body reads linalg.index; the consumer reads it transposed, so inlined
+// into the consumer's loops index 0 would count the other axis.
+func.func @producer_uses_index(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x6xf32>) outs(%e0 : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i64
+    %f = arith.sitofp %ii : i64 to f32
+    %s = arith.addf %in, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<6x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %y = math.exp %p : f32
+    linalg.yield %y : f32
+  } -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+// CHECK-LABEL: func.func @producer_uses_index(
+// CHECK:         %[[A:.*]] = linalg.generic
+// CHECK:         linalg.index 0
+// CHECK:         linalg.generic {{.*}} ins(%[[A]] : tensor<4x6xf32>)
+// CHECK:         math.exp
+
+// -----
+
+// The producer's result has a second user (it is returned too): inlining it would
+// leave that user without its value.
+func.func @producer_with_two_users(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x6xf32>) outs(%e0 : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.mulf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  %e1 = tensor.empty() : tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x6xf32>) outs(%e1 : tensor<4x6xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %y = math.exp %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x6xf32>
+  return %r, %a : tensor<4x6xf32>, tensor<4x6xf32>
+}
+// CHECK-LABEL: func.func @producer_with_two_users(
+// CHECK:         %[[A:.*]] = linalg.generic
+// CHECK:         arith.mulf
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x6xf32>)
+// CHECK:         math.exp
+// CHECK:         func.return %[[R]], %[[A]]
+
+// -----
+
+// Tensor arith on a dynamic shape: a generic would need the dynamic sizes for its init,
+// so the addf stays as it is.
+func.func @dynamic_tensor_arith(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<4x?xf32> {
+  %s = arith.addf %x, %y : tensor<?x4xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %e = tensor.empty(%n) : tensor<4x?xf32>
+  %t = linalg.transpose ins(%s : tensor<?x4xf32>) outs(%e : tensor<4x?xf32>) permutation = [1, 0]
+  return %t : tensor<4x?xf32>
+}
+// CHECK-LABEL: func.func @dynamic_tensor_arith(
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %x, %y : tensor<?x4xf32>
