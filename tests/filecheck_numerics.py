@@ -30,13 +30,13 @@ from xdsl.dialects.builtin import IntegerType, ShapedType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.tensor import ExtractOp
 
+from filecheck_chunks import chunks
 from heirpy.api import print_module, run_pipeline
 from heirpy.interp.equivalence import compare_arrays, random_input
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import LoadedModule, load_module
 from heirpy.ir.constants import element_dtype
-from filecheck_chunks import chunks
 from lint_filecheck import RunLine, run_lines
 
 SEEDS = (0, 1)

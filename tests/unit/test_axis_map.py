@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from xdsl.ir.affine import AffineMap
 
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.transforms.pointwise.axis_map import (
     AxisMap,
     AxisTerms,
@@ -30,8 +31,6 @@ from heirpy.transforms.pointwise.axis_map import (
     to_affine_map,
     trace,
 )
-from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
-
 
 YOLO_STEPS: list[LayoutStep] = [
     ExpandShape([[0], [1, 2], [3], [4]], [1, 3, 85, 80, 80]),

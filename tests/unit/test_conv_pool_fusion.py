@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp

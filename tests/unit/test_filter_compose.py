@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.transforms.linear.filter_compose import (
     ConvPoolGeometry,
     broadcast_bias_term,
@@ -16,7 +17,6 @@ from heirpy.transforms.linear.filter_compose import (
     pooled_constant,
 )
 from heirpy.transforms.linear.linear_maps import conv_nchw, sum_pool_nchw
-from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 
 pair = st.tuples(st.integers(1, 3), st.integers(1, 3))
 

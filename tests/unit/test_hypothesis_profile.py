@@ -3,8 +3,9 @@ run, with each test's own budget; nightly randomizes and multiplies the budgets.
 
 from __future__ import annotations
 
-from conftest import PROFILE, SCALES, budget
 from hypothesis import settings
+
+from conftest import PROFILE, SCALES, budget
 
 
 def test_the_selected_profile_is_loaded() -> None:

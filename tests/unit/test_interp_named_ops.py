@@ -12,10 +12,10 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.interp import OP_HANDLERS, load_module, run_function
 
 SETTINGS = settings(max_examples=budget(25))

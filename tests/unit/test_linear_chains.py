@@ -13,6 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, load_module
@@ -37,7 +38,6 @@ from heirpy.transforms.linear.linear_maps import (
     sum_pool_nchw,
     window_out_size,
 )
-from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 from filecheck_chunks import chunks  # noqa: E402
