@@ -110,3 +110,24 @@ def test_run_function_returns_one_array_per_result() -> None:
     a = np.array([100, 1, -128, 5], dtype=np.int8)
     (result,) = run_function(loaded.module, "main", [a, a])
     np.testing.assert_array_equal(result, np.array([-56, 2, 0, 10], dtype=np.int8))
+
+
+def test_report_text_is_exact() -> None:
+    """heirpy-equiv prints this summary: users read the verdicts, shapes and errors."""
+    from heirpy.interp.equivalence import EquivalenceReport, ResultComparison
+
+    good = ResultComparison(0, (2, 3), "float32", 1.5e-7, 2e-7, True)
+    bad = ResultComparison(1, (), "int32", 3.0, 0.5, False, "(2,) int32 vs () int32")
+    report = EquivalenceReport("main", (0, 1), 1e-4, 1e-5, (good, bad))
+    assert report.summary() == (
+        "@main on seeds [0, 1] (rtol 0.0001, atol 1e-05): NOT equivalent\n"
+        "  result #0 2x3 float32: max abs err 1.5e-07, max rel err 2e-07  ok\n"
+        "  result #1 scalar int32: max abs err 3, max rel err 0.5  MISMATCH ((2,) int32 vs () int32)"
+    )
+    fine = EquivalenceReport("f", (3,), 1e-4, 1e-5, (good,))
+    assert fine.summary().splitlines()[0] == "@f on seeds [3] (rtol 0.0001, atol 1e-05): equivalent"
+    broken = EquivalenceReport("f", (3,), 1e-4, 1e-5, (), ("result counts differ: 1 vs 2",))
+    assert broken.summary().splitlines() == [
+        "@f on seeds [3] (rtol 0.0001, atol 1e-05): NOT equivalent",
+        "  error: result counts differ: 1 vs 2",
+    ]
