@@ -105,5 +105,5 @@ func.func @asymmetric_conv_pool_chain(%x: tensor<2x1x13x12xf32>) -> tensor<2x2x2
 // CHECK-LABEL: func.func @asymmetric_conv_pool_chain(
 // CHECK-NOT:   linalg.{{pooling|conv}}
 // CHECK:       %[[INIT:.*]] = linalg.broadcast
-// CHECK-NEXT:  %[[R:.*]] = linalg.conv_2d_nchw_fchw {strides = dense<[2, 4]> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %{{.*}} : tensor<2x1x13x12xf32>, tensor<2x1x11x12xf32>) outs(%[[INIT]]
+// CHECK-NEXT:  %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 4]> : vector<2xi64>} ins(%x, %{{.*}} : tensor<2x1x13x12xf32>, tensor<2x1x11x12xf32>) outs(%[[INIT]]
 // CHECK-NEXT:  func.return %[[R]]
