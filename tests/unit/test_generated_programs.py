@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 
@@ -39,6 +39,9 @@ from strategies import Program, programs  # noqa: E402
 EXAMPLES_PER_PASS = 20
 EXAMPLES_PIPELINE = 40
 PIPELINE_ALLOWED = {"non_idempotent"}  # see the module docstring
+# test_generator_covers_every_layer_kind's fixed sample (not the profile's budgets).
+_settings = dict(deadline=None, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 
 
 
@@ -86,8 +89,10 @@ def test_generator_covers_every_layer_kind() -> None:
     kinds: Counter[str] = Counter()
     weights: Counter[str] = Counter()
 
-    # Always derandomized: it asserts what a fixed sample of 150 programs covers.
-    @settings(max_examples=150, derandomize=True, database=None)
+    # Always derandomized: it asserts what a fixed sample of 150 programs covers. The sample
+    # depends on this function's source text (hypothesis seeds a derandomized test with a
+    # digest of it), so this decorator is kept byte for byte: some kinds are rare.
+    @settings(max_examples=150, **_settings)
     @given(program=programs())
     def collect(program: Program) -> None:
         for layer in program.layers:
