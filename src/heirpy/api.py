@@ -15,10 +15,10 @@ from io import StringIO
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
 
 from heirpy.ir.context import context_of, parse_module
 from heirpy.ir.diagnostics import HeirpyError, verify_module
+from heirpy.ir.printer import MLIRPrinter
 from heirpy.transforms import available_passes
 
 __all__ = [
@@ -76,12 +76,13 @@ def apply_pass(module_pass: ModulePass, module: ModuleOp, ctx: Context) -> None:
 
 
 def print_module(module: ModuleOp, *, generic: bool = False) -> str:
-    """MLIR text of `module`, with the blobs of its dense_resource constants.
+    """MLIR text of `module` as MLIR's tools print it (`module {`, `return` in a
+    function), with the blobs of its dense_resource constants.
 
     `generic=True` prints the generic op form.
     """
     out = StringIO()
-    printer = Printer(stream=out, print_generic_format=generic)
+    printer = MLIRPrinter(stream=out, print_generic_format=generic)
     printer.print_op(module)
     out.write("\n")
     printer.print_metadata(context_of(module).loaded_dialects)

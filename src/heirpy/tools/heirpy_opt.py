@@ -18,22 +18,50 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import IO
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
+from xdsl.syntax_printer import SyntaxPrinter
+from xdsl.targets.mlir import MLIRTarget
 from xdsl.universe import Universe
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
 from heirpy.ir.context import make_context
 from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, parse_module_text, verify_module
+from heirpy.ir.printer import MLIRPrinter
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
 
 
 class AlreadyReported(HeirpyError):
     """Diagnostics were printed as they arose; only the exit code is left to set."""
+
+
+@dataclass(frozen=True)
+class HeirpyMLIRTarget(MLIRTarget):
+    """xdsl-opt's `mlir` target (with all its printing flags), printing op names as
+    MLIR's tools do (`module`, `return`). `--syntax-highlight` keeps xDSL's printer."""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        printer_class: type[Printer] = SyntaxPrinter if self.syntax_highlight else MLIRPrinter
+        printer = printer_class(
+            stream=output,
+            print_generic_format=self.print_generic_format,
+            print_properties_as_attributes=self.print_properties_as_attributes,
+            print_debuginfo=self.print_debuginfo,
+        )
+        printer.print_op(module)
+        printer.print_metadata(ctx.loaded_dialects)
+        print("\n", file=output)
+
+
+def _heirpy_mlir_target() -> type[MLIRTarget]:
+    # xdsl-opt tells target factories from legacy emit functions by their arity.
+    return HeirpyMLIRTarget
 
 
 class HeirpyOptMain(xDSLOptMain):
@@ -65,6 +93,10 @@ class HeirpyOptMain(xDSLOptMain):
         for name, factory in Universe.get_multiverse().all_dialects.items():
             if name not in registered:
                 self.ctx.register_dialect(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        self.available_targets["mlir"] = _heirpy_mlir_target
 
     def register_all_passes(self) -> None:
         for name, factory in available_passes().items():
@@ -110,7 +142,7 @@ class HeirpyOptMain(xDSLOptMain):
                 verify_module(module)
             if self.args.print_between_passes and index + 1 < len(self.pipeline_passes):
                 print(f"IR after {module_pass.name}:")
-                Printer(stream=sys.stdout).print_op(module)
+                MLIRPrinter(stream=sys.stdout).print_op(module)
                 print("\n\n\n")
         output.write(self.output_resulting_program(module))
 
