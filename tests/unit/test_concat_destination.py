@@ -64,7 +64,7 @@ def test_destination_read_elsewhere_is_an_intermediate() -> None:
     assert first is not None
     name = first.group(1)
     text = text.replace("-> tensor<1x63x5xf32> {\n  %one", "-> (tensor<1x63x5xf32>, tensor<1x63x5xf32>) {\n  %one", 1)
-    text = re.sub(r"func.return (%\w+) : tensor<1x63x5xf32>", rf"func.return \1, {name} : tensor<1x63x5xf32>, tensor<1x63x5xf32>", text)
+    text = re.sub(r"\breturn (%\w+) : tensor<1x63x5xf32>", rf"return \1, {name} : tensor<1x63x5xf32>, tensor<1x63x5xf32>", text)
     text = text.replace(") -> tensor<1x63x5xf32> {\n", ") -> (tensor<1x63x5xf32>, tensor<1x63x5xf32>) {\n", 1)
     count, intermediate = _kernels_and_bytes(text)
     assert count == 3

@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @main
 // CHECK-COUNT-3: linalg.pooling_nchw_sum
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x64xf32>, tensor<64x10xf32>)
-// CHECK: func.return {{.*}} : tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
 // MLIR-LABEL: func.func @main
 // MLIR-COUNT-3: linalg.conv_2d_nchw_fchw
 // MLIR: linalg.matmul

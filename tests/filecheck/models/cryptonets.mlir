@@ -15,7 +15,7 @@
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x1250xf32>, tensor<1250x100xf32>)
 // CHECK: arith.mulf
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x100xf32>, tensor<100x10xf32>)
-// CHECK: func.return {{.*}} : tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
 // MLIR-LABEL: func.func @main
 // MLIR-COUNT-2: linalg.pooling_nchw_sum
 // MLIR-COUNT-2: linalg.matmul

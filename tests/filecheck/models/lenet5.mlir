@@ -13,7 +13,7 @@
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x400xf32>, tensor<400x120xf32>)
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x120xf32>, tensor<120x84xf32>)
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x84xf32>, tensor<84x10xf32>)
-// CHECK: func.return {{.*}} : tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
 // MLIR-LABEL: func.func @main
 // MLIR-COUNT-2: linalg.pooling_nchw_sum
 // MLIR-COUNT-3: linalg.matmul

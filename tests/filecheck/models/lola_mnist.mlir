@@ -12,7 +12,7 @@
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x845xf32>, tensor<845x100xf32>)
 // CHECK: arith.mulf
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x100xf32>, tensor<100x10xf32>)
-// CHECK: func.return {{.*}} : tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
 // MLIR-LABEL: func.func @main
 // MLIR: linalg.conv_2d_nchw_fchw
 // MLIR-COUNT-2: linalg.matmul

@@ -13,7 +13,7 @@
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<1x64x32x32xf32>) outs(%{{.*}} : tensor<1x64x1x1xf32>)
 // CHECK: arith.divf
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x64xf32>, tensor<64x10xf32>)
-// CHECK: func.return {{.*}} : tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
 // MLIR: = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
 // MLIR-LABEL: func.func @main
 // MLIR: linalg.depthwise_conv_2d_nchw_chw

@@ -14,7 +14,7 @@
 // CHECK: arith.subf
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x16x32x32xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg0 : tensor<1x16x32x32xf32>, tensor<1x16x32x32xf32>)
-// CHECK: func.return {{.*}} : tensor<1x16x32x32xf32>
+// CHECK: return {{.*}} : tensor<1x16x32x32xf32>
 // MLIR-LABEL: func.func @main
 // MLIR-COUNT-2: linalg.conv_2d_nchw_fchw
 // MLIR: cf.assert

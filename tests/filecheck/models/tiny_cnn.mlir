@@ -12,7 +12,7 @@
 // CHECK: linalg.pooling_nchw_sum {{.*}}strides = dense<2>{{.*}} -> tensor<1x4x2x2xf32>
 // CHECK: tensor.collapse_shape
 // CHECK: linalg.matmul
-// CHECK: func.return {{.*}} : tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
 // MLIR-LABEL: func.func @main
 // MLIR-COUNT-2: linalg.pooling_nchw_sum
 // MLIR: linalg.matmul

@@ -19,7 +19,7 @@
 // CHECK: affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
 // CHECK: arith.divf
 // CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<3x197x197xf32>, tensor<3x197x64xf32>)
-// CHECK: func.return {{.*}} : tensor<1x197x192xf32>
+// CHECK: return {{.*}} : tensor<1x197x192xf32>
 // MLIR-LABEL: func.func @main
 // MLIR: linalg.generic
 // MLIR: } -> (tensor<1x3x197xf32>, tensor<1x3x197xi64>)

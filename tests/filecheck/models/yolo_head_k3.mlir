@@ -10,7 +10,7 @@
 // CHECK: tensor.expand_shape {{.*}} : tensor<1x255x80x80xf32> into tensor<1x3x85x80x80xf32>
 // CHECK: linalg.transpose ins({{.*}}tensor<1x3x85x80x80xf32>) outs({{.*}}tensor<1x3x80x80x85xf32>) permutation = [0, 1, 3, 4, 2]
 // CHECK: math.exp
-// CHECK: func.return {{.*}} : tensor<1x3x80x80x85xf32>
+// CHECK: return {{.*}} : tensor<1x3x80x80x85xf32>
 // MLIR-LABEL: func.func @main
 // MLIR: linalg.conv_2d_nchw_fchw
 // MLIR: linalg.transpose

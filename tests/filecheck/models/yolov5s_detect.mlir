@@ -11,6 +11,6 @@
 // CHECK: math.exp
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x255x40x40xf32>
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x255x20x20xf32>
-// CHECK: func.return {{.*}} : tensor<1x3x80x80x85xf32>, tensor<1x3x40x40x85xf32>, tensor<1x3x20x20x85xf32>
+// CHECK: return {{.*}} : tensor<1x3x80x80x85xf32>, tensor<1x3x40x40x85xf32>, tensor<1x3x20x20x85xf32>
 // MLIR-LABEL: func.func @main
 // MLIR-COUNT-3: linalg.conv_2d_nchw_fchw

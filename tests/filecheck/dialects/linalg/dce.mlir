@@ -17,7 +17,7 @@ func.func @dead(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %o: tensor<1x2x
 }
 // CHECK-LABEL: func.func @dead
 // CHECK-NEXT: %[[P:.*]] = linalg.pooling_nchw_sum
-// CHECK-NEXT: func.return %[[P]]
+// CHECK-NEXT: return %[[P]]
 
 func.func @memref_kept(%a: memref<4xf32>, %cst: f32) {
   linalg.fill ins(%cst : f32) outs(%a : memref<4xf32>)

@@ -30,7 +30,7 @@ func.func @max_argmax(%x: tensor<1x3x7xf32>) -> (tensor<1x3xf32>, tensor<1x3xi64
 // CHECK: %[[MAX:.*]], %[[ARG:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x3x7xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<1x3xi64>) {
 // CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i64
 // CHECK-NEXT: } -> (tensor<1x3xf32>, tensor<1x3xi64>)
-// CHECK: func.return %[[MAX]], %[[ARG]] : tensor<1x3xf32>, tensor<1x3xi64>
+// CHECK: return %[[MAX]], %[[ARG]] : tensor<1x3xf32>, tensor<1x3xi64>
 // MLIR-LABEL: func.func @max_argmax
 // MLIR: %[[R:.*]]:2 = linalg.generic
 // MLIR: } -> (tensor<1x3xf32>, tensor<1x3xi64>)

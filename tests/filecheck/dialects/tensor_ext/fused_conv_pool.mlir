@@ -20,4 +20,4 @@ func.func @sum_strided(%x: tensor<1x2x17x17xf32>, %w: tensor<3x2x3x3xf32>, %c: t
 // No divisor: the attribute dictionary closes right after pool_dilations.
 // CHECK-LABEL: func.func @sum_strided
 // CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_strides = array<i64: 2, 2>, conv_dilations = array<i64: 2, 2>, pool_window = array<i64: 3, 3>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]

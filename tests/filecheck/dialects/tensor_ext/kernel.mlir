@@ -31,7 +31,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>, {{.*}} ins(%[[C]] :
 // CHECK:         tensor_ext.yield %[[S]] : tensor<1x2x4x4x3xf32>
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  return %[[R]]
 
 // GENERIC: "tensor_ext.kernel"(%{{.*}}, %{{.*}}, %{{.*}}) ({
 // GENERIC: "tensor_ext.yield"(%{{.*}}) : (tensor<1x2x4x4x3xf32>) -> ()

@@ -17,7 +17,7 @@ func.func @scale(%x: tensor<3xf32>) -> tensor<2xf32> {
 // CHECK:      %[[C:.*]] = arith.constant dense<[1.900000e+01, 3.900000e+01]> : tensor<2xf32>
 // CHECK:      %[[W:.*]] = arith.constant dense<{{\[}}[2.000000e+00, 4.000000e+00, 6.000000e+00], [8.000000e+00, 1.000000e+01, 1.200000e+01]]> : tensor<2x3xf32>
 // CHECK:      %[[V:.*]] = linalg.matvec ins(%[[W]], %x : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
-// CHECK-NEXT: func.return %[[V]]
+// CHECK-NEXT: return %[[V]]
 
 // -----
 

@@ -16,7 +16,7 @@ func.func @row(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
 // CHECK-NEXT: %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
 // CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[WT]], %[[XF]] : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
 // CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -30,7 +30,7 @@ func.func @vecmat(%x: tensor<3xf32>) -> tensor<2xf32> {
 // CHECK:      %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<2xf32>
 // CHECK:      %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
 // CHECK:      %[[V:.*]] = linalg.matvec ins(%[[WT]], %x : tensor<2x3xf32>, tensor<3xf32>) outs(%[[Z]] : tensor<2xf32>)
-// CHECK-NEXT: func.return %[[V]]
+// CHECK-NEXT: return %[[V]]
 
 // -----
 
@@ -65,7 +65,7 @@ func.func @two_rows(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
 // CHECK:      arith.constant dense<{{\[}}[0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<2x6xf32>
 // CHECK:      linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<2x6xf32>, tensor<6xf32>)
 // CHECK:      %[[R:.*]] = tensor.insert_slice %{{.*}}[1, 0] [1, 2] [1, 1]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -79,7 +79,7 @@ func.func @wide_rows(%x: tensor<2x600xf32>) -> tensor<2x2xf32> {
 // CHECK-LABEL: func.func @wide_rows
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x600xf32>, tensor<600x2xf32>)
-// CHECK-NEXT: func.return %[[Y]]
+// CHECK-NEXT: return %[[Y]]
 
 // -----
 
@@ -92,4 +92,4 @@ func.func @secret_weight(%x: tensor<1x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x2
 // CHECK-LABEL: func.func @secret_weight
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>)
-// CHECK-NEXT: func.return %[[Y]]
+// CHECK-NEXT: return %[[Y]]

@@ -16,7 +16,7 @@ func.func @pool(%x: tensor<1x1x4x4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
 // CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00,
 // CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<4x16xf32>, tensor<16xf32>) outs(%[[Z]] : tensor<4xf32>)
-// CHECK-NEXT: func.return %[[V]] : tensor<4xf32>
+// CHECK-NEXT: return %[[V]] : tensor<4xf32>
 
 // -----
 
@@ -53,7 +53,7 @@ func.func @padded_conv(%x: tensor<1x1x4x4xf32>) -> tensor<2xf32> {
 // CHECK-NEXT: %[[W2:.*]] = arith.constant dense<2.500000e-01> : tensor<2x16xf32>
 // CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<2xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.matvec ins(%[[W2]], %[[S]] : tensor<2x16xf32>, tensor<16xf32>) outs(%[[Z]] : tensor<2xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -87,7 +87,7 @@ func.func @too_big(%x: tensor<1x1x9x9xf32>) -> tensor<1x1x8x8xf32> {
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[Y:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x1x9x9xf32>, tensor<1x1x2x2xf32>)
 // CHECK-NOT:  linalg.matvec
-// CHECK:      func.return
+// CHECK:      return
 
 // -----
 
@@ -100,7 +100,7 @@ func.func @secret_filter(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>) -> te
 // CHECK-LABEL: func.func @secret_filter
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1x1x1xf32>
 // CHECK-NEXT: %[[Y:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) outs(%[[B]]
-// CHECK-NEXT: func.return %[[Y]]
+// CHECK-NEXT: return %[[Y]]
 
 // -----
 
@@ -118,4 +118,4 @@ func.func @depthwise(%x: tensor<1x2x2x2xf32>) -> tensor<2xf32> {
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<1.000000e+00> : tensor<2xf32>
 // CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+00, 5.000000e-01, 2.500000e-01, 2.000000e+00]]> : tensor<2x8xf32>
 // CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<2x8xf32>, tensor<8xf32>) outs(%[[B]] : tensor<2xf32>)
-// CHECK-NEXT: func.return %[[V]]
+// CHECK-NEXT: return %[[V]]

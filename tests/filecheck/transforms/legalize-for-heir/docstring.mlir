@@ -37,5 +37,5 @@ func.func @doc(%x: tensor<1x1x4x4xf32>) -> tensor<1x2xf32> {
 // CHECK-NEXT: %[[W2:.*]] = arith.constant dense<6.250000e-02> : tensor<2x18xf32>
 // CHECK-NEXT: %[[Y:.*]] = linalg.matvec ins(%[[W2]], %[[S]] : tensor<2x18xf32>, tensor<18xf32>) outs(%[[B2]] : tensor<2xf32>)
 // CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2] : tensor<2xf32> into tensor<1x2xf32>
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // CKKS: ckks.schemeParam = #ckks.scheme_param<{{.*}}Q = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}]

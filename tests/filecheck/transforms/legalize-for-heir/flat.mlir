@@ -35,7 +35,7 @@ func.func @residual(%x: tensor<1x2x2x1xf32>) -> tensor<3xf32> {
 // CHECK:      %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[H]], %[[K]], %[[R]] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK-NOT:  tensor.expand_shape
 // CHECK:      %[[Y:.*]] = linalg.matvec ins(%{{.*}}, %[[S]] : tensor<3x4xf32>, tensor<4xf32>)
-// CHECK-NEXT: func.return %[[Y]]
+// CHECK-NEXT: return %[[Y]]
 
 // -----
 
@@ -62,4 +62,4 @@ func.func @not_flat(%x: tensor<2x2xf32>) -> tensor<2xf32> {
 // CHECK-NOT:  tensor.collapse_shape
 // CHECK:      linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[S]] : tensor<2x2xf32>)
 // CHECK-NOT:  tensor.collapse_shape
-// CHECK:      func.return
+// CHECK:      return

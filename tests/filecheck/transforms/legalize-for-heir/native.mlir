@@ -24,7 +24,7 @@ func.func @unit_strides(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x2x2xf32> {
 // CHECK:      %[[C1:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[C2:.*]] = linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>)
-// CHECK-NEXT: func.return %[[C2]]
+// CHECK-NEXT: return %[[C2]]
 
 // -----
 
@@ -61,4 +61,4 @@ func.func @single_strided(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x2x2xf32> {
 // CHECK-LABEL: func.func @single_strided
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<4> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x8x8xf32>, tensor<2x1x4x4xf32>)
-// CHECK-NEXT: func.return %[[C]]
+// CHECK-NEXT: return %[[C]]

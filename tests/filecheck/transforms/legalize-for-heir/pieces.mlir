@@ -28,7 +28,7 @@ func.func @rows(%x: tensor<4xf32>) -> tensor<2x3xf32> {
 // CHECK:      linalg.matvec ins(%{{.*}}, %x : tensor<3x4xf32>, tensor<4xf32>)
 // CHECK:      %[[D1:.*]] = tensor.insert_slice %{{.*}} into %[[D0]][1, 0] [1, 3] [1, 1]
 // CHECK-NOT:  tensor.extract_slice
-// CHECK:      func.return %[[D1]]
+// CHECK:      return %[[D1]]
 
 // -----
 
@@ -49,4 +49,4 @@ func.func @unit_dims(%x: tensor<4xf32>) -> (tensor<1x4xf32>, tensor<2x2xf32>) {
 // CHECK:      %[[T:.*]] = tensor.expand_shape %{{.*}} output_shape [1, 4]
 // CHECK-NEXT: %[[U:.*]] = tensor.expand_shape %{{.*}} output_shape [2, 2]
 // CHECK-NOT:  tensor.insert_slice
-// CHECK:      func.return %[[T]], %{{.*}}
+// CHECK:      return %[[T]], %{{.*}}

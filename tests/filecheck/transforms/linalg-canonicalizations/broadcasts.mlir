@@ -176,7 +176,7 @@ func.func @transpose_and_broadcast(%x: tensor<4x2xf32>, %y: tensor<2x3x4xf32>) -
 // CHECK-NOT: linalg.transpose
 // CHECK: %[[R:.*]] = linalg.generic
 // CHECK-NOT: linalg.transpose
-// CHECK: func.return %[[R]]
+// CHECK: return %[[R]]
 func.func @dynamic_transpose(%arg0: tensor<?x3xf32>, %arg1: tensor<3x?xf32>, %o: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<?x3xf32>, tensor<3x?xf32>) outs(%o : tensor<?x3xf32>) {
   ^bb0(%in0: f32, %in1: f32, %out_val: f32):

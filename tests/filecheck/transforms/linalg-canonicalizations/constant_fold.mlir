@@ -122,7 +122,7 @@ func.func @broadcast_too_large() -> tensor<2x512x512xf32> {
 // CHECK-LABEL: func.func @transpose_constant_fold
 // CHECK-NEXT{LITERAL}: arith.constant dense<[[[1, 13], [2, 14], [3, 15], [4, 16]], [[5, 17], [6, 18], [7, 19], [8, 20]], [[9, 21], [10, 22], [11, 23], [12, 24]]]> : tensor<3x4x2xi16>
 // CHECK-NEXT{LITERAL}: arith.constant dense<[[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf16>
-// CHECK-NEXT: func.return
+// CHECK-NEXT: return
 func.func @transpose_constant_fold(%init1: tensor<3x4x2xi16>, %init2: tensor<2x3xf16>) -> (tensor<3x4x2xi16>, tensor<2x3xf16>) {
   %constant1 = arith.constant dense<[[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], [[13, 14, 15, 16], [17, 18, 19, 20], [21, 22, 23, 24]]]> : tensor<2x3x4xi16>
   %transpose1 = linalg.transpose ins(%constant1 : tensor<2x3x4xi16>) outs(%init1 : tensor<3x4x2xi16>) permutation = [1, 2, 0]

@@ -11,13 +11,13 @@
 // DEFAULT-NEXT: %[[F:.*]] = arith.constant dense<{{.*}}> : tensor<2x1x5x5xf32>
 // DEFAULT-NEXT: %[[I:.*]] = arith.constant dense<0.000000e+00> : tensor<1x2x3x3xf32>
 // DEFAULT-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x1x10x10xf32>, tensor<2x1x5x5xf32>)
-// DEFAULT-NEXT: func.return %[[R]]
+// DEFAULT-NEXT: return %[[R]]
 
 // Conv stride 2 (HEIR's case): 10x10 -> 4x4 -> pool 2x2 stride 1 -> 3x3.
 // CHECK-LABEL: func.func @conv_stride2
 // CHECK-NOT: linalg.
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @conv_stride2(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32
@@ -40,7 +40,7 @@ func.func @conv_stride2(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK-LABEL: func.func @pool_stride_ne_window
 // CHECK-NOT: linalg.
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @pool_stride_ne_window(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32
@@ -63,7 +63,7 @@ func.func @pool_stride_ne_window(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf3
 // CHECK-LABEL: func.func @dilated_conv_pool
 // CHECK-NOT: linalg.
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @dilated_conv_pool(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32
@@ -88,7 +88,7 @@ func.func @dilated_conv_pool(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK: %[[P:.*]] = tensor.pad
 // CHECK-NOT: linalg.
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool {{.*}} ins(%[[P]],
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @padded_input(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32
@@ -119,7 +119,7 @@ func.func @padded_input(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK: %[[I:.*]] = linalg.broadcast ins(%[[B]]:tensor<2xf32>) outs(%{{.*}}:tensor<1x2x8x8xf32>) dimensions = [0, 2, 3]
 // CHECK-NOT: linalg.{{conv|pooling}}
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool {{.*}} ins(%{{.*}}, %{{.*}}, %[[I]] :
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @bias_init(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32
@@ -143,7 +143,7 @@ func.func @bias_init(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-LABEL: func.func @nonzero_pool_init
 // CHECK-NOT: linalg.
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @nonzero_pool_init(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 1.0 : f32
@@ -166,7 +166,7 @@ func.func @nonzero_pool_init(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-LABEL: func.func @avg_divf_tensor
 // CHECK-NOT: {{linalg.|arith.divf}}
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool {{.*}}divisor = 4.0
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @avg_divf_tensor(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32
@@ -191,7 +191,7 @@ func.func @avg_divf_tensor(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-LABEL: func.func @avg_divf_generic
 // CHECK-NOT: {{linalg.|arith.divf}}
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool {{.*}}divisor = 4.0
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @avg_divf_generic(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %pv = arith.constant 0.0 : f32

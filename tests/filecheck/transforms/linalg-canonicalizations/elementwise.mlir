@@ -179,7 +179,7 @@ func.func @map_unary(%arg0: tensor<1xf32>) -> tensor<1xf32> {
 
 // CHECK-LABEL: func.func @map_out_param
 // CHECK-NEXT: %[[R:.*]] = math.absf %{{.*}} : tensor<?xf32>
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 func.func @map_out_param(%arg : tensor<?xf32>, %init : tensor<?xf32>) -> tensor<?xf32> attributes {fusion} {
   %0 = linalg.map { math.absf } ins(%arg : tensor<?xf32>) outs(%init : tensor<?xf32>)
   return %0 : tensor<?xf32>

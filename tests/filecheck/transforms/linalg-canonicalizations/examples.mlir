@@ -28,7 +28,7 @@
 // ALEX-NOT: linalg.{{pooling|conv}}
 // ALEX: tensor_ext.fused_conv_pool
 // ALEX-NOT: linalg.{{pooling|conv}}
-// ALEX: func.return
+// ALEX: return
 
 // MLIR-LABEL: func.func @main
 // MLIR-NOT: linalg.pooling

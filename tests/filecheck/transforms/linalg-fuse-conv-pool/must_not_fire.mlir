@@ -22,7 +22,7 @@ func.func @square_between(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci:
 // CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
-// CHECK: func.return
+// CHECK: return
 
 // -----
 
@@ -48,7 +48,7 @@ func.func @relu_between(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: t
 // CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
-// CHECK: func.return
+// CHECK: return
 
 // -----
 
@@ -65,7 +65,7 @@ func.func @max_pool(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tenso
 // CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_max
 // CHECK-NOT: tensor_ext
-// CHECK: func.return
+// CHECK: return
 
 // -----
 
@@ -82,7 +82,7 @@ func.func @conv_other_user(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci
 // CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
-// CHECK: func.return
+// CHECK: return
 
 // -----
 
@@ -99,7 +99,7 @@ func.func @dynamic(%x: tensor<?x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tensor
 // CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
-// CHECK: func.return
+// CHECK: return
 
 // -----
 
@@ -117,7 +117,7 @@ func.func @pool_not_valid(%x: tensor<1x2x17x17xf32>, %w: tensor<3x2x3x3xf32>, %c
 // CHECK-NOT: tensor_ext
 // CHECK: linalg.pooling_nchw_sum
 // CHECK-NOT: tensor_ext
-// CHECK: func.return
+// CHECK: return
 
 // -----
 

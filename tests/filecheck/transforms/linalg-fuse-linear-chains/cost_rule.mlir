@@ -35,7 +35,7 @@ func.func @pool2_linear(%x: tensor<1x2x4x4xf32>) -> tensor<1x3xf32> {
 // BALANCED-NEXT: %[[F:.*]] = tensor.collapse_shape %x {{.*}} into tensor<1x32xf32>
 // BALANCED-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<32x3xf32>
 // BALANCED: %[[R:.*]] = linalg.matmul ins(%[[F]], %[[W]] : tensor<1x32xf32>, tensor<32x3xf32>)
-// BALANCED-NEXT: func.return %[[R]]
+// BALANCED-NEXT: return %[[R]]
 // DEPTH-LABEL: func.func @pool2_linear(
 // DEPTH-NEXT: tensor.collapse_shape %x
 // DEPTH-NEXT: arith.constant dense<{{.*}}> : tensor<32x3xf32>
@@ -80,7 +80,7 @@ func.func @pool3_linear(%x: tensor<1x2x6x6xf32>) -> tensor<1x3xf32> {
 // DEPTH-NEXT: %[[F:.*]] = tensor.collapse_shape %x {{.*}} into tensor<1x72xf32>
 // DEPTH-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<72x3xf32>
 // DEPTH: %[[R:.*]] = linalg.matmul ins(%[[F]], %[[W]] : tensor<1x72xf32>, tensor<72x3xf32>)
-// DEPTH-NEXT: func.return %[[R]]
+// DEPTH-NEXT: return %[[R]]
 // SIZE-LABEL: func.func @pool3_linear(
 // SIZE: linalg.pooling_nchw_sum
 // TIGHT-LABEL: func.func @pool3_linear(

@@ -22,7 +22,7 @@ func.func @doc(%x: tensor<1x1x6x6xf32>) -> tensor<1x3x3x3xf32> {
 // CHECK-NEXT: tensor.empty() : tensor<1x3x3x3xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.fill
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%[[X]], %[[W]] : tensor<1x1x6x6xf32>, tensor<3x1x4x4xf32>) outs(%[[INIT]] : tensor<1x3x3x3xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // HEIR-LABEL: func.func @doc(
 // HEIR-NOT: linalg.conv_2d_nchw_fchw
 // HEIR: linalg.fill

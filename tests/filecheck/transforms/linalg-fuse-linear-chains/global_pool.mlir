@@ -52,7 +52,7 @@ func.func @gap_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
 // CHECK-NEXT:   %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
 // CHECK-NEXT:   linalg.yield %[[S]] : f32
 // CHECK-NEXT: } -> tensor<1x3xf32>
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // HEIR-LABEL: func.func @gap_linear(
 // HEIR-NOT: linalg.matmul
 // HEIR: linalg.generic

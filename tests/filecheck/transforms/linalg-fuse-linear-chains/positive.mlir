@@ -18,7 +18,7 @@ func.func @matvec_chain(%x: tensor<2xf32>) -> tensor<2xf32> {
 // CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [4.000000e+00, 6.000000e+00]]> : tensor<2x2xf32>
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.matvec ins(%[[A]], %x : tensor<2x2xf32>, tensor<2xf32>) outs(%[[B]] : tensor<2xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -36,7 +36,7 @@ func.func @pool_after_dilated_conv(%x: tensor<1x1x14x14xf32>) -> tensor<1x1x3x3x
 // CHECK-NOT: linalg.{{pooling|conv}}
 // CHECK: %[[INIT:.*]] = linalg.fill
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<4> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x1x14x14xf32>, tensor<1x1x6x6xf32>) outs(%[[INIT]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -55,7 +55,7 @@ func.func @fused_conv_pool_then_conv(%x: tensor<1x1x10x10xf32>) -> tensor<1x1x3x
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<1x1x6x6xf32>
 // CHECK-NEXT: %[[INIT:.*]] = arith.constant dense<8.000000e+00> : tensor<1x1x3x3xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[W]] : tensor<1x1x10x10xf32>, tensor<1x1x6x6xf32>) outs(%[[INIT]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -82,7 +82,7 @@ func.func @uneven_pad_between_convs(%x: tensor<1x2x9x7xf32>) -> tensor<1x2x8x5xf
 // CHECK:       %[[INIT:.*]] = linalg.broadcast
 // CHECK-NEXT:  %[[M:.*]] = linalg.matmul ins(%[[F]], %{{.*}} : tensor<1x126xf32>, tensor<126x80xf32>) outs(%[[INIT]]
 // CHECK-NEXT:  %[[R:.*]] = tensor.expand_shape %[[M]] {{.*}} into tensor<1x2x8x5xf32>
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  return %[[R]]
 
 // -----
 
@@ -106,4 +106,4 @@ func.func @asymmetric_conv_pool_chain(%x: tensor<2x1x13x12xf32>) -> tensor<2x2x2
 // CHECK-NOT:   linalg.{{pooling|conv}}
 // CHECK:       %[[INIT:.*]] = linalg.broadcast
 // CHECK-NEXT:  %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 4]> : vector<2xi64>} ins(%x, %{{.*}} : tensor<2x1x13x12xf32>, tensor<2x1x11x12xf32>) outs(%[[INIT]]
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  return %[[R]]

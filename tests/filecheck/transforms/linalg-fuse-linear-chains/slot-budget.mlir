@@ -26,14 +26,14 @@ func.func @padded(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
 // FIT-NOT:   linalg.conv_2d_nchw_fchw
 // FIT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
 // FIT-NOT:   linalg.conv_2d_nchw_fchw
-// FIT:       func.return
+// FIT:       return
 // TIGHT-LABEL: func.func @padded
 // TIGHT-NOT:   linalg.matmul
 // TIGHT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>)
 // TIGHT:       tensor.pad
 // TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>)
 // TIGHT-NOT:   linalg.matmul
-// TIGHT:       func.return
+// TIGHT:       return
 
 // -----
 
@@ -49,10 +49,10 @@ func.func @composable(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
 }
 // FIT-LABEL: func.func @composable
 // FIT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
-// FIT-NEXT:  func.return %[[C]]
+// FIT-NEXT:  return %[[C]]
 // TIGHT-LABEL: func.func @composable
 // TIGHT:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x8x8xf32>, tensor<2x2x5x5xf32>)
-// TIGHT-NEXT:  func.return %[[C]]
+// TIGHT-NEXT:  return %[[C]]
 
 // -----
 
@@ -88,7 +88,7 @@ func.func @padded_after_wider(%x: tensor<1x4x10x10xf32>) -> tensor<1x2x4x4xf32> 
 // FIT-NOT:   linalg.conv_2d_nchw_fchw
 // FIT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
 // FIT-NOT:   linalg.conv_2d_nchw_fchw
-// FIT:       func.return
+// FIT:       return
 // TIGHT-LABEL: func.func @padded_after_wider
 // TIGHT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x4x10x10xf32>, tensor<2x4x3x3xf32>)
 // TIGHT:       arith.mulf
@@ -96,7 +96,7 @@ func.func @padded_after_wider(%x: tensor<1x4x10x10xf32>) -> tensor<1x2x4x4xf32> 
 // TIGHT-NOT:   tensor.pad
 // TIGHT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
 // TIGHT-NOT:   linalg.conv_2d_nchw_fchw
-// TIGHT:       func.return
+// TIGHT:       return
 
 // -----
 
@@ -125,7 +125,7 @@ func.func @padded_beside_narrower(%x: tensor<1x2x8x8xf32>, %y: tensor<1x96xf32>)
 // FIT-NOT:   linalg.conv_2d_nchw_fchw
 // FIT:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x128xf32>, tensor<128x32xf32>)
 // FIT-NOT:   linalg.conv_2d_nchw_fchw
-// FIT:       func.return
+// FIT:       return
 // TIGHT-LABEL: func.func @padded_beside_narrower
 // TIGHT:       linalg.matmul ins(%y, %{{.*}} : tensor<1x96xf32>, tensor<96x10xf32>)
 // TIGHT-NOT:   linalg.matmul
@@ -133,4 +133,4 @@ func.func @padded_beside_narrower(%x: tensor<1x2x8x8xf32>, %y: tensor<1x96xf32>)
 // TIGHT:       tensor.pad
 // TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x2x7x7xf32>, tensor<2x2x4x4xf32>)
 // TIGHT-NOT:   linalg.matmul
-// TIGHT:       func.return
+// TIGHT:       return

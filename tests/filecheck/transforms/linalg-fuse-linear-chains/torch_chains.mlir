@@ -6,7 +6,7 @@
 // CC-NOT: linalg.{{conv|generic}}
 // CC: %[[INIT:.*]] = linalg.broadcast
 // CC-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%arg0, %{{.*}} : tensor<2x2x9x9xf32>, tensor<4x2x4x4xf32>) outs(%[[INIT]] : tensor<2x4x3x3xf32>)
-// CC-NEXT: func.return %[[R]]
+// CC-NEXT: return %[[R]]
 //
 // conv -> avgpool -> conv -> avgpool without padding: one conv (cheaper than a matrix).
 // RUN: heirpy-opt %S/Inputs/cpcp_nopad.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=NOPAD
@@ -14,7 +14,7 @@
 // NOPAD-NOT: linalg.{{pooling|conv|generic}}
 // NOPAD: %[[INIT:.*]] = linalg.broadcast
 // NOPAD-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<4> : vector<2xi64>} ins(%arg0, %{{.*}} : tensor<1x3x16x16xf32>, tensor<8x3x10x10xf32>) outs(%[[INIT]]
-// NOPAD-NEXT: func.return %[[R]]
+// NOPAD-NEXT: return %[[R]]
 //
 // The same with torch's padding=1: the pad between the convs is not a conv, so the
 // chain (its leading pad included) becomes one 768 x 128 matrix: 98,304 weights for
@@ -27,7 +27,7 @@
 // PAD: %[[INIT:.*]] = linalg.broadcast
 // PAD-NEXT: %[[M:.*]] = linalg.matmul ins(%[[F]], %{{.*}} : tensor<1x768xf32>, tensor<768x128xf32>)
 // PAD-NEXT: %[[R:.*]] = tensor.expand_shape %[[M]] {{.*}} into tensor<1x8x4x4xf32>
-// PAD-NEXT: func.return %[[R]]
+// PAD-NEXT: return %[[R]]
 //
 // Under the default policy the chain stays: two convs and two pools.
 // RUN: heirpy-opt %S/Inputs/cpcp_pad.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=PADBAL
@@ -45,7 +45,7 @@
 // LIN-NOT: linalg.{{pooling|conv|generic|matmul}}
 // LIN: %[[INIT:.*]] = linalg.broadcast
 // LIN-NEXT: %[[M:.*]] = linalg.matmul ins(%[[F]], %{{.*}} : tensor<2x64xf32>, tensor<64x10xf32>)
-// LIN-NEXT: func.return %[[M]]
+// LIN-NEXT: return %[[M]]
 //
 // Linear -> Linear: one matmul.
 // RUN: heirpy-opt %S/Inputs/linlin.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=LL
@@ -53,7 +53,7 @@
 // LL-NOT: linalg.{{matmul|generic}}
 // LL: %[[INIT:.*]] = linalg.broadcast
 // LL-NEXT: %[[R:.*]] = linalg.matmul ins(%arg0, %{{.*}} : tensor<2x6xf32>, tensor<6x3xf32>)
-// LL-NEXT: func.return %[[R]]
+// LL-NEXT: return %[[R]]
 //
 // Must not fire: relu between two convs.
 // RUN: heirpy-opt %S/Inputs/cc_relu.mlir -p linalg-fuse-linear-chains | filecheck %s --check-prefix=RELU

@@ -10,7 +10,7 @@
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x3x4x4xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%arg0, %[[W]] {{.*}} outs(%[[INIT]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // HEIR-LABEL: func.func @main(
 // HEIR-NEXT: arith.constant dense<{{.*}}> : tensor<3x2x3x3xf32>
 // HEIR-NEXT: arith.constant dense<{{.*}}> : tensor<3xf32>

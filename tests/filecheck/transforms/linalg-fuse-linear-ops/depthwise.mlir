@@ -38,12 +38,12 @@ func.func @dw_bn(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x3x3xf32>
 // CHECK-NEXT: %[[I:.*]] = linalg.broadcast ins(%[[B]]:tensor<2xf32>) outs(%[[E]]:tensor<1x2x3x3xf32>) dimensions = [0, 2, 3]
 // CHECK-NEXT: %[[R:.*]] = linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x2x4x4xf32>, tensor<2x2x2xf32>) outs(%[[I]] : tensor<1x2x3x3xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // The main fusion pass folds it too (its first group is this pass).
 // UMBRELLA-LABEL: func.func @dw_bn(
 // UMBRELLA-NOT: linalg.generic
 // UMBRELLA: linalg.depthwise_conv_2d_nchw_chw
-// UMBRELLA-NEXT: func.return
+// UMBRELLA-NEXT: return
 
 // -----
 
@@ -68,7 +68,7 @@ func.func @dw_spatial_scale(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK: %[[C:.*]] = linalg.depthwise_conv_2d_nchw_chw
 // CHECK-NEXT: %[[M:.*]] = linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<1x2x3x3xf32>, tensor<3xf32>)
 // CHECK: arith.mulf
-// CHECK: func.return %[[M]]
+// CHECK: return %[[M]]
 
 // -----
 
@@ -91,4 +91,4 @@ func.func @dw_argument_filter(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x2xf32>) ->
 // CHECK-LABEL: func.func @dw_argument_filter(
 // CHECK: %[[C:.*]] = linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%x, %w :
 // CHECK-NEXT: %[[M:.*]] = linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<1x2x3x3xf32>, tensor<2x1x1xf32>)
-// CHECK: func.return %[[M]]
+// CHECK: return %[[M]]

@@ -32,4 +32,4 @@ func.func @doc(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x3x3xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]{{.*}}) outs(%[[E]]{{.*}}) dimensions = [0, 2, 3]
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[INIT]] : tensor<1x2x3x3xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]

@@ -16,7 +16,7 @@ func.func @matmul_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x2xf32>
 // CHECK-NEXT: %[[M:.*]] = linalg.matmul ins(%x, %[[W]] : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[E]] : tensor<2x2xf32>)
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[M]], %[[B]] : tensor<2x2xf32>
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -35,7 +35,7 @@ func.func @matmul_bias_into_bias(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
 // CHECK-NEXT: tensor.empty() : tensor<2x2xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]{{.*}} dimensions = [0]
 // CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %[[W]] : tensor<2x3xf32>, tensor<3x2xf32>) outs(%[[INIT]] : tensor<2x2xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -54,7 +54,7 @@ func.func @matmul_scale_keeps_bias(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
 // CHECK-NEXT: tensor.empty() : tensor<1x2xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.broadcast ins(%[[B]]
 // CHECK-NEXT: %[[R:.*]] = linalg.matmul ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -73,7 +73,7 @@ func.func @matvec_div(%x: tensor<2xf32>) -> tensor<2xf32> {
 // CHECK-NEXT: tensor.empty() : tensor<2xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.fill
 // CHECK-NEXT: %[[R:.*]] = linalg.matvec ins(%[[W]], %x : {{.*}}) outs(%[[INIT]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -90,7 +90,7 @@ func.func @vecmat_rsub(%x: tensor<2xf32>) -> tensor<2xf32> {
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{\[\[}}-1.000000e+00, -2.000000e+00], [-3.000000e+00, -4.000000e+00]]> : tensor<2x2xf32>
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<[4.000000e+00, 6.000000e+00]> : tensor<2xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.vecmat ins(%x, %[[W]] : {{.*}}) outs(%[[B]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 
@@ -113,7 +113,7 @@ func.func @conv_scalar_div(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
 // CHECK-NEXT: tensor.empty() : tensor<1x1x2x2xf32>
 // CHECK-NEXT: %[[INIT:.*]] = linalg.fill
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 
 // -----
 

@@ -28,7 +28,7 @@ func.func @into_two_results(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8
 // CHECK:         arith.negf
 // CHECK:         math.exp
 // CHECK:       } -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK-NEXT:  func.return %[[N]], %[[E]]
+// CHECK-NEXT:  return %[[N]], %[[E]]
 // linalg-canonicalizations splits an all-parallel generic with two results into one generic per
 // result (each can then fuse on its own); the lowered pipeline output re-parses.
 // LOWERED-LABEL: func.func @into_two_results
@@ -38,7 +38,7 @@ func.func @into_two_results(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8
 // LOWERED:         arith.negf
 // LOWERED:       %[[E:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<4x8xf32>)
 // LOWERED:         math.exp
-// LOWERED:       func.return %[[N]], %[[E]]
+// LOWERED:       return %[[N]], %[[E]]
 
 // -----
 
@@ -66,10 +66,10 @@ func.func @from_two_results(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor
 // CHECK:         linalg.yield %{{.*}}, %{{.*}} : f32, f32
 // CHECK:       %[[C:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<4x8xf32>)
 // CHECK:         arith.negf
-// CHECK:       func.return %[[S]], %[[C]]
+// CHECK:       return %[[S]], %[[C]]
 // LOWERED-LABEL: func.func @from_two_results
 // LOWERED-NOT:   tensor_ext
-// LOWERED:       func.return
+// LOWERED:       return
 
 // -----
 
@@ -92,7 +92,7 @@ func.func @conv_two_result_epilogue(%x: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3x
 // CHECK:       %[[C:.*]] = linalg.conv_2d_nchw_fchw
 // CHECK:       linalg.generic {{.*}} ins(%[[C]] : tensor<1x3x4x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>)
 // CHECK:       } -> (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>)
-// CHECK-NEXT:  func.return
+// CHECK-NEXT:  return
 // LOWERED-LABEL: func.func @conv_two_result_epilogue
 // LOWERED:       linalg.conv_2d_nchw_fchw
-// LOWERED:       func.return
+// LOWERED:       return

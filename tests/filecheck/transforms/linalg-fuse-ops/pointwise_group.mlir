@@ -34,4 +34,4 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
 // CHECK-COUNT-1: linalg.generic
 // CHECK-NOT:   linalg.generic
 // CHECK:       tensor.collapse_shape
-// CHECK:       func.return
+// CHECK:       return

@@ -77,7 +77,7 @@ func.func @detect(%p0: tensor<1x4x4x4xf32>, %w0: tensor<15x4x1x1xf32>, %bias0: t
 // CHECK:         tensor.extract_slice %{{.*}}[0, 60, 0] [1, 3, 5] [1, 1, 1]
 // CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[0, 60, 0] [1, 3, 5] [1, 1, 1]
 // CHECK-NOT:   tensor.concat
-// CHECK:       func.return %[[K2]] : tensor<1x63x5xf32>
+// CHECK:       return %[[K2]] : tensor<1x63x5xf32>
 // LOWERED-LABEL: func.func @detect(
 // LOWERED:       %[[D:.*]] = tensor.empty() : tensor<1x63x5xf32>
 // LOWERED:       tensor.extract_slice %[[D]][0, 0, 0] [1, 48, 5] [1, 1, 1]
@@ -86,4 +86,4 @@ func.func @detect(%p0: tensor<1x4x4x4xf32>, %w0: tensor<15x4x1x1xf32>, %bias0: t
 // LOWERED:       %[[I1:.*]] = tensor.insert_slice %{{.*}} into %[[I0]][0, 48, 0] [1, 12, 5] [1, 1, 1]
 // LOWERED:       %[[I2:.*]] = tensor.insert_slice %{{.*}} into %[[I1]][0, 60, 0] [1, 3, 5] [1, 1, 1]
 // LOWERED-NOT:   tensor_ext
-// LOWERED:       func.return %[[I2]] : tensor<1x63x5xf32>
+// LOWERED:       return %[[I2]] : tensor<1x63x5xf32>

@@ -37,7 +37,7 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
 // CHECK-NEXT:    }
 // CHECK-NEXT:    tensor_ext.yield %[[S]]
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %[[K]]
+// CHECK-NEXT:  return %[[K]]
 
 // STD-LABEL: func.func @matmul_chain(
 // STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
@@ -48,7 +48,7 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
 // STD-NEXT:  arith.addf
 // STD-NEXT:  linalg.yield
 // STD-NEXT:  }
-// STD-NEXT:  func.return %[[S]]
+// STD-NEXT:  return %[[S]]
 
 // MLIR-LABEL: func.func @matmul_chain(
 // MLIR-NOT:   {{tensor.expand_shape|linalg.transpose|linalg.generic}}

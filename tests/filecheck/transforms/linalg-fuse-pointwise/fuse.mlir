@@ -37,7 +37,7 @@ func.func @add_transpose_add_relu(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: 
 // CHECK-NEXT:      arith.maximumf
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @add_transpose_add_relu(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}
 // MLIR:       linalg.generic
@@ -71,7 +71,7 @@ func.func @collapse_splits_loop(%x: tensor<6x4xf32>, %y: tensor<24xf32>) -> tens
 // CHECK-NEXT:      arith.addf
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @collapse_splits_loop(
 // MLIR-NOT:   {{tensor.collapse_shape|linalg.transpose}}
 // MLIR:       linalg.generic
@@ -118,7 +118,7 @@ func.func @bias_stays_small(%v: tensor<1x6x4x4xf32>, %bias: tensor<6xf32>) -> te
 // CHECK-NEXT:      arith.divf
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @bias_stays_small(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}
 // MLIR:       linalg.generic
@@ -146,7 +146,7 @@ func.func @trailing_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @trailing_transpose(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}
 // MLIR:       linalg.generic
@@ -178,7 +178,7 @@ func.func @dynamic_batch_static_split(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> 
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @dynamic_batch_static_split(
 // MLIR-NOT:   {{tensor.expand_shape|linalg.transpose}}
 // MLIR:       linalg.generic
@@ -212,7 +212,7 @@ func.func @tensor_arith_after_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> 
 // CHECK-NEXT:      arith.divf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @tensor_arith_after_transpose(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}
 // MLIR:       linalg.generic
@@ -243,7 +243,7 @@ func.func @tensor_arith_chain(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tens
 // CHECK-NEXT:      arith.maximumf
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @tensor_arith_chain(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}
 // MLIR:       linalg.generic
@@ -273,7 +273,7 @@ func.func @matmul_transpose_only(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %z: t
 // CHECK-NEXT:      }
 // CHECK-NEXT:      tensor_ext.yield %[[T]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[K]]
+// CHECK-NEXT:    return %[[K]]
 // Lowered (lower-tensor-ext), the reshape is an expand_shape again, right after the
 // matmul, and %z moves from the matmul's init to the epilogue.
 // MLIR-LABEL: func.func @matmul_transpose_only(
@@ -312,7 +312,7 @@ func.func @reduction_axis_kept_whole(%x: tensor<2x12xf32>, %init: tensor<3x4xf32
 // CHECK-NEXT:      arith.addf
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // Lowered, the fused generic reads %x through an expand_shape view, not `d1 * 4 + d2`.
 // MLIR-LABEL: func.func @reduction_axis_kept_whole(
 // MLIR-NOT:   {{linalg.transpose|linalg.generic}}
@@ -362,7 +362,7 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] : tensor<2x3x4xf32> into tensor<2x12xf32>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @collapse_then_expand(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}
 // MLIR:       linalg.generic

@@ -77,7 +77,7 @@ func.func @several_users(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %z: tensor<4x
 // CHECK-NOT:   tensor_ext.kernel
 // CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
 // CHECK-NOT:   tensor_ext.kernel
-// CHECK:       func.return
+// CHECK:       return
 
 // -----
 
@@ -106,7 +106,7 @@ func.func @broadcast_into_small_producer(%x: tensor<6xf32>, %y: tensor<4x6xf32>)
 // CHECK-NOT:     math.exp
 // CHECK:         linalg.yield
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  return %[[R]]
 
 // -----
 
@@ -215,7 +215,7 @@ func.func @lonely_tensor_arith(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4
 }
 // CHECK-LABEL: func.func @lonely_tensor_arith(
 // CHECK-NEXT:  %[[R:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<4xf32>
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  return %[[R]]
 
 // -----
 
@@ -361,7 +361,7 @@ func.func @producer_with_two_users(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, ten
 // CHECK:         arith.mulf
 // CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x6xf32>)
 // CHECK:         math.exp
-// CHECK:         func.return %[[R]], %[[A]]
+// CHECK:         return %[[R]], %[[A]]
 
 // -----
 

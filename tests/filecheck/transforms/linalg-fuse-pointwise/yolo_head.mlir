@@ -18,7 +18,7 @@
 // CHECK:         math.exp
 // CHECK:         tensor_ext.yield %[[S]]
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %[[K]]
+// CHECK-NEXT:  return %[[K]]
 
 // MLIR-LABEL: func.func @main(
 // MLIR-NOT:   {{linalg.transpose|tensor.expand_shape|linalg.generic}}

@@ -20,7 +20,7 @@ func.func @doc(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x3x3xf32> {
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x1x3x3xf32>
 // CHECK-NEXT: %[[K:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[G]] : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>) outs(%[[K]] : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // MLIR-LABEL: func.func @doc
 // MLIR-NEXT: arith.constant dense<5.000000e-01> : tensor<1x1x2x2xf32>
 // MLIR-NEXT: arith.constant 0.000000e+00 : f32

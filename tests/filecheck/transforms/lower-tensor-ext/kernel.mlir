@@ -45,7 +45,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %[[IN]], %[[BIAS]] : f32
 // CHECK-NEXT:    arith.negf %[[SUM]] : f32
 // CHECK-NOT:   d1 * 3
-// CHECK:       func.return %[[S]]
+// CHECK:       return %[[S]]
 
 // INLINE-LABEL: func.func @k(
 // INLINE-SAME:    %[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>, %[[B:.*]]: tensor<6xf32>)
@@ -54,7 +54,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // INLINE:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
 // INLINE-NOT:   linalg.transpose
 // INLINE:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>{{.*}} ins(%[[C]] :
-// INLINE:       func.return %[[S]]
+// INLINE:       return %[[S]]
 
 // MLIR-LABEL: func.func @k(
 // MLIR-NOT:   {{tensor_ext|linalg.generic|linalg.broadcast}}
@@ -94,7 +94,7 @@ func.func @identity(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor
 // CHECK-NOT:   linalg.transpose
 // CHECK-NEXT:  %[[S:.*]] = linalg.generic {{.*}} ins(%[[C]] :
 // CHECK-NOT:   arith.addf
-// CHECK:       func.return %[[S]]
+// CHECK:       return %[[S]]
 
 // -----
 

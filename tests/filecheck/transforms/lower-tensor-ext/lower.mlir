@@ -23,7 +23,7 @@ func.func @constant_weights(%x: tensor<2x1x4x4xf32>) -> tensor<2x2x1x1xf32> {
 // CHECK-NEXT: tensor.empty() : tensor<2x2x1x1xf32>
 // CHECK-NEXT: %[[K:.*]] = linalg.broadcast ins(%[[B]]
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[G]] : tensor<2x1x4x4xf32>, tensor<2x1x3x3xf32>) outs(%[[K]] : tensor<2x2x1x1xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // MLIR-LABEL: func.func @constant_weights
 // MLIR-NOT:   linalg.conv_2d_nchw_fchw
 // MLIR:       linalg.broadcast
@@ -51,7 +51,7 @@ func.func @argument_weights(%x: tensor<2x2x9x9xf32>, %w: tensor<3x2x2x2xf32>, %c
 // CHECK:      arith.divf
 // CHECK-NOT:  tensor_ext
 // CHECK:      %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 4]> : vector<2xi64>} ins(%x, %[[G]] : tensor<2x2x9x9xf32>, tensor<3x2x6x7xf32>) outs(%[[K]] : tensor<2x3x2x1xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // MLIR-LABEL: func.func @argument_weights
 // MLIR-NOT:   linalg.conv_2d_nchw_fchw
 // MLIR:       linalg.generic
@@ -77,7 +77,7 @@ func.func @sum_zero_init(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x2x2xf32>, %pi: 
 // CHECK-NOT:  tensor_ext
 // CHECK:      %[[F:.*]] = linalg.pooling_nchw_sum
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %[[F]] : tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>) outs(%pi : tensor<1x1x2x2xf32>)
-// CHECK-NEXT: func.return %[[R]]
+// CHECK-NEXT: return %[[R]]
 // MLIR-LABEL: func.func @sum_zero_init
 // MLIR-NOT:   linalg.conv_2d_nchw_fchw
 // MLIR:       linalg.pooling_nchw_sum

@@ -32,4 +32,4 @@
 // CHECK-NEXT:    arith.negf %[[SUM]]
 // CHECK-NEXT:    math.exp
 // CHECK-NOT:   * 85
-// CHECK:       func.return %[[Y]] : tensor<1x3x80x80x85xf32>
+// CHECK:       return %[[Y]] : tensor<1x3x80x80x85xf32>
