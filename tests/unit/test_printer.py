@@ -1,10 +1,25 @@
-"""heirpy's printer spells op names as MLIR's tools do (tests/filecheck/printer has the
-IR-level cases; these pin the naming rule itself)."""
+"""heirpy's printer spells op names, affine maps and resource blobs as MLIR's tools do
+(tests/filecheck/printer has the IR-level cases of the op-name rule)."""
 
 from __future__ import annotations
 
+import random
+import subprocess
+
+from xdsl.context import Context
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.parser import Parser
+
 import heirpy
-from heirpy.ir.printer import short_op_name
+from heirpy.ir.printer import format_affine_expr, format_affine_map, short_op_name
 
 
 def test_prefix_of_the_default_dialect_is_dropped() -> None:
@@ -36,3 +51,107 @@ def test_print_module_uses_mlir_names_and_reparses() -> None:
     assert heirpy.print_module(heirpy.parse(printed)) == printed
     generic = heirpy.print_module(heirpy.parse(text), generic=True)
     assert '"func.return"(%x)' in generic
+
+
+def _add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    return AffineBinaryOpExpr(AffineBinaryOpKind.Add, lhs, rhs)
+
+
+def _mul(lhs: AffineExpr, factor: int) -> AffineExpr:
+    return AffineBinaryOpExpr(AffineBinaryOpKind.Mul, lhs, AffineConstantExpr(factor))
+
+
+D0, D1, S0 = AffineDimExpr(0), AffineDimExpr(1), AffineSymExpr(0)
+
+
+def test_affine_expressions_in_mlir_spelling() -> None:
+    floordiv = AffineBinaryOpExpr(AffineBinaryOpKind.FloorDiv, _add(D0, D1), AffineConstantExpr(2))
+    cases = {
+        _add(_mul(D1, 3), D0): "d1 * 3 + d0",
+        _add(D0, _mul(D1, -1)): "d0 - d1",
+        _mul(D0, -1): "-d0",
+        _add(D0, AffineConstantExpr(-3)): "d0 - 3",
+        _add(D0, _mul(D1, -2)): "d0 - d1 * 2",
+        _add(D0, _mul(_add(D1, S0), -1)): "d0 - (d1 + s0)",
+        _mul(_add(D0, D1), 4): "(d0 + d1) * 4",
+        floordiv: "(d0 + d1) floordiv 2",
+        _add(floordiv, D1): "(d0 + d1) floordiv 2 + d1",
+        # A sum on the right keeps its brackets, so it reads back as the same tree.
+        _add(D0, _add(D1, S0)): "d0 + (d1 + s0)",
+    }
+    for expr, text in cases.items():
+        assert format_affine_expr(expr) == text
+    assert format_affine_map(AffineMap(2, 1, (D0, _add(D1, S0)))) == "(d0, d1)[s0] -> (d0, d1 + s0)"
+    assert format_affine_map(AffineMap(0, 0, (AffineConstantExpr(0),))) == "() -> (0)"
+
+
+def _random_expr(rng: random.Random, depth: int) -> AffineExpr:
+    if depth == 0 or rng.random() < 0.3:
+        leaf = rng.random()
+        if leaf < 0.4:
+            return AffineDimExpr(rng.randrange(3))
+        if leaf < 0.6:
+            return AffineSymExpr(rng.randrange(2))
+        return AffineConstantExpr(rng.choice([-3, -1, 0, 2, 5]))
+    kind = rng.choice(list(AffineBinaryOpKind))
+    if kind is AffineBinaryOpKind.Add:
+        return _add(_random_expr(rng, depth - 1), _random_expr(rng, depth - 1))
+    factor = rng.choice([-3, -2, -1, 2, 4]) if kind is AffineBinaryOpKind.Mul else rng.choice([2, 3])
+    return AffineBinaryOpExpr(kind, _random_expr(rng, depth - 1), AffineConstantExpr(factor))
+
+
+def _random_maps(count: int) -> list[AffineMap]:
+    rng = random.Random(14)
+    return [AffineMap(3, 2, (_random_expr(rng, 4), _random_expr(rng, 3))) for _ in range(count)]
+
+
+def test_affine_maps_read_back_as_the_same_tree() -> None:
+    for amap in _random_maps(500):
+        text = f"affine_map<{format_affine_map(amap)}>"
+        reparsed = Parser(Context(), text).parse_attribute()
+        bracketed = Parser(Context(), f"affine_map<{amap}>").parse_attribute()
+        assert reparsed == bracketed, text  # xDSL's parser folds constants alike in both
+
+
+def test_mlir_reads_affine_maps_as_xdsl_bracketed_them() -> None:
+    """heir-opt prints each map in its own canonical form: both spellings give the same."""
+    maps = _random_maps(200)
+
+    def canonical(spellings: list[str]) -> str:
+        attrs = ", ".join(f"t.m{i} = affine_map<{text}>" for i, text in enumerate(spellings))
+        run = subprocess.run(
+            ["heir-opt", "--mlir-print-local-scope"],
+            input=f"module attributes {{{attrs}}} {{}}\n",
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return run.stdout
+
+    assert canonical([format_affine_map(m) for m in maps]) == canonical([str(m) for m in maps])
+
+
+def test_resource_blobs_one_a_line_in_order_of_use() -> None:
+    text = """func.func @f() -> (tensor<2xf32>, tensor<1xf32>) {
+  %b = arith.constant dense_resource<zeta> : tensor<2xf32>
+  %a = arith.constant dense_resource<alpha> : tensor<1xf32>
+  func.return %b, %a : tensor<2xf32>, tensor<1xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      alpha: "0x040000000000803F",
+      zeta: "0x040000000000803F00000040"
+    }
+  }
+#-}
+"""
+    printed = heirpy.print_module(heirpy.parse(text))
+    assert printed.endswith(
+        "\n{-#\n  dialect_resources: {\n    builtin: {\n"
+        '      zeta: "0x040000000000803F00000040",\n'
+        '      alpha: "0x040000000000803F"\n'
+        "    }\n  }\n#-}"
+    )
+    again = heirpy.parse(printed)
+    assert heirpy.print_module(again) == printed

@@ -1,5 +1,5 @@
-"""The printer behind every piece of IR heirpy writes for users: xDSL's, spelling op
-names the way MLIR's own tools do.
+"""The printer behind every piece of IR heirpy writes for users: xDSL's, with MLIR's own
+spelling of op names, affine maps and the resource trailer.
 
 MLIR drops an op's dialect prefix when the op sits in a region whose *default dialect*
 is that dialect: the top level defaults to `builtin`, so a module prints as `module {`;
@@ -12,19 +12,37 @@ no dot, so the short name cannot be read as another dialect's op. Generic-form o
 
 xDSL's parser resolves short names against every enclosing op's dialect, which is a
 superset of MLIR's rule, so what this printer writes parses in heirpy as in MLIR.
+
+Affine maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
+rather than xDSL's fully bracketed `((d1 * 3) + d4)`, and the `dense_resource` blobs in the
+`{-# dialect_resources #-}` trailer one a line in order of first use, as MLIR writes them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Operation, Region
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+from xdsl.dialects.builtin import AffineMapAttr, UnregisteredOp
+from xdsl.ir import Attribute, Dialect, Operation, Region
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 
-__all__ = ["DEFAULT_DIALECTS", "MLIRPrinter", "short_op_name"]
+__all__ = [
+    "DEFAULT_DIALECTS",
+    "MLIRPrinter",
+    "format_affine_expr",
+    "format_affine_map",
+    "short_op_name",
+]
 
 TOP_LEVEL_DIALECT = "builtin"
 """The default dialect outside any op: what makes the top-level module print as `module`."""
@@ -47,6 +65,57 @@ def short_op_name(name: str, default_dialect: str) -> str:
     return name
 
 
+def format_affine_map(affine_map: AffineMap) -> str:
+    """`affine_map`'s body as MLIR prints it: `(d0, d1)[s0] -> (d0 + s0 * 2, -d1)`.
+
+    xDSL brackets every binary expression (`((d1 * 3) + d4)`); MLIR brackets a sum only
+    inside a product, quotient or remainder, and spells a negated term or constant as a
+    subtraction (`d0 - d1`, `d0 - 3`, `-d0`)."""
+    dims = ", ".join(f"d{i}" for i in range(affine_map.num_dims))
+    symbols = ", ".join(f"s{i}" for i in range(affine_map.num_symbols))
+    results = ", ".join(format_affine_expr(expr) for expr in affine_map.results)
+    return f"({dims})" + (f"[{symbols}]" if symbols else "") + f" -> ({results})"
+
+
+def format_affine_expr(expr: AffineExpr, *, operand_of_product: bool = False) -> str:
+    """One affine expression in MLIR's spelling; `operand_of_product` says it is an
+    operand of `*`, `floordiv`, `ceildiv` or `mod`, where any binary expression needs
+    brackets."""
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return str(expr)  # d0, s0, 3
+    if expr.kind is AffineBinaryOpKind.Add:
+        text = _format_sum(expr.lhs, expr.rhs)
+    elif expr.kind is AffineBinaryOpKind.Mul and _constant(expr.rhs) == -1:
+        text = "-" + format_affine_expr(expr.lhs, operand_of_product=True)
+    else:
+        lhs = format_affine_expr(expr.lhs, operand_of_product=True)
+        rhs = format_affine_expr(expr.rhs, operand_of_product=True)
+        text = f"{lhs} {expr.kind.get_token()} {rhs}"
+    return f"({text})" if operand_of_product else text
+
+
+def _format_sum(lhs: AffineExpr, rhs: AffineExpr) -> str:
+    first = format_affine_expr(lhs)
+    if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind is AffineBinaryOpKind.Mul:
+        factor = _constant(rhs.rhs)
+        if factor == -1:  # a + b * -1 is a - b; a sum b keeps its brackets
+            bracket = isinstance(rhs.lhs, AffineBinaryOpExpr) and rhs.lhs.kind is AffineBinaryOpKind.Add
+            return f"{first} - {format_affine_expr(rhs.lhs, operand_of_product=bracket)}"
+        if factor is not None and factor < -1:  # a + b * -k is a - b * k
+            return f"{first} - {format_affine_expr(rhs.lhs, operand_of_product=True)} * {-factor}"
+    constant = _constant(rhs)
+    if constant is not None and constant < 0:
+        return f"{first} - {-constant}"
+    # MLIR prints a sum on the right without brackets too, but then `a + (b + c)` would
+    # read back as `(a + b) + c`: keep the tree heirpy built.
+    nested_sum = isinstance(rhs, AffineBinaryOpExpr) and rhs.kind is AffineBinaryOpKind.Add
+    return f"{first} + {format_affine_expr(rhs, operand_of_product=nested_sum)}"
+
+
+def _constant(expr: AffineExpr) -> int | None:
+    return expr.value if isinstance(expr, AffineConstantExpr) else None
+
+
 @dataclass(eq=False, repr=False)
 class MLIRPrinter(Printer):
     """xDSL's printer with MLIR's op-name spelling (see the module docstring)."""
@@ -54,6 +123,39 @@ class MLIRPrinter(Printer):
     _default_dialects: list[str] = field(
         default_factory=lambda: [TOP_LEVEL_DIALECT], init=False
     )
+    _resources_in_use_order: dict[str, dict[str, None]] = field(
+        default_factory=dict[str, dict[str, None]], init=False
+    )
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, AffineMapAttr):
+            self.print_string(f"affine_map<{format_affine_map(attribute.data)}>")
+            return
+        super().print_attribute(attribute)
+
+    def print_resource_handle(self, dialect: str, handle: str) -> None:
+        self._resources_in_use_order.setdefault(dialect, {})[handle] = None
+        super().print_resource_handle(dialect, handle)
+
+    def print_metadata(self, dialects: Iterable[Dialect]) -> None:
+        """The `{-# dialect_resources: ... #-}` trailer as MLIR writes it: one blob a line,
+        in the order the IR first refers to them (xDSL's puts every blob of a dialect on
+        one line, sorted by name)."""
+        interfaces = {
+            dialect.name: interface
+            for dialect in dialects
+            if (interface := dialect.get_interface(OpAsmDialectInterface)) is not None
+        }
+        sections: list[str] = []
+        for dialect, handles in self._resources_in_use_order.items():
+            interface = interfaces.get(dialect)
+            blobs = interface.build_resources(handles) if interface is not None else {}
+            if blobs:
+                entries = ",\n".join(f'      {key}: "{blob}"' for key, blob in blobs.items())
+                sections.append(f"    {dialect}: {{\n{entries}\n    }}")
+        if sections:
+            body = ",\n".join(sections)
+            self.print_string(f"\n\n{{-#\n  dialect_resources: {{\n{body}\n  }}\n#-}}", indent=0)
 
     def print_region(
         self,
