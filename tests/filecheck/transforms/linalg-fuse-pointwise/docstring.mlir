@@ -30,7 +30,7 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
 // CHECK-NOT:     {{tensor.expand_shape|linalg.transpose}}
 // CHECK:         linalg.fill
 // CHECK-NEXT:    %[[C:.*]] = linalg.matmul
-// CHECK-NEXT:    %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// CHECK-NEXT:    %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:    arith.addf
 // CHECK-NEXT:    linalg.yield
@@ -43,7 +43,7 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
 // STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
 // STD:       %[[C:.*]] = linalg.matmul
 // STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
-// STD:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// STD:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>, {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
 // STD-NEXT:  ^bb0
 // STD-NEXT:  arith.addf
 // STD-NEXT:  linalg.yield

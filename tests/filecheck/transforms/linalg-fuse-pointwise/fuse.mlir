@@ -65,7 +65,7 @@ func.func @collapse_splits_loop(%x: tensor<6x4xf32>, %y: tensor<24xf32>) -> tens
 }
 // CHECK-LABEL: func.func @collapse_splits_loop(
 // CHECK-NEXT:    tensor.empty() : tensor<24xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>, affine_map<(d0, d1) -> (((d0 * 4) + d1))>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0 * 4 + d1)>, affine_map<(d0, d1) -> (d0 * 4 + d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf
@@ -109,7 +109,7 @@ func.func @bias_stays_small(%v: tensor<1x6x4x4xf32>, %bias: tensor<6xf32>) -> te
 // CHECK-SAME:    %[[V:.*]]: tensor<1x6x4x4xf32>, %[[B:.*]]: tensor<6xf32>)
 // CHECK-NEXT:    arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    tensor.empty() : tensor<1x2x4x4x3xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (((d1 * 3) + d4))>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1 * 3 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      arith.addf
 // CHECK-NEXT:      arith.negf
@@ -173,7 +173,7 @@ func.func @dynamic_batch_static_split(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> 
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x6xf32>
 // CHECK-NEXT:    tensor.empty(%[[N]]) : tensor<?x2x3xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 3) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 * 3 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      linalg.yield
@@ -267,7 +267,7 @@ func.func @matmul_transpose_only(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %z: t
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      tensor.empty() : tensor<2x8x3xf32>
 // CHECK-NEXT:      %[[C:.*]] = linalg.matmul
-// CHECK-NEXT:      %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d2), d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]]
+// CHECK-NEXT:      %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]]
 // CHECK-NEXT:      ^bb0
 // CHECK-NEXT:        linalg.yield
 // CHECK-NEXT:      }
@@ -306,7 +306,7 @@ func.func @reduction_axis_kept_whole(%x: tensor<2x12xf32>, %init: tensor<3x4xf32
 }
 // CHECK-LABEL: func.func @reduction_axis_kept_whole(
 // CHECK-SAME:    %[[X:.*]]: tensor<2x12xf32>, %[[I:.*]]: tensor<3x4xf32>)
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf
@@ -354,7 +354,7 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
 // CHECK-SAME:    %[[X:.*]]: tensor<6x4xf32>, %[[Y:.*]]: tensor<24xf32>, %[[Z:.*]]: tensor<2x12xf32>)
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x12xf32>
 // CHECK-NEXT:    %[[V:.*]] = tensor.expand_shape %[[E]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 3) + d1), d2)>, affine_map<(d0, d1, d2) -> (((d0 * 12) + ((d1 * 4) + d2)))>, affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d1, d2)>, affine_map<(d0, d1, d2) -> (d0 * 12 + (d1 * 4 + d2))>, affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf

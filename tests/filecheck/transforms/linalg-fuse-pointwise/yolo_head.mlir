@@ -14,7 +14,7 @@
 // K3:            tensor.pad
 // CHECK:         linalg.broadcast
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw
-// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 85) + d4), d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[C]] : tensor<1x255x80x80xf32>) outs(%{{.*}} : tensor<1x3x80x80x85xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 85 + d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[C]] : tensor<1x255x80x80xf32>) outs(%{{.*}} : tensor<1x3x80x80x85xf32>)
 // CHECK:         math.exp
 // CHECK:         tensor_ext.yield %[[S]]
 // CHECK-NEXT:  }
