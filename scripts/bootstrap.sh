@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create (once) the project's virtualenv in .venv and install heirpy with its test
 # extras into it. Sourced by run-examples.sh and run-tests.sh, so a fresh clone needs
-# nothing but Python 3.11 and access to PyPI.
+# nothing but Python 3.11 and access to PyPI. PYTHON=python3.12 (or 3.13) with a
+# separate HEIRPY_VENV runs everything on another supported Python.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${HEIRPY_VENV:-$root/.venv}"

@@ -61,8 +61,8 @@ def pointwise_form(op: Operation, activations: set[SSAValue], evaluator: Evaluat
         return degree
     if degree > MAX_DEGREE:
         return f"is a polynomial of degree {degree} in the activation; Orion's layers go up to x * x"
-    shapes = [static_shape(v.type) for v in variables]
-    if any(shape is None for shape in shapes):
+    shapes = [shape for v in variables if (shape := static_shape(v.type)) is not None]
+    if len(shapes) != len(variables):
         return "reads a dynamically shaped activation"
 
     def at(*point: float) -> np.ndarray:

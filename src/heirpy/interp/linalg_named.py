@@ -212,10 +212,10 @@ def pool(
     view = windows(image.astype(init.dtype, copy=False), axes, window, strides, dilations, out_sizes)
     taps = tuple(range(image.ndim, view.ndim))
     if kind == "sum":
-        return init + np.add.reduce(view, axis=taps, dtype=init.dtype)
+        return init + view.sum(axis=taps, dtype=init.dtype)
     if 0 in window:  # an empty window leaves the init as it is
         return init.copy()
-    return np.maximum(init, np.maximum.reduce(view, axis=taps))
+    return np.maximum(init, view.max(axis=taps))
 
 
 @HANDLERS.register(*POOL_LAYOUTS)

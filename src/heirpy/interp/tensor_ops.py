@@ -140,7 +140,7 @@ def extract(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarr
         return [np.asarray(source[at])]
     grids = [np.asarray(i).astype(np.int64) for i in indices]
     if len(grids) != source.ndim or any(
-        g.size and (g.min() < 0 or g.max() >= s) for g, s in zip(grids, source.shape)
+        bool((g < 0).any() or (g >= s).any()) for g, s in zip(grids, source.shape)
     ):
         raise op_error(op, f"gathered index out of bounds for shape {list(source.shape)}")
     return [source[tuple(grids)]]

@@ -106,8 +106,8 @@ def compose_filter(
     (dh, dw), (ph, pw) = geometry.conv_dilations, geometry.pool_window
     (oh, ow) = geometry.pool_offset_step()
     wide = np.float64 if filter.dtype.kind == "f" else np.int64
-    source = filter.astype(wide)
-    out = np.zeros((f, c, gh, gw), dtype=wide)
+    source: np.ndarray = filter.astype(wide)
+    out: np.ndarray = np.zeros((f, c, gh, gw), dtype=wide)
     for py in range(ph):
         for px in range(pw):
             # One pool tap adds the dilated filter, shifted by the tap's input offset.
