@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,34 @@ def test_list_all_passes_includes_xdsl(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["--list-passes=all"]) == 0
     out = capsys.readouterr().out
     assert any(line.startswith("canonicalize ") for line in out.splitlines())
+
+
+# Modules that starting heirpy-opt must not import unless the input or the pipeline
+# needs them (they are most of its start-up time; benchmarks/bench_startup.py measures it).
+HEAVY = ("numpy", "heirpy.interp", "heirpy.export", "heirpy.analysis", "heirpy.ir.dialects.linalg",
+         "heirpy.ir.dialects.tensor", "heirpy.ir.constants", "xdsl.dialects.linalg", "xdsl.dialects.arith")
+
+
+def modules_loaded_by(argv: list[str], stdin: str = "") -> list[str]:
+    """The heavy modules (and heirpy pass modules) a fresh heirpy-opt run imports."""
+    code = (
+        "import sys\nfrom heirpy.tools.heirpy_opt import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"heavy = {HEAVY!r}\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy) or "
+        "(m.startswith('heirpy.transforms.') and m != 'heirpy.transforms.rewrite')), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, text=True, timeout=120)
+    return ast.literal_eval(done.stderr.strip().splitlines()[-1])
+
+
+def test_help_imports_no_pass_no_numpy_no_evaluator() -> None:
+    assert modules_loaded_by(["--help"]) == []
+
+
+def test_a_pipeline_imports_only_the_passes_and_dialects_it_needs() -> None:
+    text = "func.func @f(%a: i32) -> i32 {\n  func.return %a : i32\n}\n"
+    assert modules_loaded_by(["-p", "dce"], text) == []
+    loaded = modules_loaded_by(["-p", "report-kernels"], text)
+    assert "heirpy.transforms.report.report_kernels" in loaded
+    assert not [m for m in loaded if m.startswith(("heirpy.transforms.pointwise", "heirpy.transforms.linear"))]

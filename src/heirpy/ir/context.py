@@ -22,23 +22,39 @@ def make_context(*, allow_unregistered: bool = False) -> Context:
     """A context with every xDSL dialect, heirpy's `linalg` and `tensor` in place of
     xDSL's, and heirpy's `tensor_ext`.
 
-    Dialects load lazily, as in xdsl-opt, so building a context is cheap. Each context
-    has a `builtin` dialect of its own, hence its own store of `dense_resource` blobs.
+    Dialects load lazily, as in xdsl-opt, so building a context is cheap (heirpy's
+    own too: their modules are imported when a parse first meets their ops). Each
+    context has a `builtin` dialect of its own, hence its own store of
+    `dense_resource` blobs.
     """
-    from heirpy.ir.dialects.linalg import Linalg
-    from heirpy.ir.dialects.tensor import Tensor
-    from heirpy.ir.dialects.tensor_ext import TensorExt
-
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
         if name in ("linalg", "tensor", "builtin"):
             continue
         ctx.register_dialect(name, factory)
     ctx.register_dialect("builtin", _builtin_with_own_blob_store)
-    ctx.register_dialect("linalg", lambda: Linalg)
-    ctx.register_dialect("tensor", lambda: Tensor)
-    ctx.register_dialect("tensor_ext", lambda: TensorExt)
+    ctx.register_dialect("linalg", _linalg)
+    ctx.register_dialect("tensor", _tensor)
+    ctx.register_dialect("tensor_ext", _tensor_ext)
     return ctx
+
+
+def _linalg() -> Dialect:
+    from heirpy.ir.dialects.linalg import Linalg
+
+    return Linalg
+
+
+def _tensor() -> Dialect:
+    from heirpy.ir.dialects.tensor import Tensor
+
+    return Tensor
+
+
+def _tensor_ext() -> Dialect:
+    from heirpy.ir.dialects.tensor_ext import TensorExt
+
+    return TensorExt
 
 
 def _builtin_with_own_blob_store() -> Dialect:

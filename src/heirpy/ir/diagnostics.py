@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from math import prod
 from typing import NoReturn
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -67,6 +66,10 @@ class _BitPatternElement(Parser._TensorLiteralElement):
 
 def float_from_bits(bits: int, width: int) -> float:
     """The float whose IEEE bit pattern (of `width` bits) is `bits`."""
+    # numpy (not struct: it keeps an f16 NaN's payload) is imported here, not at the top:
+    # every heirpy command imports this module, and few inputs hold hex float literals.
+    import numpy as np
+
     dtypes = {16: np.float16, 32: np.float32, 64: np.float64}
     if width not in dtypes or not 0 <= bits < (1 << width):
         raise ValueError(f"no f{width} has the bit pattern {bits:#x}")
