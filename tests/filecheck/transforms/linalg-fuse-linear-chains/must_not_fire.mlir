@@ -149,3 +149,74 @@ func.func @matrix_too_big(%x: tensor<1x3x64x64xf32>) -> tensor<1x4x64x64xf32> {
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%p1, %w1
 // CHECK: tensor.pad %a
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}}ins(%p2, %w2
+
+// -----
+
+// A pad between two convs whose padding value is a function argument: the chain's
+// matrix would have to hold a value known only at run time.
+func.func @pad_value_is_an_argument(%x: tensor<1x1x6x6xf32>, %v: f32) -> tensor<1x1x5x5xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]]]> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>) outs(%z1 : tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>
+  %p = tensor.pad %c1 low[0, 0, 1, 0] high[0, 0, 0, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %v : f32
+  } : tensor<1x1x5x5xf32> to tensor<1x1x6x6xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]]]]> : tensor<1x1x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x5x5xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%p, %w2 : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>
+  return %c2 : tensor<1x1x5x5xf32>
+}
+// CHECK-LABEL: func.func @pad_value_is_an_argument(
+// CHECK: linalg.conv_2d_nchw_fchw ins(%x, %w1
+// CHECK: tensor.pad %c1 low[0, 0, 1, 0] high[0, 0, 0, 1]
+// CHECK: tensor.yield %v
+// CHECK: linalg.conv_2d_nchw_fchw ins(%p, %w2
+
+// -----
+
+// A pad on the batch dim between two convs: the chain maps one sample to one sample,
+// and a padded batch is not that.
+func.func @pad_on_batch(%x: tensor<1x1x6x6xf32>) -> tensor<2x1x4x4xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]]]> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>) outs(%z1 : tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %c1 low[1, 0, 0, 0] high[0, 0, 0, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1x5x5xf32> to tensor<2x1x5x5xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]]]]> : tensor<1x1x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<2x1x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%p, %w2 : tensor<2x1x5x5xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<2x1x4x4xf32>) -> tensor<2x1x4x4xf32>
+  return %c2 : tensor<2x1x4x4xf32>
+}
+// CHECK-LABEL: func.func @pad_on_batch(
+// CHECK: linalg.conv_2d_nchw_fchw ins(%x, %w1
+// CHECK: tensor.pad %c1 low[1, 0, 0, 0] high[0, 0, 0, 0]
+// CHECK: linalg.conv_2d_nchw_fchw ins(%p, %w2
+
+// -----
+
+// A per-channel divide between two convs with a zero divisor in one channel: 1/0 is not
+// a weight the chain's matrix can hold (x / 0 is inf or NaN, as x is).
+func.func @divide_by_zero_between_convs(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]], [[[2.0, 1.0], [-1.0, 0.5]]]]> : tensor<2x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x2x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x2x2xf32>) outs(%z1 : tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  %s = arith.constant dense<[2.0, 0.0]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x5x5xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1, %s : tensor<1x2x5x5xf32>, tensor<2xf32>) outs(%e : tensor<1x2x5x5xf32>) {
+  ^bb0(%in: f32, %k: f32, %o: f32):
+    %q = arith.divf %in, %k : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x5x5xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]]], [[[1.0, 1.0], [1.0, 1.0]], [[-0.5, 0.5], [0.5, -0.5]]]]> : tensor<2x2x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%d, %w2 : tensor<1x2x5x5xf32>, tensor<2x2x2x2xf32>) outs(%z2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// CHECK-LABEL: func.func @divide_by_zero_between_convs(
+// CHECK: linalg.conv_2d_nchw_fchw ins(%x, %w1
+// CHECK: arith.divf %in, %k
+// CHECK: linalg.conv_2d_nchw_fchw ins(%d, %w2
