@@ -348,3 +348,35 @@ func.func @attention_scale_through_view(%x: tensor<1x4x6xf32>) -> tensor<2x4x3xf
 // CHECK: %[[S:.*]] = linalg.batch_matmul
 // CHECK-NEXT: %[[S4:.*]] = tensor.expand_shape %[[S]]
 // CHECK-NEXT: %[[SS:.*]] = tensor.collapse_shape %[[S4]]
+
+// -----
+
+// The product of a projection with itself (q qᵀ-like, both operands the same value): a
+// scale moved into the projection would be squared. The scale stays after the product.
+func.func @square_of_projection(%x: tensor<4x6xf32>) -> tensor<1x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.5 : f32
+  %w = arith.constant dense<[[0.19, -0.52, -0.41, -2.44], [-0.33, 0.77, 0.28, -0.55], [-0.33, -0.79, 0.45, -0.10], [0.13, -0.89, 0.84, 0.19], [-1.01, 0.78, 2.06, -1.64], [0.84, 0.13, 1.08, 0.72]]> : tensor<6x4xf32>
+  %e1 = tensor.empty() : tensor<4x4xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %p = linalg.matmul ins(%x, %w : tensor<4x6xf32>, tensor<6x4xf32>) outs(%z1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %q = tensor.expand_shape %p [[0, 1], [2]] output_shape [1, 4, 4] : tensor<4x4xf32> into tensor<1x4x4xf32>
+  %e4 = tensor.empty() : tensor<1x4x4xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %s = linalg.batch_matmul ins(%q, %q : tensor<1x4x4xf32>, tensor<1x4x4xf32>) outs(%z4 : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x4xf32>) outs(%e4 : tensor<1x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v1 = arith.mulf %in, %c : f32
+    linalg.yield %v1 : f32
+  } -> tensor<1x4x4xf32>
+  return %ss : tensor<1x4x4xf32>
+}
+// CHECK-LABEL: func.func @square_of_projection(
+// CHECK: %p = linalg.matmul ins(%x, %w
+// CHECK: linalg.batch_matmul ins(%q, %q
+// CHECK: arith.mulf %in, %c
+// UMBRELLA-LABEL: func.func @square_of_projection(
+// UMBRELLA: linalg.matmul ins(%x, %w
+// UMBRELLA: %[[S:.*]] = linalg.batch_matmul ins(%[[Q:.*]], %[[Q]] :
+// UMBRELLA: ins(%[[S]] :
+// UMBRELLA: arith.mulf %in, %c
