@@ -107,3 +107,78 @@ func.func @asymmetric_conv_pool_chain(%x: tensor<2x1x13x12xf32>) -> tensor<2x2x2
 // CHECK:       %[[INIT:.*]] = linalg.broadcast
 // CHECK-NEXT:  %[[R:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 4]> : vector<2xi64>} ins(%x, %{{.*}} : tensor<2x1x13x12xf32>, tensor<2x1x11x12xf32>) outs(%[[INIT]]
 // CHECK-NEXT:  return %[[R]]
+
+// -----
+
+// A per-channel bias (x + b) between two convs: one conv, the bias folded into its init.
+func.func @add_between(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]], [[[2.0, 1.0], [-1.0, 0.5]]]]> : tensor<2x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x2x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x2x2xf32>) outs(%z1 : tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  %s = arith.constant dense<[2.0, -3.0]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x5x5xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %c1 : tensor<2xf32>, tensor<1x2x5x5xf32>) outs(%e : tensor<1x2x5x5xf32>) {
+  ^bb0(%k: f32, %in: f32, %o: f32):
+    %q = arith.addf %in, %k : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x5x5xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]]], [[[1.0, 1.0], [1.0, 1.0]], [[-0.5, 0.5], [0.5, -0.5]]]]> : tensor<2x2x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%d, %w2 : tensor<1x2x5x5xf32>, tensor<2x2x2x2xf32>) outs(%z2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// CHECK-LABEL: func.func @add_between(
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.broadcast
+// CHECK-NEXT: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
+// CHECK-NEXT: return %[[C]]
+
+// -----
+
+// A per-channel x - b between two convs: one conv (a negated bias in its init).
+func.func @sub_between(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]], [[[2.0, 1.0], [-1.0, 0.5]]]]> : tensor<2x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x2x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x2x2xf32>) outs(%z1 : tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  %s = arith.constant dense<[2.0, -3.0]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x5x5xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %c1 : tensor<2xf32>, tensor<1x2x5x5xf32>) outs(%e : tensor<1x2x5x5xf32>) {
+  ^bb0(%k: f32, %in: f32, %o: f32):
+    %q = arith.subf %in, %k : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x5x5xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]]], [[[1.0, 1.0], [1.0, 1.0]], [[-0.5, 0.5], [0.5, -0.5]]]]> : tensor<2x2x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%d, %w2 : tensor<1x2x5x5xf32>, tensor<2x2x2x2xf32>) outs(%z2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// CHECK-LABEL: func.func @sub_between(
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.broadcast
+// CHECK-NEXT: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
+// CHECK-NEXT: return %[[C]]
+
+// -----
+
+// A per-channel b - x between two convs (the activation on the right): one conv with a negated filter.
+func.func @const_minus_between(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]], [[[2.0, 1.0], [-1.0, 0.5]]]]> : tensor<2x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x2x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<2x1x2x2xf32>) outs(%z1 : tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  %s = arith.constant dense<[2.0, -3.0]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x5x5xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %c1 : tensor<2xf32>, tensor<1x2x5x5xf32>) outs(%e : tensor<1x2x5x5xf32>) {
+  ^bb0(%k: f32, %in: f32, %o: f32):
+    %q = arith.subf %k, %in : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x5x5xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]]], [[[1.0, 1.0], [1.0, 1.0]], [[-0.5, 0.5], [0.5, -0.5]]]]> : tensor<2x2x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%d, %w2 : tensor<1x2x5x5xf32>, tensor<2x2x2x2xf32>) outs(%z2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+// CHECK-LABEL: func.func @const_minus_between(
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.broadcast
+// CHECK-NEXT: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}}ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>)
+// CHECK-NEXT: return %[[C]]
