@@ -220,3 +220,36 @@ func.func @divide_by_zero_between_convs(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x4
 // CHECK: linalg.conv_2d_nchw_fchw ins(%x, %w1
 // CHECK: arith.divf %in, %k
 // CHECK: linalg.conv_2d_nchw_fchw ins(%d, %w2
+
+// -----
+
+// The first conv accumulates into a function argument (its init is not a constant): the
+// chain's bias would be a run-time value.
+func.func @conv_accumulates_into_an_argument(%x: tensor<1x1x6x6xf32>, %acc: tensor<1x1x5x5xf32>) -> tensor<1x1x4x4xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]]]> : tensor<1x1x2x2xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>) outs(%acc : tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]]]]> : tensor<1x1x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%c1, %w2 : tensor<1x1x5x5xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  return %c2 : tensor<1x1x4x4xf32>
+}
+// CHECK-LABEL: func.func @conv_accumulates_into_an_argument(
+// CHECK: linalg.conv_2d_nchw_fchw ins(%x, %w1 {{.*}} outs(%acc
+// CHECK: linalg.conv_2d_nchw_fchw ins(%c1, %w2
+
+// -----
+
+// A matmul whose weight is a function argument, between two constant matmuls: a product
+// of two run-time values is not a linear map of the input.
+func.func @matmul_with_runtime_weight(%x: tensor<1x2xf32>, %m: tensor<2x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<[[1.0, -2.0], [0.5, 3.0]]> : tensor<2x2xf32>
+  %z = arith.constant dense<0.0> : tensor<1x2xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %b = linalg.matmul ins(%a, %m : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %c = linalg.matmul ins(%b, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
+  return %c : tensor<1x2xf32>
+}
+// CHECK-LABEL: func.func @matmul_with_runtime_weight(
+// CHECK: linalg.matmul ins(%x, %w
+// CHECK: linalg.matmul ins(%a, %m
+// CHECK: linalg.matmul ins(%b, %w
