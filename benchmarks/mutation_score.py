@@ -27,6 +27,7 @@ keeps a run short:
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import shutil
 import subprocess
@@ -36,7 +37,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PATHS = ["src/heirpy/transforms", "src/heirpy/analysis", "src/heirpy/interp"]
-KILLED = {"killed"}
+KILLED = {"killed", "timeout"}  # a mutant that makes a test hang is noticed
+NO_MUTANT = "heirpy.no_such_module.*"
+EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.txt"
 STATUSES = ("killed", "survived", "no tests", "timeout", "suspicious", "skipped", "not checked")
 
 
@@ -68,11 +71,50 @@ def prepare(workdir: Path, paths: list[str], tests: list[str]) -> None:
     (workdir / "pyproject.toml").write_text(pyproject + config)
 
 
-def run_mutmut(workdir: Path, max_children: int) -> None:
+def run_mutmut(workdir: Path, max_children: int, names: list[str] | None = None) -> None:
     subprocess.run(
-        [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+        [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *(names or [])],
         cwd=workdir, check=False,
     )
+
+
+def generate(workdir: Path) -> None:
+    """Mutants and the test mapping, without running a mutant: mutmut has no command for
+    that, so it runs with a name that matches no mutant and stops after its stats run."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mutmut", "run", "--max-children", "1", NO_MUTANT],
+        cwd=workdir, check=False, capture_output=True, text=True,
+    )
+    if "nothing matches" not in done.stdout + done.stderr:
+        sys.stdout.write(done.stdout[-4000:])
+        sys.stderr.write(done.stderr[-4000:])
+        raise SystemExit("mutmut did not generate its mutants (output above)")
+
+
+def sample(names: list[str], per_module: int, seed: int) -> list[str]:
+    """Up to `per_module` mutants of each module, drawn with `seed` (sorted first, so a
+    seed picks the same mutants whatever order mutmut lists them in)."""
+    by_module: dict[str, list[str]] = defaultdict(list)
+    for name in sorted(names):
+        by_module[module_of(name)].append(name)
+    rng = random.Random(seed)
+    picked: list[str] = []
+    for module in sorted(by_module):
+        mutants = by_module[module]
+        picked.extend(rng.sample(mutants, min(per_module, len(mutants))))
+    return picked
+
+
+def equivalents(path: Path) -> dict[str, str]:
+    """mutant name -> why it cannot be killed, from `path` (`NAME  REASON` per line)."""
+    if not path.exists():
+        return {}
+    found: dict[str, str] = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, reason = line.strip().partition(" ")
+            found[name] = reason.strip()
+    return found
 
 
 def results(workdir: Path) -> dict[str, str]:
@@ -99,30 +141,46 @@ def folder_of(module: str) -> str:
     return ".".join(parts[:3]) if parts[1] == "transforms" and len(parts) > 3 else ".".join(parts[:2])
 
 
-def table(statuses: dict[str, str]) -> str:
+def table(statuses: dict[str, str], equivalent: dict[str, str] | None = None) -> str:
+    """Per module and folder: mutants tested (of all mutmut made there), killed, survived
+    (no test failed: surviving, no covering test, or suspicious), equivalent (survivors
+    listed in EQUIVALENT_FILE) and the score killed / (tested - equivalent); a timeout
+    counts as killed."""
+    equivalent = equivalent or {}
     per_module: dict[str, Counter[str]] = defaultdict(Counter)
     for mutant, status in statuses.items():
-        per_module[module_of(mutant)][status] += 1
+        counts = per_module[module_of(mutant)]
+        counts["all"] += 1
+        if status == "not checked":
+            continue
+        counts["tested"] += 1
+        if status in KILLED:
+            counts["killed"] += 1
+        elif mutant in equivalent:
+            counts["equivalent"] += 1
+        else:
+            counts["survived"] += 1
     per_folder: dict[str, Counter[str]] = defaultdict(Counter)
     for module, counts in per_module.items():
         per_folder[folder_of(module)].update(counts)
         per_folder[module.split(".")[1]].update(counts)
     lines = [
-        "| module | mutants | killed | survived | no tests | timeout | score |",
-        "|---|---|---|---|---|---|---|",
+        "| module | mutants tested (of all) | killed | survived | equivalent | score |",
+        "|---|---|---|---|---|---|",
     ]
 
     def row(name: str, counts: Counter[str]) -> str:
-        total = sum(counts.values())
-        killed = counts["killed"]
+        judged = counts["tested"] - counts["equivalent"]
+        score = f"{100 * counts['killed'] / judged:.0f}%" if judged else "-"
         return (
-            f"| {name} | {total} | {killed} | {counts['survived']} | {counts['no tests']} | "
-            f"{counts['timeout']} | {100 * killed / total:.0f}% |"
+            f"| {name} | {counts['tested']} (of {counts['all']}) | {counts['killed']} | "
+            f"{counts['survived']} | {counts['equivalent']} | {score} |"
         )
 
     for module in sorted(per_module):
-        lines.append(row(module, per_module[module]))
-    lines.append("| **per folder** | | | | | | |")
+        if per_module[module]["tested"]:
+            lines.append(row(module, per_module[module]))
+    lines.append("| **per folder** | | | | | |")
     for folder in sorted(per_folder):
         lines.append(row(f"**{folder}**", per_folder[folder]))
     return "\n".join(lines)
@@ -131,7 +189,7 @@ def table(statuses: dict[str, str]) -> str:
 def write_survivors(workdir: Path, statuses: dict[str, str], path: Path) -> None:
     chunks = []
     for mutant, status in sorted(statuses.items()):
-        if status in KILLED:
+        if status in KILLED or status == "not checked":
             continue
         diff = subprocess.run(
             [sys.executable, "-m", "mutmut", "show", mutant],
@@ -151,17 +209,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-children", type=int, default=1, help="parallel test workers")
     parser.add_argument("--workdir", type=Path, default=ROOT / "build" / "mutation")
+    parser.add_argument(
+        "--sample", type=int, metavar="N",
+        help="test N mutants per module, drawn at random (all of them when omitted)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample's draw")
     parser.add_argument("--report-only", action="store_true", help="print the table of the last run")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     if not args.report_only:
         prepare(args.workdir, args.paths, args.tests)
-        run_mutmut(args.workdir, args.max_children)
+        names = None
+        if args.sample is not None:
+            generate(args.workdir)
+            names = sample(list(results(args.workdir)), args.sample, args.seed)
+        run_mutmut(args.workdir, args.max_children, names)
     statuses = results(args.workdir)
     if not statuses:
         print("no mutants found: did the run finish?", file=sys.stderr)
         return 1
-    print(table(statuses))
+    if args.sample is not None:
+        print(f"sampled: up to {args.sample} mutants per module, seed {args.seed}")
+    print(table(statuses, equivalents(EQUIVALENT_FILE)))
     survivors = args.workdir / "survivors.txt"
     write_survivors(args.workdir, statuses, survivors)
     print(f"\nsurvivors' diffs: {survivors}")
