@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from heirpy.interp.reference import reference_inputs
+from heirpy.ir.diagnostics import HeirpyError
 from heirpy.tools.heirpy_run import equiv_main, main
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
@@ -109,3 +111,11 @@ def test_equiv_exit_codes(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert equiv_main([str(EXAMPLES_DIR / "tiny_cnn.mlir"), str(EXAMPLES_DIR / "tiny_cnn_dense.mlir")]) == 0
     assert equiv_main([str(onnx), str(wrong), "--seeds", "0"]) == 1
     assert one_error_line(capsys.readouterr().err) == "error: --seeds must be at least 1"
+
+
+def test_reference_inputs_names_the_missing_arguments() -> None:
+    arrays = {"arg0": np.zeros(2), "arg2": np.ones(3)}
+    assert [a.shape for a in reference_inputs(arrays, 1, "ref.npz")] == [(2,)]
+    with pytest.raises(HeirpyError) as raised:
+        reference_inputs(arrays, 4, "ref.npz")
+    assert str(raised.value) == "error: 'ref.npz' has no arg1, arg3 (the function takes 4 argument(s))"

@@ -253,6 +253,19 @@ def test_out_of_bounds_extract_is_an_error_naming_the_op() -> None:
         run(ir, np.zeros(3, np.float32), np.int64(3))
 
 
+def test_out_of_bounds_slice_is_an_error_naming_the_op_and_axis() -> None:
+    ir = """func.func @main(%x: tensor<4xf32>, %i: index) -> tensor<2xf32> {
+  %s = tensor.extract_slice %x[%i] [2] [1] : tensor<4xf32> to tensor<2xf32>
+  return %s : tensor<2xf32>
+}"""
+    np.testing.assert_array_equal(run(ir, np.arange(4, dtype=np.float32), np.int64(2))[0], [2, 3])
+    with pytest.raises(EvaluationError, match=(
+        r"^<string>:2:3: error: 'tensor.extract_slice' slice of axis 0 \(offset 3, size 2, stride 1\) "
+        r"is out of bounds for size 4$"
+    )):
+        run(ir, np.arange(4, dtype=np.float32), np.int64(3))
+
+
 GATHER = """func.func @main(%t: tensor<5xf32>, %idx: tensor<3xi32>) -> tensor<3xf32> {
   %e = tensor.empty() : tensor<3xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
