@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from heirpy.api import print_module
-from heirpy.interp import check_equivalence, load_file, load_module, run_function
+from heirpy.interp import EvaluationError, check_equivalence, load_file, load_module, run_function
+from heirpy.interp.equivalence import compare_arrays
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 
@@ -131,3 +133,32 @@ def test_report_text_is_exact() -> None:
         "@f on seeds [3] (rtol 0.0001, atol 1e-05): NOT equivalent",
         "  error: result counts differ: 1 vs 2",
     ]
+
+
+def test_nan_in_the_rewrite_only_is_a_mismatch() -> None:
+    """A rewrite that computes NaN where the original computed a number differs (NaN
+    equals NaN only when both sides hold it)."""
+    expected = np.array([1.0, 2.0], dtype=np.float32)
+    comparison = compare_arrays(0, expected, np.array([1.0, np.nan], dtype=np.float32), 1e-4, 1e-5)
+    assert not comparison.ok
+    assert comparison.max_abs_error == float("inf")
+
+
+def test_results_of_another_shape_or_dtype_are_a_mismatch() -> None:
+    expected = np.zeros((2, 3), dtype=np.float32)
+    for actual in (np.zeros((3, 2), dtype=np.float32), np.zeros((2, 3), dtype=np.float64)):
+        comparison = compare_arrays(1, expected, actual, 1e-4, 1e-5)
+        assert not comparison.ok
+        assert (comparison.max_abs_error, comparison.max_rel_error) == (float("inf"), float("inf"))
+    assert "(3, 2) float32 vs (2, 3) float32" in compare_arrays(1, expected, np.zeros((3, 2), np.float32), 0, 0).line()
+
+
+def test_dense_resource_without_a_blob_is_an_error_naming_it() -> None:
+    ir = """func.func @main() -> tensor<2xf32> {
+  %c = arith.constant dense_resource<missing_blob> : tensor<2xf32>
+  return %c : tensor<2xf32>
+}"""
+    loaded = load_module(ir)
+    with pytest.raises(EvaluationError, match=r"^<string>:2:3: error: 'arith.constant' reads "
+                                              r"dense_resource<missing_blob>, which has no blob$"):
+        run_function(loaded.module, "main", [], resources=loaded.resources)
