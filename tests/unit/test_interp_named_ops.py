@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.interp import OP_HANDLERS, load_module, run_function
+from heirpy.interp.linalg_named import contract
 
 SETTINGS = settings(max_examples=budget(25))
 FLOAT_TOL = {"rtol": 1e-5, "atol": 1e-5}
@@ -626,3 +627,17 @@ def test_named_contraction_matches_its_indexing_maps(op_name: str) -> None:
     with without_handler(op_name):
         by_maps = run(ir, *args)
     np.testing.assert_allclose(fast, by_maps, **FLOAT_TOL)
+
+
+@pytest.mark.parametrize("spec", ["ab,bc->c", "ab,cb->ac", "abd,bc->ac", "ab,bcd->c"])
+def test_contract_sums_axes_only_one_operand_has(spec: str) -> None:
+    """`contract` equals numpy's einsum when an operand has axes that appear nowhere
+    else (summed away first: a pool's window taps, a conv input's unread dims)."""
+    operands, out_axes = spec.split("->")
+    lhs_axes, rhs_axes = operands.split(",")
+    sizes = {"a": 2, "b": 3, "c": 4, "d": 5}
+    rng = np.random.default_rng(0)
+    lhs = rng.standard_normal([sizes[a] for a in lhs_axes])
+    rhs = rng.standard_normal([sizes[a] for a in rhs_axes])
+    got = contract(lhs, lhs_axes, rhs, rhs_axes, out_axes)
+    np.testing.assert_allclose(got, np.einsum(spec, lhs, rhs), rtol=1e-12, atol=1e-12)
