@@ -51,6 +51,12 @@ nn = torch.nn
 class Square(nn.Module):
     def forward(self, x):
         return x * x
+def bn(net):  # trained-looking batch-norm statistics, so folding them is tested
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5); m.running_var.uniform_(0.5, 1.5)
+            m.weight.data.uniform_(0.5, 1.5); m.bias.data.uniform_(-0.2, 0.2)
+    return net
 nets = {
     "gen_conv_pool_conv_pool": (nn.Sequential(nn.Conv2d(3, 4, 3), nn.AvgPool2d(2), nn.Conv2d(4, 8, 3), nn.AvgPool2d(2)), (1, 3, 16, 16)),
     "gen_conv_s2_avgpool3_s2": (nn.Sequential(nn.Conv2d(3, 4, 3, stride=2), nn.AvgPool2d(3, stride=2)), (1, 3, 17, 17)),
@@ -72,6 +78,12 @@ nets = {
         nn.Conv2d(3, 4, 3, padding=1), nn.AvgPool2d(2), Square(),
         nn.Conv2d(4, 8, 3, padding=1), nn.AvgPool2d(2), Square(),
         nn.Flatten(), nn.Linear(8 * 4 * 4, 16), Square(), nn.Linear(16, 10)), (1, 3, 16, 16)),
+    "gen_mobilenet_gap": (bn(nn.Sequential(
+        nn.Conv2d(8, 8, 3, padding=1, groups=8, bias=False), nn.BatchNorm2d(8), Square(),
+        nn.Conv2d(8, 16, 1, bias=False), nn.BatchNorm2d(16), Square(),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16, 10))), (1, 8, 8, 8)),
+    "gen_gap_square": (bn(nn.Sequential(
+        nn.Conv2d(2, 4, 1, bias=False), nn.BatchNorm2d(4), Square(), nn.AdaptiveAvgPool2d(1), nn.Flatten())), (1, 2, 4, 4)),
 }
 out = sys.argv[1]
 for name, (net, shape) in nets.items():

@@ -17,6 +17,8 @@ import pytest
 
 from heirpy.analysis.depth import analyze_function
 from heirpy.api import parse, print_module, run_pipeline
+from heirpy.ir.dialects.linalg import GenericOp
+from heirpy.ir.utils import all_parallel
 
 ROOT = Path(__file__).resolve().parents[2]
 HEIR_OPT = shutil.which("heir-opt")
@@ -58,3 +60,18 @@ def test_heir_rejects_the_raw_torch_mlir_form() -> None:
     result = subprocess.run([HEIR_OPT or "heir-opt", *CKKS], input=text, capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
     assert "gap^2" in result.stderr
+
+
+@requires_heir
+def test_heir_compiles_the_gap_form_it_crashes_on_after_legalization() -> None:
+    """heir-opt dies on a global average pool with the square fused into its sum
+    (benchmarks/heir_bugs/mobilenet_gap_segfault.mlir); legalize-for-heir splits the
+    square out and makes the sum a matvec, which HEIR compiles within heirpy's bound."""
+    path = ROOT / "benchmarks" / "heir_bugs" / "mobilenet_gap_segfault.mlir"
+    raw = subprocess.run([HEIR_OPT or "heir-opt", *CKKS, str(path)], capture_output=True, text=True, timeout=120)
+    assert raw.returncode != 0
+    module = parse(path.read_text(), path.name)
+    run_pipeline(module, "legalize-for-heir")
+    assert not any(isinstance(op, GenericOp) and not all_parallel(op.iterator_types) for op in module.walk())
+    func = next(op for op in module.walk() if op.name == "func.func")
+    assert heir_levels(print_module(module)) <= analyze_function(func).depth  # type: ignore[arg-type]

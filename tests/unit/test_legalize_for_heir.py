@@ -17,6 +17,8 @@ from filecheck_chunks import chunks  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 from heirpy.interp.resources import load_module  # noqa: E402
+from heirpy.ir.dialects.linalg import GenericOp  # noqa: E402
+from heirpy.transforms.lowering.generic_forms import accumulation, secret_args, value_degree  # noqa: E402
 from heirpy.transforms.lowering.legalize_for_heir import (  # noqa: E402
     adds_only_unit_dims,
     fits,
@@ -125,3 +127,37 @@ def test_slots_needed_counts_secret_operands_of_linear_ops() -> None:
     needed = {f.sym_name.data: slots_needed(f) for f in module.walk() if isinstance(f, FuncOp)}
     assert needed == {"wide": 20, "narrow": 8}
     assert np.prod([2, 20]) > needed["wide"]  # the 2x20 constant matrix is not counted
+
+
+def _generics(name: str) -> dict[str, GenericOp]:
+    """The generics of reduction.mlir by the name of their result (%sum, %y, %p, %q)."""
+    module = parse("\n".join(chunks(TESTS / "reduction.mlir")), "reduction.mlir")
+    found: dict[str, GenericOp] = {}
+    for func in module.walk():
+        if isinstance(func, FuncOp) and func.sym_name.data == name:
+            for op in func.walk():
+                if isinstance(op, GenericOp) and op.results[0].name_hint:
+                    found[op.results[0].name_hint] = op
+    return found
+
+
+def test_value_degree_tells_a_square_from_a_contraction() -> None:
+    gap = _generics("gap_square_linear")["sum"]
+    acc = accumulation(gap)
+    assert acc is not None and acc.term_index == 0
+    x = secret_args(gap, gap.inputs[0])
+    assert value_degree(gap.body.block, x, of=acc.term) == 2  # x * x: split it out
+    assert value_degree(gap.body.block, x | {gap.body.block.args[-1]}) == 2
+    avg = _generics("gap_square_linear")["avg"]
+    assert value_degree(avg.body.block, secret_args(avg, avg.inputs[0])) == 1  # / 4 (constant in the body)
+    contraction = _generics("contraction")["y"]
+    variables = secret_args(contraction, contraction.inputs[0]) | {contraction.body.block.args[-1]}
+    assert value_degree(contraction.body.block, variables) == 1  # acc + x * w: one linear map
+
+
+def test_accumulation_needs_a_sum_into_the_init() -> None:
+    ops = _generics("not_sums")
+    assert accumulation(ops["p"]) is None  # acc * x
+    assert accumulation(ops["q"]) is None  # max(x, acc)
+    x = secret_args(ops["q"], ops["q"].inputs[0])
+    assert value_degree(ops["q"].body.block, x) is None  # maximumf is not a polynomial

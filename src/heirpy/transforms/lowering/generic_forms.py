@@ -1,0 +1,158 @@
+"""What `legalize-for-heir` needs to know about a reducing `linalg.generic`: whether its
+body accumulates one term into the init, how that term depends on the secret input,
+and, for a linear one, its dense matrix (the op evaluated on every unit vector).
+
+A reduction generic in heirpy's output is typically
+
+    ^bb0(%x: f32, %w: f32, %acc: f32):
+      %t = <term computed from %x, %w>       e.g. x * w (a contraction) or x * x (a square
+      %s = arith.addf %t, %acc               fused into a global average pool)
+      linalg.yield %s
+
+The term's degree in the secret input decides what it is for CKKS: degree 1 (with the
+accumulator) makes the whole op one linear map; a higher degree is an activation that
+has to run before the sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from heirpy.interp.evaluator import Evaluator
+from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.dialects.linalg import GenericOp
+from heirpy.ir.utils import static_shape
+from heirpy.transforms.linear.linear_maps import affine_matrix
+
+# arith ops whose result has the larger degree of their operands / the sum of them
+_KEEP_DEGREE = frozenset({"arith.addf", "arith.subf", "arith.negf"})
+_ADD_DEGREES = frozenset({"arith.mulf"})
+
+
+def value_degree(block: Block, variables: set[SSAValue], of: SSAValue | None = None) -> int | None:
+    """The degree in `variables` of `of` (default: the value `block` yields, its only
+    operand), or None when it is not a polynomial in them (an op other than + - x /
+    reads a variable, a division by one, a value from above the body that is not a
+    scalar constant...)."""
+    degree: dict[SSAValue, int] = {v: 1 for v in variables}
+    unknown: set[SSAValue] = set()
+    for op in block.ops:
+        if op.has_trait(IsTerminator):
+            if of is None:
+                if len(op.operands) != 1:
+                    return None
+                of = op.operands[0]
+            break
+        operands = list(op.operands)
+        degrees = [degree.get(v, 0) for v in operands]
+        if any(v in unknown or not (_defined_in(v, block) or _is_scalar_constant(v)) for v in operands):
+            result = None  # read from above the body, or from an unknown value
+        else:
+            result = _op_degree(op.name, degrees)
+        for value in op.results:
+            if result is None:
+                unknown.add(value)
+            else:
+                degree[value] = result
+    if of is None or of in unknown:
+        return None
+    return degree.get(of, 0) if _defined_in(of, block) or of in degree else None
+
+
+def _op_degree(name: str, degrees: list[int]) -> int | None:
+    if not any(degrees):
+        return 0
+    if name in _KEEP_DEGREE:
+        return max(degrees)
+    if name in _ADD_DEGREES:
+        return sum(degrees)
+    if name == "arith.divf" and degrees[1] == 0:
+        return degrees[0]
+    return None
+
+
+def _defined_in(value: SSAValue, block: Block) -> bool:
+    owner = value.owner
+    return owner is block or (isinstance(owner, Operation) and owner.parent_block() is block)
+
+
+def _is_scalar_constant(value: SSAValue) -> bool:
+    return isinstance(value.owner, arith.ConstantOp) and not isinstance(value.type, TensorType)
+
+
+@dataclass(frozen=True)
+class Accumulation:
+    """The body yields `add = term + acc` (either operand order), and `acc`, the init's
+    block argument, has no other use: `out = init + sum of term over the reduced loops`."""
+
+    add: arith.AddfOp
+    term_index: int  # which operand of `add` is the term
+
+    @property
+    def term(self) -> SSAValue:
+        return self.add.operands[self.term_index]
+
+
+def accumulation(op: GenericOp) -> Accumulation | None:
+    """The op's body as an accumulation (see `Accumulation`), or None."""
+    if len(op.outputs) != 1 or len(op.results) != 1:
+        return None
+    block = op.body.block
+    acc = block.args[-1]
+    terminator = block.last_op
+    if terminator is None or len(terminator.operands) != 1:
+        return None
+    add = terminator.operands[0].owner
+    if not isinstance(add, arith.AddfOp) or add.result.uses.get_length() != 1:
+        return None
+    if acc.uses.get_length() != 1 or acc not in add.operands or add.lhs is add.rhs:
+        return None
+    return Accumulation(add, 1 if add.lhs is acc else 0)
+
+
+def secret_args(op: GenericOp, secret: SSAValue) -> set[SSAValue]:
+    """The body arguments that read `secret` (an input of `op`)."""
+    block = op.body.block
+    return {arg for arg, value in zip(block.args, op.inputs) if value is secret}
+
+
+def generic_sample_map(
+    op: GenericOp, secret: SSAValue, values: Mapping[SSAValue, np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """`op` as a map of `secret` (every other operand bound to its value in `values`),
+    on a batch of inputs stacked along a new axis 0 (the form `affine_matrix` takes).
+    The body is run by heirpy's evaluator, so the map is exactly what the op computes."""
+    evaluator = Evaluator(ModuleOp([]), {})  # the body needs no function or blob
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        outs = []
+        for sample in batch:
+            with evaluator.frame():
+                for operand in op.operands:
+                    evaluator.bind(operand, sample if operand is secret else values[operand])
+                evaluator.eval_op(op)
+                outs.append(np.asarray(evaluator.value(op.results[0], op), dtype=np.float64))
+        return np.stack(outs)
+
+    return apply
+
+
+def generic_affine_matrix(
+    op: GenericOp, secret: SSAValue, values: Mapping[SSAValue, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(A, b) with op(x) == A @ x.ravel() + b, for an op affine in its input `secret`
+    (the caller checks that with `value_degree`); None if the evaluator cannot run it."""
+    shape = static_shape(secret.type)
+    if shape is None:
+        return None
+    try:
+        return affine_matrix(generic_sample_map(op, secret, values), shape)
+    except HeirpyError:
+        return None
