@@ -28,7 +28,7 @@ from xdsl.traits import IsTerminator
 from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.linalg import GenericOp
-from heirpy.ir.utils import static_shape
+from heirpy.ir.utils import iterator_kinds, loop_sizes, static_shape
 from heirpy.transforms.linear.linear_maps import affine_matrix
 
 # arith ops whose result has the larger degree of their operands / the sum of them
@@ -115,6 +115,18 @@ def accumulation(op: GenericOp) -> Accumulation | None:
     if acc.uses.get_length() != 1 or acc not in add.operands or add.lhs is add.rhs:
         return None
     return Accumulation(add, 1 if add.lhs is acc else 0)
+
+
+def sums_elements(op: GenericOp) -> bool:
+    """Some reduction loop of `op` runs over more than one element (reductions over
+    size-1 loops only are copies: no linear stage, no level)."""
+    shapes = [static_shape(v.type) for v in op.operands]
+    if any(shape is None for shape in shapes):
+        return False
+    maps = [m.data for m in op.indexing_maps]
+    sizes = loop_sizes(maps, [s for s in shapes if s is not None])
+    kinds = iterator_kinds(op.iterator_types)
+    return sizes is not None and any(k == "reduction" and n > 1 for k, n in zip(kinds, sizes))
 
 
 def secret_args(op: GenericOp, secret: SSAValue) -> set[SSAValue]:

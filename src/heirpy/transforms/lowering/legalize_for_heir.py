@@ -93,6 +93,7 @@ from heirpy.transforms.lowering.generic_forms import (
     generic_affine_matrix,
     generic_sample_map,
     secret_args,
+    sums_elements,
     value_degree,
 )
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
@@ -557,7 +558,8 @@ class SplitReductionPrologue(LegalizePattern):
     The sum is then a linear stage (`LinearGenericToMatvec`). Why: heir-opt crashes on
     the fused form (`benchmarks/heir_bugs/mobilenet_gap_segfault.mlir`), and a sum is one
     matvec that composes with the scale and the Linear after it.
-    Legality: one output; at least one reduction loop; the body yields `term + acc`
+    Legality: one output; a reduction loop over more than one element
+    (`sums_elements`; size-1 reductions are copies); the body yields `term + acc`
     with `acc` read nowhere else (`accumulation`); the term is not affine in the
     non-constant inputs (an affine term is one linear map as it is); static loop
     ranges; loop space and result fit `slot_count`.
@@ -568,7 +570,7 @@ class SplitReductionPrologue(LegalizePattern):
         self.slot_count = slot_count
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, GenericOp) or all_parallel(op.iterator_types):
+        if not isinstance(op, GenericOp) or not sums_elements(op):
             return
         acc = accumulation(op)
         out_shape = static_shape(op.results[0].type)
@@ -629,7 +631,8 @@ class LinearGenericToMatvec(LegalizePattern):
 
     The matrix is the op evaluated (heirpy's evaluator) on 0 and on every unit vector.
     Why: HEIR has no kernel for a contraction generic; a matvec is one level.
-    Legality: at least one reduction loop; exactly one input value is not a constant,
+    Legality: a reduction loop over more than one element (`sums_elements`); exactly
+    one input value is not a constant,
     the others and the init fold; the yielded value has degree 1 in that input and
     the accumulator together (`value_degree`: +, -, x constant, / constant); static
     shapes; input and result fit `slot_count` (`fits`).
@@ -642,7 +645,7 @@ class LinearGenericToMatvec(LegalizePattern):
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, GenericOp) or len(op.results) != 1 or len(op.outputs) != 1:
             return
-        if all_parallel(op.iterator_types):
+        if not sums_elements(op):
             return
         values: dict[SSAValue, np.ndarray] = {}
         secret = [v for v in op.inputs if v not in values and not self._bind(v, values)]

@@ -135,3 +135,29 @@ func.func @chained_matvecs(%x: tensor<3xf32>) -> tensor<2xf32> {
 // CHECK:      %[[M:.*]] = arith.constant dense<{{\[}}[2.000000e+00, 1.000000e+00, 2.000000e+00], [1.000000e+00, 3.000000e+00, 1.000000e+00]]> : tensor<2x3xf32>
 // CHECK:      %[[Y:.*]] = linalg.matvec ins(%[[M]], %x : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
 // CHECK-NEXT: func.return %[[Y]]
+
+// -----
+
+// Negative: a "sum" over a size-1 loop is a copy (softmax's sum over a last axis of 1):
+// no linear stage, so no matvec (it would cost a level for nothing).
+func.func @size_one_sum(%x: tensor<2x1xf32>) -> tensor<2xf32> {
+  %z = arith.constant dense<0.0> : tensor<2xf32>
+  %e = tensor.empty() : tensor<2x1xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x1xf32>) outs(%e : tensor<2x1xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<2x1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%sq : tensor<2x1xf32>) outs(%z : tensor<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @size_one_sum
+// CHECK-NOT:  linalg.matvec
+// CHECK:      linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK-NEXT: ^{{.*}}(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:   arith.addf
+// CHECK:      func.return
