@@ -45,7 +45,8 @@ from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
 from heirpy.interp.errors import EvaluationError, op_error
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 from heirpy.ir.constants import element_dtype
-from heirpy.ir.utils import int_values, projection_dims
+from heirpy.ir.dialects.linalg import ReduceOp
+from heirpy.ir.utils import projection_dims
 
 HANDLERS = HandlerTable()
 
@@ -99,19 +100,11 @@ def map_op(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarra
 
 @HANDLERS.register("linalg.reduce")
 def reduce_op(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
-    """`linalg.reduce`: a structured op with identity input map and the reduced dims
-    dropped from the init's map."""
-    dims_attr = op.properties["dimensions"]
-    reduced = frozenset(int_values(dims_attr))
-    rank = args[0].ndim
-    kept = tuple(AffineDimExpr(d) for d in range(rank) if d not in reduced)
-    structured = Structured(
-        op,
-        op.regions[0].block,
-        (AffineMap.identity(rank), AffineMap(rank, 0, kept)),
-        reduced,
-        1,
-    )
+    """`linalg.reduce`: a structured op with identity input maps and the reduced dims
+    dropped from the inits' maps (several inputs and inits reduce together)."""
+    assert isinstance(op, ReduceOp)
+    maps = tuple(attr.data for attr in op.get_indexing_maps().data)
+    structured = Structured(op, op.combiner.block, maps, frozenset(op.dimensions.get_values()), len(op.inputs))
     return evaluate_structured(ev, structured, args)
 
 

@@ -7,8 +7,10 @@ iree-import-onnx or heir-opt parses unchanged. Its parts:
   `batch_matmul` / `batch_reduce_matmul` with `indexing_maps`, `contract`) come from
   `linalg_structured.py`, each stated by its loops and operand indexing, with MLIR's
   bodies, custom form and verifiers;
-* `map` (current MLIR's form, whose body also takes the init's element) and `div`;
-* xDSL's `generic`, `fill`, `copy`, `transpose`, `broadcast`, `reduce` and the legacy
+* `fill`, `map`, `reduce` (several inputs and inits), `transpose`, `broadcast`, `yield`
+  and `index` come from `linalg_core.py`, with MLIR's custom forms (the `{ payload }`
+  short form included) and verifiers;
+* `div`, and xDSL's `generic` (read with MLIR's grammar here), `copy` and the legacy
   elementwise ops (`add`, `exp`, ...; removed from current MLIR but still parsed);
 * every structured op whose operands are all tensors is side-effect free, so `dce`
   and `canonicalize` remove dead ones (on memrefs they keep unknown effects).
@@ -20,24 +22,27 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DictionaryAttr, MemRefType, ShapedType, StringAttr
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.dialects.linalg import attrs as linalg_attrs
 from xdsl.dialects.linalg import ops as xops
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
-from xdsl.ir import Attribute, Block, BlockArgument, Dialect, OpTraits, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
-    operand_def,
-    region_def,
-    var_operand_def,
-    var_result_def,
 )
 from xdsl.parser import Parser
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
 
+from heirpy.ir.dialects.linalg_core import (  # noqa: F401 (re-exported: linalg's ops)
+    BroadcastOp,
+    FillOp,
+    LinalgIndexOp,
+    LinalgYieldOp,
+    MapOp,
+    ReduceOp,
+    TransposeOp,
+    pure_on_tensors,
+)
 from heirpy.ir.dialects.linalg_structured import (  # noqa: F401 (re-exported: linalg's ops)
     NAMED_OPS,
     PURE_ON_TENSORS,
@@ -62,8 +67,9 @@ from heirpy.ir.dialects.linalg_structured import (  # noqa: F401 (re-exported: l
     WindowOp,
     window_values,
 )
-from heirpy.ir.utils import element_type, iterator_attrs
 
+# Build and match body terminators and loop indices with xDSL's classes: the parsed ones
+# are heirpy's verifying subclasses (`LinalgYieldOp`), so `isinstance` matches both.
 YieldOp = xops.YieldOp
 IndexOp = xops.IndexOp
 IteratorTypeAttr = linalg_attrs.IteratorTypeAttr
@@ -75,11 +81,6 @@ IteratorTypeAttr = linalg_attrs.IteratorTypeAttr
 # own passes and `isinstance` checks still match them, and xDSL's classes are left as
 # they are for every other user of xDSL in the process.
 # --------------------------------------------------------------------------------------
-
-
-def _pure_on_tensors(xdsl_op: type[IRDLOperation]) -> OpTraits:
-    """`xdsl_op`'s traits plus `TensorSemanticsMemoryEffect`."""
-    return OpTraits(lambda: (*xdsl_op.traits, TensorSemanticsMemoryEffect()))
 
 
 class GenericOp(xops.GenericOp):
@@ -97,7 +98,7 @@ class GenericOp(xops.GenericOp):
     as an attribute alias (`#trait`). Printing is xDSL's (already MLIR's form).
     """
 
-    traits = _pure_on_tensors(xops.GenericOp)
+    traits = pure_on_tensors(xops.GenericOp)
 
     @classmethod
     def parse(cls, parser: Parser) -> GenericOp:
@@ -139,85 +140,61 @@ class GenericOp(xops.GenericOp):
 class AddOp(xops.AddOp):
     """xDSL's `linalg.add`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.AddOp)
+    traits = pure_on_tensors(xops.AddOp)
 
 
 class SubOp(xops.SubOp):
     """xDSL's `linalg.sub`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.SubOp)
+    traits = pure_on_tensors(xops.SubOp)
 
 
 class MulOp(xops.MulOp):
     """xDSL's `linalg.mul`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.MulOp)
+    traits = pure_on_tensors(xops.MulOp)
 
 
 class ExpOp(xops.ExpOp):
     """xDSL's `linalg.exp`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.ExpOp)
+    traits = pure_on_tensors(xops.ExpOp)
 
 
 class LogOp(xops.LogOp):
     """xDSL's `linalg.log`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.LogOp)
+    traits = pure_on_tensors(xops.LogOp)
 
 
 class SqrtOp(xops.SqrtOp):
     """xDSL's `linalg.sqrt`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.SqrtOp)
+    traits = pure_on_tensors(xops.SqrtOp)
 
 
 class SelectOp(xops.SelectOp):
     """xDSL's `linalg.select`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.SelectOp)
-
-
-class FillOp(xops.FillOp):
-    """xDSL's `linalg.fill`, side-effect free on tensors."""
-
-    traits = _pure_on_tensors(xops.FillOp)
+    traits = pure_on_tensors(xops.SelectOp)
 
 
 class CopyOp(xops.CopyOp):
     """xDSL's `linalg.copy`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.CopyOp)
+    traits = pure_on_tensors(xops.CopyOp)
 
 
 class MaxOp(xops.MaxOp):
     """xDSL's `linalg.max`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.MaxOp)
+    traits = pure_on_tensors(xops.MaxOp)
 
 
 class MinOp(xops.MinOp):
     """xDSL's `linalg.min`, side-effect free on tensors."""
 
-    traits = _pure_on_tensors(xops.MinOp)
-
-
-class TransposeOp(xops.TransposeOp):
-    """xDSL's `linalg.transpose`, side-effect free on tensors."""
-
-    traits = _pure_on_tensors(xops.TransposeOp)
-
-
-class BroadcastOp(xops.BroadcastOp):
-    """xDSL's `linalg.broadcast`, side-effect free on tensors."""
-
-    traits = _pure_on_tensors(xops.BroadcastOp)
-
-
-class ReduceOp(xops.ReduceOp):
-    """xDSL's `linalg.reduce`, side-effect free on tensors."""
-
-    traits = _pure_on_tensors(xops.ReduceOp)
+    traits = pure_on_tensors(xops.MinOp)
 
 
 _REUSED_XDSL_OPS: tuple[type[IRDLOperation], ...] = (
@@ -229,13 +206,9 @@ _REUSED_XDSL_OPS: tuple[type[IRDLOperation], ...] = (
     LogOp,
     SqrtOp,
     SelectOp,
-    FillOp,
     CopyOp,
     MaxOp,
     MinOp,
-    TransposeOp,
-    BroadcastOp,
-    ReduceOp,
 )
 
 
@@ -261,131 +234,6 @@ class DivOp(ElementwiseOperation):
             YieldOp(div(args[0], args[1]))
 
         return body
-
-
-@irdl_op_definition
-class MapOp(IRDLOperation):
-    """`linalg.map`: applies its body elementwise to the inputs; every map is identity.
-
-    MLIR's body takes one argument per input (older MLIR) or per input plus the init
-    (current MLIR); both parse, and the init argument is added when missing, so the
-    op always prints in current MLIR's long form:
-
-        %r = linalg.map ins(%a, %b : tensor<4xf32>, tensor<4xf32>)
-                        outs(%init : tensor<4xf32>)
-          (%x: f32, %y: f32, %unused: f32) {
-            %s = arith.addf %x, %y : f32
-            linalg.yield %s : f32
-          }
-
-    The short form `linalg.map { arith.addf } ins(...) outs(...)` parses too.
-    """
-
-    name = "linalg.map"
-    inputs = var_operand_def()
-    init = operand_def(ShapedType)
-    res = var_result_def()
-    body = region_def("single_block")
-    traits = PURE_ON_TENSORS
-
-    def get_indexing_maps(self) -> ArrayAttr:
-        from xdsl.dialects.builtin import AffineMapAttr
-
-        rank = self._rank()
-        return ArrayAttr(
-            AffineMapAttr(AffineMap.identity(rank)) for _ in range(len(self.operands))
-        )
-
-    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return ArrayAttr(iterator_attrs(["parallel"] * self._rank()))
-
-    @property
-    def outputs(self) -> tuple[SSAValue, ...]:
-        """The init, under the name other structured ops use for their outs."""
-        return (self.init,)
-
-    def _rank(self) -> int:
-        out_type = self.init.type
-        assert isinstance(out_type, ShapedType)
-        return len(out_type.get_shape())
-
-    def verify_(self) -> None:
-        out_type = self.init.type
-        assert isinstance(out_type, ShapedType)
-        for index, operand in enumerate(self.inputs):
-            in_type = operand.type
-            if not isinstance(in_type, ShapedType) or in_type.get_shape() != out_type.get_shape():
-                raise VerifyException(
-                    f"expects input #{index} to have the init's shape "
-                    f"{list(out_type.get_shape())}, got {in_type}"
-                )
-        args = self.body.block.args
-        if len(args) not in (len(self.inputs), len(self.inputs) + 1):
-            raise VerifyException(
-                f"body expects {len(self.inputs)} argument(s) (one per "
-                f"input, optionally one more for the init), got {len(args)}"
-            )
-
-    def print(self, printer: Printer) -> None:
-        if self.inputs:
-            printer.print_string(" ins(")
-            printer.print_list(self.inputs, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list(self.inputs.types, printer.print_attribute)
-            printer.print_string(")")
-        printer.print_string(" outs(")
-        printer.print_ssa_value(self.init)
-        printer.print_string(" : ")
-        printer.print_attribute(self.init.type)
-        printer.print_string(")")
-        if self.attributes:
-            printer.print_op_attributes(self.attributes)
-        printer.print_string("\n")
-        with printer.indented():
-            printer.print_string("(", indent=0)
-            printer.print_list(self.body.block.args, printer.print_block_argument)
-            printer.print_string(") ")
-            printer.print_region(self.body, print_entry_block_args=False)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MapOp:
-        short_form_op: str | None = None
-        short_form_pos = parser.pos
-        if parser.parse_optional_punctuation("{"):
-            short_form_op = parser.parse_identifier()
-            parser.parse_punctuation("}")
-        pos = parser.pos
-        ins: Sequence[SSAValue] = ()
-        if parser.parse_optional_characters("ins"):
-            ins = _parse_operand_group(parser, pos)
-        pos = parser.pos
-        parser.parse_characters("outs")
-        outs = _parse_operand_group(parser, pos)
-        attrs = parser.parse_optional_attr_dict()
-        if short_form_op is None:
-            args = parser.parse_comma_separated_list(
-                Parser.Delimiter.PAREN,
-                lambda: parser.parse_argument(expect_type=True),
-            )
-            region = parser.parse_region(args)
-        else:
-            region = _short_form_body(parser, short_form_op, ins, outs, short_form_pos)
-        # Current MLIR gives the body one argument per input AND one for the init;
-        # older MLIR omitted the init's. Normalise to the current form, which both
-        # the evaluator and today's mlir-opt/heir-opt accept.
-        out_type = outs[0].type
-        if len(region.block.args) == len(ins) and isinstance(out_type, ShapedType):
-            region.block.insert_arg(element_type(out_type), len(ins))
-        on_tensors = isinstance(outs[0].type, ShapedType) and not isinstance(outs[0].type, MemRefType)
-        result_types = [outs[0].type] if on_tensors else []
-        if len(outs) != 1:
-            parser.raise_error("'linalg.map' expects exactly one init in outs(...)", pos)
-        return cls.build(
-            operands=(ins, outs[0]),
-            result_types=(result_types,),
-            attributes=attrs,
-            regions=(region,),
-        )
 
 
 def _string_entry(parser: Parser, entries: dict[str, Attribute], key: str, start: int, end: int) -> StringAttr | None:
@@ -419,28 +267,19 @@ def _parse_operand_group(parser: Parser, pos: int) -> Sequence[SSAValue]:
     return parser.resolve_operands(unresolved, types, pos)
 
 
-def _short_form_body(
-    parser: Parser,
-    op_name: str,
-    ins: Sequence[SSAValue],
-    outs: Sequence[SSAValue],
-    start: int,
-) -> Region:
-    """Body for `linalg.map { arith.addf }`: one op applied to the input elements."""
-    element_types = NamedOperation.body_arg_types(ins)
-    op_def = parser.ctx.get_optional_op(op_name)
-    if op_def is None:
-        parser.raise_error(f"unknown operation '{op_name}' in linalg.map short form", start)
-    block = Block(arg_types=element_types)
-    out_type = outs[0].type
-    assert isinstance(out_type, ShapedType)
-    inner = op_def.create(operands=list(block.args), result_types=[element_type(out_type)])
-    block.add_ops([inner, YieldOp(inner.results[0])])
-    return Region(block)
-
-
 Linalg = Dialect(
     "linalg",
-    [*_REUSED_XDSL_OPS, YieldOp, IndexOp, DivOp, MapOp, *NAMED_OPS],
+    [
+        *_REUSED_XDSL_OPS,
+        FillOp,
+        TransposeOp,
+        BroadcastOp,
+        ReduceOp,
+        MapOp,
+        LinalgYieldOp,
+        LinalgIndexOp,
+        DivOp,
+        *NAMED_OPS,
+    ],
     [IteratorTypeAttr, TypeFnAttr],
 )

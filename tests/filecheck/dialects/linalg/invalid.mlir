@@ -37,7 +37,7 @@ func.func @map_shape(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xf32> {
   %0 = linalg.map { arith.addf } ins(%a, %b : tensor<4xf32>, tensor<5xf32>) outs(%a : tensor<4xf32>)
   return %0 : tensor<4xf32>
 }
-// CHECK: invalid.mlir:37:3: error: 'linalg.map' op expects input #1 to have the init's shape [4], got tensor<5xf32>
+// CHECK: invalid.mlir:37:3: error: 'linalg.map' op expected shape of input (5) to match shape of output (4)
 
 // -----
 
@@ -106,3 +106,62 @@ func.func @quantized_conv_without_zero_points(%i: tensor<1x4x4x1xi8>, %k: tensor
   return %0 : tensor<1x3x3x1xi32>
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.conv_2d_nhwc_hwcf_q' expects 4 ins and 1 outs operand(s), got 2 and 1
+
+// -----
+
+func.func @transpose_not_a_permutation(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%b : tensor<3x2xf32>) permutation = [1, 1]
+  return %0 : tensor<3x2xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.transpose' op permutation is not valid
+
+// -----
+
+func.func @transpose_wrong_init(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%b : tensor<2x3xf32>) permutation = [1, 0]
+  return %0 : tensor<2x3xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.transpose' op dim(result, 0) = 2 doesn't match dim(input, permutation[0]) = 3
+
+// -----
+
+func.func @broadcast_dim_mismatch(%a: tensor<4xf32>, %b: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = linalg.broadcast ins(%a : tensor<4xf32>) outs(%b : tensor<3x5xf32>) dimensions = [0]
+  return %0 : tensor<3x5xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.broadcast' op input dim 0 should match init dim 1. input: 4, init: 5
+
+// -----
+
+func.func @reduce_wrong_init(%a: tensor<2x3xf32>, %i: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = linalg.reduce { arith.addf } ins(%a : tensor<2x3xf32>) outs(%i : tensor<3xf32>) dimensions = [1]
+  return %0 : tensor<3xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.reduce' op init dimensions [3] doesn't match input dimensions after reduction [2]
+
+// -----
+
+func.func @fill_wrong_type(%v: f64, %o: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.fill ins(%v : f64) outs(%o : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.fill' op expected fill value type ('f64') to match output element type ('f32')
+
+// -----
+
+func.func @yield_outside_linalg(%v: f32) {
+  linalg.yield %v : f32
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:{{[0-9]+}}: error: 'linalg.yield' op expected parent op with LinalgOp interface
+
+// -----
+
+func.func @yield_wrong_type(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.map ins(%a : tensor<4xf32>) outs(%o : tensor<4xf32>)
+    (%x: f32, %init: f32) {
+      %c = arith.constant 0 : i32
+      linalg.yield %c : i32
+    }
+  return %0 : tensor<4xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: 'linalg.yield' op type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')

@@ -53,7 +53,7 @@ func.func @dynamic_broadcast(%arg1 : tensor<?xf32>, %init : tensor<1x?xf32>) -> 
 // Broadcasting maps of a multi-input generic become explicit broadcasts (HEIR).
 // CHECK-LABEL: func.func @basic_broadcast
 // CHECK-SAME: (%[[A:.*]]: tensor<3xf32>, %[[B:.*]]: tensor<3x16xf32>)
-// CHECK: %[[BC:.*]] = linalg.broadcast ins(%[[A]]:tensor<3xf32>) outs(%{{.*}}:tensor<3x16xf32>) dimensions = [1]
+// CHECK: %[[BC:.*]] = linalg.broadcast ins(%[[A]] : tensor<3xf32>) outs(%{{.*}} : tensor<3x16xf32>) dimensions = [1]
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[BC]], %[[B]] : tensor<3x16xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @basic_broadcast(%arg0: tensor<3xf32>, %arg1: tensor<3x16xf32>) -> tensor<3x16xf32> {
@@ -69,8 +69,8 @@ func.func @basic_broadcast(%arg0: tensor<3xf32>, %arg1: tensor<3x16xf32>) -> ten
 // -----
 
 // CHECK-LABEL: func.func @multiple_broadcast
-// CHECK: %[[B0:.*]] = linalg.broadcast ins(%{{.*}}:tensor<3xf32>) {{.*}} dimensions = [1]
-// CHECK: %[[B1:.*]] = linalg.broadcast ins(%{{.*}}:tensor<16xf32>) {{.*}} dimensions = [0]
+// CHECK: %[[B0:.*]] = linalg.broadcast ins(%{{.*}} : tensor<3xf32>) {{.*}} dimensions = [1]
+// CHECK: %[[B1:.*]] = linalg.broadcast ins(%{{.*}} : tensor<16xf32>) {{.*}} dimensions = [0]
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[B0]], %[[B1]] : tensor<3x16xf32>
 // CHECK-NEXT: arith.addf %[[S]], %{{.*}} : tensor<3x16xf32>
 func.func @multiple_broadcast(%arg0: tensor<3xf32>, %arg1: tensor<16xf32>, %arg2: tensor<3x16xf32>) -> tensor<3x16xf32> {
@@ -90,7 +90,7 @@ func.func @multiple_broadcast(%arg0: tensor<3xf32>, %arg1: tensor<16xf32>, %arg2
 // CHECK-LABEL: func.func @batchnorm1d
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>, %[[M:.*]]: tensor<3x1xf32>)
 // CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[M]] {{\[}}[0 : i64, 1 : i64]] : tensor<3x1xf32> into tensor<3xf32>
-// CHECK: %[[B:.*]] = linalg.broadcast ins(%[[C]]:tensor<3xf32>) outs(%{{.*}}:tensor<1x3x16xf32>) dimensions = [0, 2]
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%[[C]] : tensor<3xf32>) outs(%{{.*}} : tensor<1x3x16xf32>) dimensions = [0, 2]
 // CHECK-NEXT: %[[R:.*]] = arith.subf %[[X]], %[[B]] : tensor<1x3x16xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @batchnorm1d(%arg0: tensor<1x3x16xf32>, %arg1: tensor<3x1xf32>) -> tensor<1x3x16xf32> {
@@ -108,7 +108,7 @@ func.func @batchnorm1d(%arg0: tensor<1x3x16xf32>, %arg1: tensor<3x1xf32>) -> ten
 // The broadcast is materialised; the body stays generic because xDSL cannot type
 // arith.sitofp on tensors (HEIR emits arith.sitofp on tensors here).
 // CHECK-LABEL: func.func @broadcast_type_mismatch
-// CHECK: %[[B:.*]] = linalg.broadcast ins(%{{.*}}:tensor<3xi32>) outs(%{{.*}}:tensor<3x16xi32>) dimensions = [1]
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%{{.*}} : tensor<3xi32>) outs(%{{.*}} : tensor<3x16xi32>) dimensions = [1]
 // CHECK: linalg.generic {{.*}} ins(%[[B]], %{{.*}} : tensor<3x16xi32>, tensor<3x16xf32>)
 func.func @broadcast_type_mismatch(%arg0: tensor<3xi32>, %arg1: tensor<3x16xf32>) -> tensor<3x16xf32> {
   %cst = tensor.empty() : tensor<3x16xf32>
@@ -140,7 +140,7 @@ func.func @single_input_no_broadcast(%arg0: tensor<3xf32>) -> tensor<3x16xf32> {
 // A transposing map becomes a linalg.transpose (MLIR's DecomposeProjectedPermutation).
 // CHECK-LABEL: func.func @transpose_non_unit
 // CHECK-SAME: (%[[A:.*]]: tensor<2x3x4xf32>, %[[B:.*]]: tensor<3x2x4xf32>)
-// CHECK: %[[T:.*]] = linalg.transpose ins(%[[B]]:tensor<3x2x4xf32>) outs(%{{.*}}:tensor<2x3x4xf32>) permutation = [1, 0, 2]
+// CHECK: %[[T:.*]] = linalg.transpose ins(%[[B]] : tensor<3x2x4xf32>) outs(%{{.*}} : tensor<2x3x4xf32>) permutation = [1, 0, 2]
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[A]], %[[T]] : tensor<2x3x4xf32>
 func.func @transpose_non_unit(%arg0: tensor<2x3x4xf32>, %arg1: tensor<3x2x4xf32>) -> tensor<2x3x4xf32> {
   %out = tensor.empty() : tensor<2x3x4xf32>
@@ -156,8 +156,8 @@ func.func @transpose_non_unit(%arg0: tensor<2x3x4xf32>, %arg1: tensor<3x2x4xf32>
 
 // Transpose first, then broadcast.
 // CHECK-LABEL: func.func @transpose_and_broadcast
-// CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}}:tensor<4x2xf32>) outs(%{{.*}}:tensor<2x4xf32>) permutation = [1, 0]
-// CHECK: %[[B:.*]] = linalg.broadcast ins(%[[T]]:tensor<2x4xf32>) outs(%{{.*}}:tensor<2x3x4xf32>) dimensions = [1]
+// CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<4x2xf32>) outs(%{{.*}} : tensor<2x4xf32>) permutation = [1, 0]
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%[[T]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2x3x4xf32>) dimensions = [1]
 // CHECK-NEXT: arith.mulf %[[B]], %{{.*}} : tensor<2x3x4xf32>
 func.func @transpose_and_broadcast(%x: tensor<4x2xf32>, %y: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %out = tensor.empty() : tensor<2x3x4xf32>
@@ -215,7 +215,7 @@ func.func @batchnorm_constant_mean(%arg0: tensor<1x3x16xf32>) -> tensor<1x3x16xf
 // CHECK-LABEL: func.func @computed_scale_and_argument_bias
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>, %[[B:.*]]: tensor<3xf32>)
 // CHECK:      %[[S:.*]] = arith.divf %{{.*}}, %{{.*}} : tensor<3xf32>
-// CHECK:      %[[BB:.*]] = linalg.broadcast ins(%[[B]]:tensor<3xf32>) outs(%{{.*}}:tensor<1x3x16xf32>) dimensions = [0, 2]
+// CHECK:      %[[BB:.*]] = linalg.broadcast ins(%[[B]] : tensor<3xf32>) outs(%{{.*}} : tensor<1x3x16xf32>) dimensions = [0, 2]
 // CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[X]], %[[S]], %[[BB]] : tensor<1x3x16xf32>, tensor<3xf32>, tensor<1x3x16xf32>)
 // CHECK:      return %[[R]]
 func.func @computed_scale_and_argument_bias(%arg0: tensor<1x3x16xf32>, %bias: tensor<3xf32>) -> tensor<1x3x16xf32> {

@@ -42,7 +42,7 @@ func.func @broadcast_splat() -> tensor<1x512xf32> {
 // CHECK-LABEL: func.func @broadcast_dense
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<3x2xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.broadcast ins(%[[C]]:tensor<3xf32>) outs(%[[E]]:tensor<3x2xf32>) dimensions = [1]
+// CHECK-NEXT: %[[R:.*]] = linalg.broadcast ins(%[[C]] : tensor<3xf32>) outs(%[[E]] : tensor<3x2xf32>) dimensions = [1]
 // CHECK-NEXT: return %[[R]]
 func.func @broadcast_dense() -> tensor<3x2xf32> {
   %cst = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
@@ -56,7 +56,7 @@ func.func @broadcast_dense() -> tensor<3x2xf32> {
 // Must not fire either on a varying blob.
 // CHECK-LABEL: func.func @broadcast_dense_resource
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense_resource<resource1> : tensor<4xf32>
-// CHECK:      linalg.broadcast ins(%[[C]]:tensor<4xf32>)
+// CHECK:      linalg.broadcast ins(%[[C]] : tensor<4xf32>)
 func.func @broadcast_dense_resource() -> tensor<4x2xf32> {
   %cst = arith.constant dense_resource<resource1> : tensor<4xf32>
   %0 = tensor.empty() : tensor<4x2xf32>

@@ -116,7 +116,7 @@ func.func @padded_input(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-LABEL: func.func @bias_init
 // CHECK: %[[B:.*]] = arith.constant dense<[2.500000e-01, -5.000000e-01]> : tensor<2xf32>
 // CHECK-NOT: linalg.{{conv|pooling}}
-// CHECK: %[[I:.*]] = linalg.broadcast ins(%[[B]]:tensor<2xf32>) outs(%{{.*}}:tensor<1x2x8x8xf32>) dimensions = [0, 2, 3]
+// CHECK: %[[I:.*]] = linalg.broadcast ins(%[[B]] : tensor<2xf32>) outs(%{{.*}} : tensor<1x2x8x8xf32>) dimensions = [0, 2, 3]
 // CHECK-NOT: linalg.{{conv|pooling}}
 // CHECK: %[[R:.*]] = tensor_ext.fused_conv_pool {{.*}} ins(%{{.*}}, %{{.*}}, %[[I]] :
 // CHECK-NEXT: return %[[R]]

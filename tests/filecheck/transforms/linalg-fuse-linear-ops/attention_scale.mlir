@@ -69,7 +69,7 @@ func.func @attention_scale(%x: tensor<1x4x6xf32>) -> tensor<2x4x3xf32> {
 // CHECK-NOT: arith.constant 5.000000e-01
 // CHECK: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<6x18xf32>
 // CHECK: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<18xf32>
-// CHECK: %[[I:.*]] = linalg.broadcast ins(%[[B]]:tensor<18xf32>)
+// CHECK: %[[I:.*]] = linalg.broadcast ins(%[[B]] : tensor<18xf32>)
 // CHECK-NEXT: %[[P:.*]] = linalg.matmul ins(%{{.*}}, %[[W]] : tensor<4x6xf32>, tensor<6x18xf32>) outs(%[[I]] : tensor<4x18xf32>)
 // CHECK-NEXT: tensor.expand_shape %[[P]]
 // CHECK: %[[S:.*]] = linalg.batch_matmul

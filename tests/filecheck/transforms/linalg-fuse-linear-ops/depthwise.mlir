@@ -36,7 +36,7 @@ func.func @dw_bn(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<{{\[\[\[}}2.000000e+00, 4.000000e+00], [6.000000e+00, 8.000000e+00]], {{\[\[}}2.500000e+00, 3.000000e+00], [3.500000e+00, 4.000000e+00]]]> : tensor<2x2x2xf32>
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<[-1.750000e+00, 2.500000e-01]> : tensor<2xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x3x3xf32>
-// CHECK-NEXT: %[[I:.*]] = linalg.broadcast ins(%[[B]]:tensor<2xf32>) outs(%[[E]]:tensor<1x2x3x3xf32>) dimensions = [0, 2, 3]
+// CHECK-NEXT: %[[I:.*]] = linalg.broadcast ins(%[[B]] : tensor<2xf32>) outs(%[[E]] : tensor<1x2x3x3xf32>) dimensions = [0, 2, 3]
 // CHECK-NEXT: %[[R:.*]] = linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x2x4x4xf32>, tensor<2x2x2xf32>) outs(%[[I]] : tensor<1x2x3x3xf32>)
 // CHECK-NEXT: return %[[R]]
 // The main fusion pass folds it too (its first group is this pass).

@@ -22,7 +22,7 @@
 // CHECK-NOT:   linalg.generic
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{.*}} output_shape [1, 3, 85, 80, 80] : tensor<1x255x80x80xf32> into tensor<1x3x85x80x80xf32>
 // CHECK-NOT:   linalg.generic
-// K1:          %[[T:.*]] = linalg.transpose ins(%[[V]]{{.*}}) outs(%{{.*}}:tensor<1x3x80x80x85xf32>) permutation = [0, 1, 3, 4, 2]
+// K1:          %[[T:.*]] = linalg.transpose ins(%[[V]]{{.*}}) outs(%{{.*}} : tensor<1x3x80x80x85xf32>) permutation = [0, 1, 3, 4, 2]
 // K3-NOT:      linalg.transpose
 // CHECK:       %[[B2:.*]] = tensor.expand_shape %[[B]] {{.*}} output_shape [3, 85] : tensor<255xf32> into tensor<3x85xf32>
 // K1-NEXT:     %[[Y:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[T]], %[[B2]] : tensor<1x3x80x80x85xf32>, tensor<3x85xf32>)
