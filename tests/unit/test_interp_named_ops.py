@@ -407,6 +407,35 @@ def test_reduce(body: str, seed: int, shape: list[int], data_st: st.DataObject) 
 
 
 @SETTINGS
+@given(seed=seeds, rows=st.integers(1, 4), cols=st.integers(1, 5))
+def test_reduce_value_and_index(seed: int, rows: int, cols: int) -> None:
+    """Two inputs and two inits reduce together: a row's maximum and where it is (the
+    first one, as torch's argmax lowers), against numpy's."""
+    rng = np.random.default_rng(seed)
+    x = data(rng, [rows, cols])
+    positions = np.broadcast_to(np.arange(cols, dtype=np.int64), (rows, cols)).copy()
+    ir = (
+        f"func.func @main(%x: {ttype([rows, cols])}, %j: {ttype([rows, cols], 'i64')}, "
+        f"%m: {ttype([rows])}, %k: {ttype([rows], 'i64')}) -> ({ttype([rows])}, {ttype([rows], 'i64')}) {{\n"
+        f"  %r:2 = linalg.reduce ins(%x, %j : {ttype([rows, cols])}, {ttype([rows, cols], 'i64')}) "
+        f"outs(%m, %k : {ttype([rows])}, {ttype([rows], 'i64')}) dimensions = [1]\n"
+        "    (%in: f32, %in_j: i64, %acc: f32, %acc_k: i64) {\n"
+        "      %gt = arith.cmpf ogt, %in, %acc : f32\n"
+        "      %v = arith.select %gt, %in, %acc : f32\n"
+        "      %i = arith.select %gt, %in_j, %acc_k : i64\n"
+        "      linalg.yield %v, %i : f32, i64\n"
+        "    }\n"
+        f"  return %r#0, %r#1 : {ttype([rows])}, {ttype([rows], 'i64')}\n}}\n"
+    )
+    loaded = load_module(ir)
+    init_m = np.full([rows], -np.inf, dtype=np.float32)
+    init_k = np.full([rows], -1, dtype=np.int64)
+    best, where = run_function(loaded.module, "main", [x, positions, init_m, init_k], resources=loaded.resources)
+    np.testing.assert_array_equal(best, x.max(axis=1))
+    np.testing.assert_array_equal(where, x.argmax(axis=1))
+
+
+@SETTINGS
 @given(seed=seeds, rows=st.integers(1, 4), cols=st.integers(1, 3), taps=st.integers(1, 3), stride=st.integers(1, 3))
 def test_generic_strided_window_map(seed: int, rows: int, cols: int, taps: int, stride: int) -> None:
     """out[i, j] += a[i * stride + t, j] * w[t] * scale[j]: a non-projection map, a

@@ -64,22 +64,49 @@ func.func @contractions(%a: tensor<4x3xf32>, %x: tensor<3xf32>, %y: tensor<4xf32
 // MLIR: linalg.vecmat
 // MLIR: linalg.batch_matmul
 
-func.func @map(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+func.func @map(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  // Operands not in the block's order: MLIR prints the long form.
   %2 = linalg.map ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>)
     (%x: f32, %y: f32, %init: f32) {
-      %s = arith.subf %x, %y : f32
+      %s = arith.subf %y, %x : f32
       linalg.yield %s : f32
     }
-  // The short form and the older body without the init argument parse too.
+  // The short form parses, and a long body that is one payload op prints as it.
   %3 = linalg.map { arith.mulf } ins(%2, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>)
-  return %2, %3 : tensor<4xf32>, tensor<4xf32>
+  // Older MLIR's body without the init argument gains it.
+  %4 = linalg.map ins(%3, %b : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>)
+    (%x: f32, %y: f32) {
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    }
+  return %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @map
 // CHECK: %[[M:.*]] = linalg.map ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-NEXT: (%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32) {
-// CHECK-NEXT: arith.subf %[[X]], %[[Y]] : f32
-// CHECK: linalg.map ins(%[[M]], %{{.*}} : tensor<4xf32>, tensor<4xf32>)
-// CHECK-NEXT: (%[[P:.*]]: f32, %[[Q:.*]]: f32, %{{.*}}: f32) {
-// CHECK-NEXT: arith.mulf %[[P]], %[[Q]] : f32
+// CHECK-NEXT: arith.subf %[[Y]], %[[X]] : f32
+// CHECK: %[[N:.*]] = linalg.map { arith.mulf } ins(%[[M]], %{{.*}} : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT: linalg.map { arith.addf } ins(%[[N]], %{{.*}} : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT: return
 // MLIR-LABEL: func.func @map
-// MLIR-COUNT-2: linalg.map
+// MLIR-COUNT-3: linalg.map
+
+// A value and its index reduce together (torch's max with indices); MLIR prints the
+// long form because the payload is more than one op.
+func.func @reduce_two(%a: tensor<2x3xf32>, %j: tensor<2x3xi64>, %m: tensor<2xf32>, %k: tensor<2xi64>) -> (tensor<2xf32>, tensor<2xi64>) {
+  %0:2 = linalg.reduce ins(%a, %j : tensor<2x3xf32>, tensor<2x3xi64>) outs(%m, %k : tensor<2xf32>, tensor<2xi64>) dimensions = [1]
+    (%in: f32, %in_j: i64, %init: f32, %init_k: i64) {
+      %gt = arith.cmpf ogt, %in, %init : f32
+      %v = arith.select %gt, %in, %init : f32
+      %i = arith.select %gt, %in_j, %init_k : i64
+      linalg.yield %v, %i : f32, i64
+    }
+  %1 = linalg.reduce { arith.maximumf } ins(%a : tensor<2x3xf32>) outs(%m : tensor<2xf32>) dimensions = [1]
+  return %0#0, %0#1 : tensor<2xf32>, tensor<2xi64>
+}
+// CHECK-LABEL: func.func @reduce_two
+// CHECK: linalg.reduce ins(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<2x3xi64>) outs(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xi64>) dimensions = [1]
+// CHECK-NEXT: (%{{.*}}: f32, %{{.*}}: i64, %{{.*}}: f32, %{{.*}}: i64) {
+// CHECK: linalg.reduce { arith.maximumf } ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<2xf32>) dimensions = [1]
+// MLIR-LABEL: func.func @reduce_two
+// MLIR-COUNT-2: linalg.reduce
