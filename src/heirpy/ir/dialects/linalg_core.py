@@ -590,7 +590,15 @@ class ReduceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ReduceOp:
         payload = _parse_short_form_payload(parser)
+        pos = parser.pos
         inputs, inits = _parse_dst_style(parser)
+        if len(inputs) != len(inits):
+            # MLIR's verifier message; the op cannot be built with unequal groups.
+            parser.raise_error(
+                f"'linalg.reduce' op expected equal number of inputs and outputs (required by "
+                f"SameVariadicOperandSize), got {len(inputs)} input(s) and {len(inits)} output(s)",
+                pos,
+            )
         dimensions = _dense_i64(parser, "dimensions")
         attrs = dict(parser.parse_optional_attr_dict())
         if payload is None:

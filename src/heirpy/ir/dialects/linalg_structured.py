@@ -218,8 +218,8 @@ def add_input(args: Sequence[SSAValue], out: Attribute, unsigned: bool, ops: lis
 def _extremum(kind: str) -> BodyBuilder:
     def body(args: Sequence[SSAValue], out: Attribute, unsigned: bool, ops: list[Operation]) -> SSAValue:
         value = cast_scalar(args[0], out, unsigned, ops)
-        if unsigned and not isinstance(out, IntegerType):
-            # MLIR's region builder refuses it while parsing.
+        if unsigned and (not isinstance(out, IntegerType) or out.width.data == 1):
+            # MLIR's region builder refuses it (floats, and i1 too) while parsing.
             raise VerifyException(f"unsupported operation: unsigned {kind} not on uint")
         if isinstance(out, AnyFloat):
             op: Operation = arith.MaximumfOp(args[-1], value) if kind == "max" else arith.MinimumfOp(args[-1], value)
