@@ -165,3 +165,19 @@ func.func @yield_wrong_type(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf3
   return %0 : tensor<4xf32>
 }
 // CHECK: invalid.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: 'linalg.yield' op type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')
+
+// -----
+
+func.func @pack_padding_of_another_type(%x: tensor<13x15xf32>, %d: tensor<2x8x8x2xf32>, %pad: i32) -> tensor<2x8x8x2xf32> {
+  %0 = linalg.pack %x padding_value(%pad : i32) inner_dims_pos = [0, 1] inner_tiles = [8, 2] into %d : tensor<13x15xf32> -> tensor<2x8x8x2xf32>
+  return %0 : tensor<2x8x8x2xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.pack' op expected padding_value has 'f32' but got: 'i32'
+
+// -----
+
+func.func @unpack_wrong_outer_dims(%p: tensor<3x8x2xf32>, %d: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = linalg.unpack %p inner_dims_pos = [0] inner_tiles = [2] into %d : tensor<3x8x2xf32> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.unpack' op expected 'tensor<4x8x2xf32>' for the packed domain value, got 'tensor<3x8x2xf32>'
