@@ -181,3 +181,23 @@ func.func @unpack_wrong_outer_dims(%p: tensor<3x8x2xf32>, %d: tensor<8x8xf32>) -
   return %0 : tensor<8x8xf32>
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: 'linalg.unpack' op expected 'tensor<4x8x2xf32>' for the packed domain value, got 'tensor<3x8x2xf32>'
+
+// -----
+
+func.func @reduce_unequal_groups(%a: tensor<32xi32>, %b: tensor<32xi32>, %i: tensor<i32>) -> tensor<i32> {
+  %0 = linalg.reduce ins(%a, %b : tensor<32xi32>, tensor<32xi32>) outs(%i : tensor<i32>) dimensions = [0]
+    (%x: i32, %y: i32, %acc: i32) {
+      %v = arith.addi %x, %acc : i32
+      linalg.yield %v : i32
+    }
+  return %0 : tensor<i32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 7]]:{{[0-9]+}}: error: 'linalg.reduce' op expected equal number of inputs and outputs (required by SameVariadicOperandSize), got 2 input(s) and 1 output(s)
+
+// -----
+
+func.func @unsigned_max_on_bools(%in: tensor<1x4x4x1xi1>, %w: tensor<2x2xi1>, %o: tensor<1x3x3x1xi1>) -> tensor<1x3x3x1xi1> {
+  %0 = linalg.pooling_nhwc_max_unsigned ins(%in, %w : tensor<1x4x4x1xi1>, tensor<2x2xi1>) outs(%o : tensor<1x3x3x1xi1>) -> tensor<1x3x3x1xi1>
+  return %0 : tensor<1x3x3x1xi1>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: unsupported operation: unsigned max not on uint
