@@ -122,3 +122,33 @@ def test_pack_verifier_rejects_what_mlir_rejects(layout: str, types: str, messag
     with pytest.raises(HeirpyError) as info:
         heirpy.parse(text)
     assert message in str(info.value)
+
+
+@settings(max_examples=20, deadline=None)
+@given(shape=st.lists(st.integers(1, 5), min_size=1, max_size=3), seed=st.integers(0, 2**16), data=st.data())
+def test_softmax_matches_torch_definition(shape: list[int], seed: int, data: st.DataObject) -> None:
+    """Along its dimension each slice is exp(x) / sum(exp(x)), computed here in float64."""
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    x = (np.random.default_rng(seed).standard_normal(shape) * 4).astype(np.float32)
+    text = f"""func.func @f(%x: {ttype(shape)}) -> {ttype(shape)} {{
+  %e = tensor.empty() : {ttype(shape)}
+  %s = linalg.softmax dimension({dim}) ins(%x : {ttype(shape)}) outs(%e : {ttype(shape)}) -> {ttype(shape)}
+  return %s : {ttype(shape)}
+}}"""
+    (got,) = Evaluator(heirpy.parse(text)).call("f", [x])
+    wide = np.exp(x.astype(np.float64))
+    np.testing.assert_allclose(got, wide / wide.sum(axis=dim, keepdims=True), rtol=1e-5, atol=1e-7)
+    assert got.dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    ("dimension", "out", "message"),
+    [(3, "tensor<2x16xf32>", "incorrect dimension specified"), (1, "tensor<2x15xf32>", "incompatible output shape")],
+)
+def test_softmax_verifier(dimension: int, out: str, message: str) -> None:
+    text = f"""func.func @f(%x: tensor<2x16xf32>, %o: {out}) -> {out} {{
+  %s = linalg.softmax dimension({dimension}) ins(%x : tensor<2x16xf32>) outs(%o : {out}) -> {out}
+  return %s : {out}
+}}"""
+    with pytest.raises(HeirpyError, match=message):
+        heirpy.parse(text)

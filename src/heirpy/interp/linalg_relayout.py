@@ -1,4 +1,5 @@
-"""`linalg.pack` / `linalg.unpack` on tensors: a pad, a reshape and a transpose (and back).
+"""`linalg.pack` / `linalg.unpack` on tensors: a pad, a reshape and a transpose (and back);
+and `linalg.softmax`, the other linalg op that is not one loop nest.
 
 `pack` splits each dim `inner_dims_pos[i]` of the source into (outer, `tiles[i]`) after
 padding it to a whole number of tiles, orders the outer dims by `outer_dims_perm`, and
@@ -17,7 +18,7 @@ from xdsl.ir import Operation
 from heirpy.interp.errors import op_error
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
 from heirpy.ir.constants import element_dtype
-from heirpy.ir.dialects.linalg import PackOp, UnPackOp
+from heirpy.ir.dialects.linalg import PackOp, SoftmaxOp, UnPackOp
 
 HANDLERS = HandlerTable()
 
@@ -127,3 +128,14 @@ def unpack(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarra
     except ValueError as error:
         raise op_error(op, str(error)) from None
     return [np.array(result, dtype=element_dtype(type_))]
+
+
+@HANDLERS.register("linalg.softmax")
+def softmax(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """MLIR's decomposition: subtract the maximum along the dim, exp, divide by the sum."""
+    assert isinstance(op, SoftmaxOp)
+    type_ = _on_tensors(op)
+    dim = op.dimension.value.data
+    x = args[0]
+    shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
+    return [np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), dtype=element_dtype(type_))]

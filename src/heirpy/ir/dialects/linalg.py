@@ -10,7 +10,7 @@ iree-import-onnx or heir-opt parses unchanged. Its parts:
 * `fill`, `map`, `reduce` (several inputs and inits), `transpose`, `broadcast`, `yield`
   and `index` come from `linalg_core.py`, with MLIR's custom forms (the `{ payload }`
   short form included) and verifiers;
-* `pack` and `unpack` come from `linalg_relayout.py`;
+* `pack` and `unpack` come from `linalg_relayout.py`, `softmax` from `linalg_softmax.py`;
 * `div`, and xDSL's `generic` (read with MLIR's grammar here), `copy` and the legacy
   elementwise ops (`add`, `exp`, ...; removed from current MLIR but still parsed);
 * every structured op whose operands are all tensors is side-effect free, so `dce`
@@ -45,6 +45,7 @@ from heirpy.ir.dialects.linalg_core import (  # noqa: F401 (re-exported: linalg'
     pure_on_tensors,
 )
 from heirpy.ir.dialects.linalg_relayout import RELAYOUT_OPS, PackOp, UnPackOp  # noqa: F401 (re-exported)
+from heirpy.ir.dialects.linalg_softmax import SoftmaxOp
 from heirpy.ir.dialects.linalg_structured import (  # noqa: F401 (re-exported: linalg's ops)
     NAMED_OPS,
     PURE_ON_TENSORS,
@@ -283,6 +284,7 @@ Linalg = Dialect(
         DivOp,
         *NAMED_OPS,
         *RELAYOUT_OPS,
+        SoftmaxOp,
     ],
     [IteratorTypeAttr, TypeFnAttr],
 )

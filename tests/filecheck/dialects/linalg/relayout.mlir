@@ -1,4 +1,4 @@
-// linalg.pack and linalg.unpack round-trip in custom and generic form, print as MLIR
+// linalg.pack, linalg.unpack and linalg.softmax round-trip in custom and generic form, print as MLIR
 // prints them, and what heirpy prints re-parses in heir-opt.
 // RUN: heirpy-opt %s | heirpy-opt | filecheck %s
 // RUN: heirpy-opt %s --print-op-generic | heirpy-opt | filecheck %s
@@ -38,3 +38,14 @@ func.func @no_tiles(%x: tensor<3x5x7xf32>, %d: tensor<3x7x5xf32>) -> tensor<3x7x
 // CHECK: linalg.pack %{{.*}} outer_dims_perm = [0, 2, 1] inner_dims_pos = [] inner_tiles = [] into %{{.*}} : tensor<3x5x7xf32> -> tensor<3x7x5xf32>
 // MLIR-LABEL: func.func @no_tiles
 // MLIR: linalg.pack
+
+func.func @softmax(%x: tensor<2x16x32xf32>) -> tensor<2x16x32xf32> {
+  %e = tensor.empty() : tensor<2x16x32xf32>
+  %s = linalg.softmax dimension(2) ins(%x : tensor<2x16x32xf32>) outs(%e: tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  return %s : tensor<2x16x32xf32>
+}
+// CHECK-LABEL: func.func @softmax
+// CHECK: linalg.softmax dimension(2) ins(%{{.*}} : tensor<2x16x32xf32>) outs(%{{.*}} : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+// MLIR-LABEL: func.func @softmax
+// MLIR: linalg.softmax dimension(2)
+// GENERIC: "linalg.softmax"(%{{.*}}, %{{.*}}) <{dimension = 2 : i64}> : (tensor<2x16x32xf32>, tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
