@@ -23,7 +23,16 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, DictionaryAttr, StringAttr
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    TensorType,
+)
 from xdsl.dialects.linalg import attrs as linalg_attrs
 from xdsl.dialects.linalg import ops as xops
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
@@ -33,6 +42,7 @@ from xdsl.irdl import (
     irdl_op_definition,
 )
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 
 from heirpy.ir.dialects.linalg_core import (  # noqa: F401 (re-exported: linalg's ops)
     BroadcastOp,
@@ -140,61 +150,77 @@ class GenericOp(xops.GenericOp):
         return op
 
 
-class AddOp(xops.AddOp):
+class _ScalarElements:
+    """Refuse, with a diagnostic, element types xDSL's elementwise ops cannot build a body
+    for (complex, index): xDSL asserts on them while parsing."""
+
+    @staticmethod
+    def body_arg_types(operands: Sequence[SSAValue]) -> Sequence[AnyFloat | IntegerType]:
+        types: list[AnyFloat | IntegerType] = []
+        for operand in operands:
+            type_ = operand.type
+            element = type_.get_element_type() if isinstance(type_, TensorType | MemRefType) else type_
+            if not isinstance(element, AnyFloat | IntegerType):
+                raise VerifyException(f"expects integer or floating-point elements, got '{element}'")
+            types.append(element)
+        return types
+
+
+class AddOp(_ScalarElements, xops.AddOp):
     """xDSL's `linalg.add`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.AddOp)
 
 
-class SubOp(xops.SubOp):
+class SubOp(_ScalarElements, xops.SubOp):
     """xDSL's `linalg.sub`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.SubOp)
 
 
-class MulOp(xops.MulOp):
+class MulOp(_ScalarElements, xops.MulOp):
     """xDSL's `linalg.mul`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.MulOp)
 
 
-class ExpOp(xops.ExpOp):
+class ExpOp(_ScalarElements, xops.ExpOp):
     """xDSL's `linalg.exp`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.ExpOp)
 
 
-class LogOp(xops.LogOp):
+class LogOp(_ScalarElements, xops.LogOp):
     """xDSL's `linalg.log`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.LogOp)
 
 
-class SqrtOp(xops.SqrtOp):
+class SqrtOp(_ScalarElements, xops.SqrtOp):
     """xDSL's `linalg.sqrt`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.SqrtOp)
 
 
-class SelectOp(xops.SelectOp):
+class SelectOp(_ScalarElements, xops.SelectOp):
     """xDSL's `linalg.select`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.SelectOp)
 
 
-class CopyOp(xops.CopyOp):
+class CopyOp(_ScalarElements, xops.CopyOp):
     """xDSL's `linalg.copy`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.CopyOp)
 
 
-class MaxOp(xops.MaxOp):
+class MaxOp(_ScalarElements, xops.MaxOp):
     """xDSL's `linalg.max`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.MaxOp)
 
 
-class MinOp(xops.MinOp):
+class MinOp(_ScalarElements, xops.MinOp):
     """xDSL's `linalg.min`, side-effect free on tensors."""
 
     traits = pure_on_tensors(xops.MinOp)

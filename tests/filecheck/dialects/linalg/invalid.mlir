@@ -201,3 +201,11 @@ func.func @unsigned_max_on_bools(%in: tensor<1x4x4x1xi1>, %w: tensor<2x2xi1>, %o
   return %0 : tensor<1x3x3x1xi1>
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:{{[0-9]+}}: error: unsupported operation: unsigned max not on uint
+
+// -----
+
+func.func @legacy_add_on_complex(%a: tensor<2xcomplex<f32>>, %o: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = linalg.add ins(%a, %a : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) outs(%o : tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: expects integer or floating-point elements, got 'complex<f32>'
