@@ -11,6 +11,8 @@ becomes a layer:
     linalg.pooling_nchw_sum                                        Conv, depthwise all-ones
     linalg.generic summing H and W into (N, C, 1, 1)               Conv, the same, window H x W
     linalg.matmul  activation x constant                           Linear, bias = the init
+    linalg.generic out[n, o] += x[n, i...] * w[...] (a contraction) [Flatten,] Linear, the
+                   weight laid out over x's flattened sample axes
     tensor.collapse_shape  NxCxHxW -> Nx(C*H*W)                    Flatten
     elementwise (linalg.generic / map / named, arith on tensors)   read by `pointwise_form`:
         (s0 * x0 [+ s1 * x1] + b) [** 2]                           scale/shift, Add, Square
@@ -49,6 +51,8 @@ from heirpy.ir.utils import (
     all_parallel,
     is_identity,
     iterator_kinds,
+    loop_sizes,
+    projection_dims,
     reassociation_groups,
     static_shape,
 )
@@ -394,9 +398,15 @@ def _generic(ex: _Extractor, op: Operation) -> None:
     if all_parallel(op.iterator_types):
         _pointwise(ex, op)
         return
+    if _contraction_operands(op) is not None:
+        _contraction(ex, op)
+        return
     summand = _spatial_summand(op)
     if summand is None:
-        raise ex.error(op, "reduces in a way that is not a sum over H and W; Orion has no such layer")
+        raise ex.error(
+            op, "reduces in a way that is neither a sum over H and W nor a contraction with a plaintext weight; "
+            "Orion has no such layer"
+        )
     if summand is op.body.block.args[0] and len(op.inputs) == 1:
         if not is_identity(affine_maps(op.indexing_maps)[0]):
             raise ex.error(op, "sums an activation read through a non-identity indexing map")
@@ -416,6 +426,86 @@ def _generic(ex: _Extractor, op: Operation) -> None:
     weight = np.ones((channels, 1, height, width))
     layer = Conv((source,), op, weight, _per_channel(ex, op.outputs[0], op), height, 0, 1, channels)
     ex.bind(op.results[0], ex.add_layer(layer, _shape(ex, op)))
+
+
+def _contraction_operands(op: linalg.GenericOp) -> tuple[int, int] | None:
+    """For `out[...] += in_a[...] * in_b[...]` (body `acc + a * b` in either order, two
+    inputs, one output), the indices of the two inputs in body order; else None."""
+    block = op.body.block
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(block.args) != 3:
+        return None
+    yielded = block.last_op.operands[0] if block.last_op is not None and block.last_op.operands else None
+    add = yielded.owner if isinstance(yielded, OpResult) else None
+    if add is None or add.name != "arith.addf" or block.args[2] not in add.operands:
+        return None
+    product = add.operands[1] if add.operands[0] is block.args[2] else add.operands[0]
+    mul = product.owner if isinstance(product, OpResult) else None
+    if mul is None or mul.name != "arith.mulf" or len(list(block.ops)) != 3:
+        return None
+    factors = [block.args.index(v) for v in mul.operands if v in block.args[:2]]
+    return (factors[0], factors[1]) if sorted(factors) == [0, 1] else None
+
+
+# A contraction's weight is built over its whole loop space (batch loop fixed): a bound
+# that keeps a pathological generic from exhausting memory, far above any example.
+MAX_CONTRACTION_LOOPS = 1 << 26
+
+
+def _contraction(ex: _Extractor, op: linalg.GenericOp) -> None:
+    """`out[n, o] += x[n, i...] * w[...]` with x encrypted and w plaintext: the Linear
+    whose weight row o holds, at x's flattened sample index, the sum of the w elements
+    multiplied with it (heirpy's fused global pool + Linear is such a generic)."""
+    encrypted = [i for i, v in enumerate(op.inputs) if v in ex.values]
+    if len(encrypted) != 1:
+        raise ex.error(op, "multiplies two encrypted values in a contraction; Orion's Linear needs a plaintext weight")
+    x_index = encrypted[0]
+    source = ex.activation(op.inputs[x_index], op)
+    weight = ex.plaintext(op.inputs[1 - x_index], op, "weight").astype(np.float64)
+    x_shape = ex.shapes[source]
+    if len(x_shape) not in (2, 4):
+        raise ex.error(op, f"contracts a rank-{len(x_shape)} activation; Orion's Linear reads NCHW or (N, features)")
+    matrix = _contraction_matrix(ex, op, x_index, x_shape, weight)
+    out_shape = _shape(ex, op)
+    if len(x_shape) == 4:
+        source = ex.add_layer(Flatten((source,), op), (x_shape[0], matrix.shape[1]))
+    layer = Linear((source,), op, matrix, _per_channel(ex, op.outputs[0], op))
+    ex.bind(op.results[0], ex.add_layer(layer, out_shape))
+
+
+def _contraction_matrix(
+    ex: _Extractor, op: linalg.GenericOp, x_index: int, x_shape: tuple[int, ...], weight: np.ndarray
+) -> np.ndarray:
+    """The (out features, x's sample size) matrix of the contraction `op`: the loop
+    that indexes x's and the output's first axis is the batch, which the weight must
+    not read; the other loops are summed into the matrix entry they address."""
+    maps = affine_maps(op.indexing_maps)
+    dims = [projection_dims(m) for m in maps]
+    out_shape = _shape(ex, op)
+    shapes = [x_shape if i == x_index else weight.shape for i in range(2)] + [out_shape]
+    sizes = loop_sizes(maps, shapes)
+    x_dims, w_dims, out_dims = dims[x_index], dims[1 - x_index], dims[2]
+    if x_dims is None or w_dims is None or out_dims is None or sizes is None:
+        raise ex.error(op, "is a contraction whose indexing maps are not projected permutations; "
+                       "Orion has no such layer")
+    if len(out_shape) != 2 or not x_dims or x_dims[0] != out_dims[0] or out_dims[0] in w_dims:
+        raise ex.error(
+            op, "is a contraction that is not out[n, o] += x[n, ...] * w[...] with the batch n outside the weight; "
+            "Orion's Linear has no such form"
+        )
+    kinds = iterator_kinds(op.iterator_types)
+    if any((kind == "parallel") != (d in out_dims) for d, kind in enumerate(kinds)):
+        raise ex.error(op, "has parallel loops the output does not index (or reductions it does)")
+    loops = [d for d in range(len(sizes)) if d != out_dims[0]]
+    if int(np.prod([sizes[d] for d in loops])) > MAX_CONTRACTION_LOOPS:
+        raise ex.error(op, f"is a contraction over more than {MAX_CONTRACTION_LOOPS} points; too large to export")
+    grid = np.meshgrid(*(np.arange(sizes[d]) for d in loops), indexing="ij")
+    at = dict(zip(loops, (g.ravel() for g in grid)))
+    at[out_dims[0]] = np.zeros_like(grid[0].ravel()) if grid else np.zeros(1, dtype=np.int64)
+    x_flat = np.ravel_multi_index([at[d] for d in x_dims[1:]], x_shape[1:])
+    out_flat = at[out_dims[1]]
+    matrix = np.zeros((out_shape[1], int(np.prod(x_shape[1:]))))
+    np.add.at(matrix, (out_flat, x_flat), weight[tuple(at[d] for d in w_dims)])
+    return matrix
 
 
 def _spatial_summand(op: linalg.GenericOp) -> SSAValue | None:
