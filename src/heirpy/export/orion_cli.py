@@ -3,11 +3,12 @@
     heirpy-export-orion MODEL.mlir [-o NET.pt] [--function NAME]
                         [-p PIPELINE | --no-pipeline] [--check [SEED]] [--debug]
 
-Runs heirpy's pipeline (default `linalg-canonicalizations,linalg-fuse-ops`), exports the
-function (default `main`) with `heirpy.export.orion.to_orion`, prints one line per Orion
-layer with the op it came from and the levels Orion will need, and with `-o` saves the
-network (`torch.load(path, weights_only=False)` gives it back; heirpy must be
-importable there). `--check` runs the network in cleartext and heirpy's evaluator on
+Runs heirpy's pipeline (default `linalg-canonicalizations,linalg-fuse-ops{slot-budget=0}`,
+`heirpy.export.orion.ORION_PIPELINE`), exports the function (default `main`) with
+`heirpy.export.orion.to_orion`, prints one line per Orion layer with the op it came
+from and the levels Orion will need, and with `-o` saves the network
+(`torch.load(path, weights_only=False)` gives it back; heirpy must be importable
+there). `--check` runs the network in cleartext and heirpy's evaluator on
 the same random input (seed 0, or SEED) and exits 1 if they differ beyond
 `1e-5 + 1e-4 * |expected|`.
 
@@ -25,13 +26,13 @@ from pathlib import Path
 
 from heirpy.api import run_pipeline
 from heirpy.export.network import Add, ChannelAffine, Conv, Flatten, Layer, Linear, Network, Square, extract_network
-from heirpy.export.orion import ORION_REQUIREMENT, network_to_orion, orion_depth, run_cleartext
+from heirpy.export.orion import ORION_PIPELINE, ORION_REQUIREMENT, network_to_orion, orion_depth, run_cleartext
 from heirpy.interp.equivalence import compare_arrays, random_inputs
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import load_file
 from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, location_prefix, run_guarded
 
-DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+DEFAULT_PIPELINE = ORION_PIPELINE
 
 
 def parser() -> argparse.ArgumentParser:
