@@ -1,14 +1,16 @@
 """Encrypted inference under Orion (CKKS, Lattigo): raw IR vs heirpy-fused IR, measured.
 
     python benchmarks/bench_orion.py [--nets NAME ...] [--reps 3] [--timeout 1800]
-        [--lock FILE] [--out benchmarks/out/orion.md] [--plot benchmarks/out/orion.png]
+        [--lock FILE] [--append] [--out benchmarks/out/orion.md] [--plot benchmarks/out/orion.png]
 
 Needs the benchmark requirements (benchmarks/requirements.txt: torch 2.13.0 CPU, then
 torchvision 0.28.0, then orion-fhe 1.0.2, in that order, so pip never pulls another torch).
 
 For every FHE example net, both forms go through `heirpy.export.orion.to_orion`:
   raw    the IR as exported by torch-mlir;
-  fused  after heirpy's main pipeline `linalg-canonicalizations,linalg-fuse-ops`.
+  fused  after `heirpy.export.orion.ORION_PIPELINE`: heirpy's main pipeline
+         `linalg-canonicalizations,linalg-fuse-ops` without the linear chains' slot
+         budget (Orion packs a matrix of any size in slot-sized blocks).
 Each exported network is first checked in cleartext against heirpy's evaluator and against
 PyTorch's outputs (the `.npz` next to the model). Then Orion runs it encrypted:
 `init_scheme` (key generation: secret, public, relinearisation keys), `fit` on the one
@@ -20,7 +22,8 @@ CKKS parameters (standard ring, scale 2^26, LogQ = [30] + [26] * L, LogP = [31, 
          conv / linear / average pool, 1 per x^2, 2 per unfused batch norm), and the
          smallest ring degree that both holds the largest packed tensor Orion builds in
          one ciphertext and keeps log(QP) within the 128-bit bound of the
-         HomomorphicEncryption.org standard (ternary secret);
+         HomomorphicEncryption.org standard (ternary secret), at most 2^15 (`MAX_LOG_N`:
+         a larger tensor is split over several ciphertexts, as Orion does past 2^16);
   same   the raw form's sized parameters, for both forms.
 Tight budget (`--tight`, default tiny_cnn and alexnet_tiny): L = the fused form's levels,
 for both forms; the raw form then needs bootstrapping. Q0 = 35 bits there: Lattigo's
@@ -34,7 +37,8 @@ Every encrypted run is its own process (`--run`): a Lattigo error is a Go panic 
 aborts the process, so a run that dies or exceeds `--timeout` is reported, not fatal.
 Runs are single-threaded (GOMAXPROCS=1 for Lattigo's Go runtime, one torch thread) and
 each holds `--lock` (an flock) while it runs, so timings on a shared machine do not
-overlap. Times are CPU seconds of the run's process (`time.process_time`, all its
+overlap; `--append` keeps the nets of an earlier report that this run does not
+measure (a long benchmark can go net by net). Times are CPU seconds of the run's process (`time.process_time`, all its
 threads), medians over `--reps` runs, each with fresh keys: on a shared machine the
 wall time of a single-threaded run varies with the load, its CPU time much less (wall
 times are kept in the JSON next to the table). "levels" = input level - output level of
@@ -61,15 +65,20 @@ from pathlib import Path
 
 import numpy as np
 
+from markdown_table import markdown_table  # benchmarks/, the directory of this script
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
 NETS = ("tiny_cnn", "alexnet_tiny", "cryptonets", "lenet5", "lola_mnist", "resnet_block", "mobilenet_block")
 LOG_SCALE, Q0_BITS, LEVEL_BITS, P_BITS = 26, 30, 26, [31, 31]
 BOOT_Q0_BITS, BOOT_P_BITS = 35, [61] * 4
 # Largest log2(QP) for 128-bit security per log2(N) (HomomorphicEncryption.org standard,
 # ternary secret, classical attacks).
 SECURE_LOG_QP = {10: 27, 11: 54, 12: 109, 13: 218, 14: 438, 15: 881, 16: 1761}
+# Orion's compile densifies each slots x slots block of a layer's matrix and indexes it
+# with a slots x slots int64 array: ~16 GB at 2^16 (32768 slots), ~5 GB at 2^15. The
+# MobileNet block's 65536-value tensors therefore run at 2^15, in 4 ciphertexts.
+MAX_LOG_N = 15
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -108,9 +117,9 @@ def log_qp(levels: int) -> int:
 def sized_params(levels: int, max_elements: int) -> Params:
     """The fewest levels, and the smallest ring that packs `max_elements` in one
     ciphertext (slots = N / 2) and is 128-bit secure for that modulus."""
-    slots_log_n = max(1, math.ceil(math.log2(max_elements))) + 1  # past 2^16 Orion splits
+    slots_log_n = max(1, math.ceil(math.log2(max_elements))) + 1
     secure_log_n = min(n for n, bound in SECURE_LOG_QP.items() if log_qp(levels) <= bound)
-    return Params(levels, min(max(slots_log_n, secure_log_n, 12), 16))
+    return Params(levels, min(max(slots_log_n, secure_log_n, 12), MAX_LOG_N))
 
 
 # ----------------------------------------------------------------------------- one encrypted run
@@ -222,7 +231,7 @@ def prepare(name: str, workdir: Path) -> tuple[list[Form], Path, Path]:
     import heirpy
     from heirpy.analysis.depth import analyze_module
     from heirpy.export.network import extract_network
-    from heirpy.export.orion import network_to_orion, orion_depth
+    from heirpy.export.orion import ORION_PIPELINE, network_to_orion, orion_depth
     from heirpy.interp import load_file, run_function
 
     data = np.load(EXAMPLES / f"{name}.npz")
@@ -235,7 +244,7 @@ def prepare(name: str, workdir: Path) -> tuple[list[Form], Path, Path]:
         module = loaded.module
         function = _entry(module)
         if form == "fused":
-            heirpy.run_pipeline(module, PIPELINE)
+            heirpy.run_pipeline(module, ORION_PIPELINE)
         depth = next(d for d in analyze_module(module) if d.name == function)
         network = extract_network(module, function)
         net = network_to_orion(network)
@@ -275,8 +284,10 @@ class Measured:
     def failure(self) -> str:
         return next((r.error for r in self.runs if not r.ok), "")
 
-
-RUN_LOG: list[dict] = []  # every encrypted run, written as JSON next to the table
+    def log(self, form: str) -> dict:
+        """Every run, as written to the JSON next to the table."""
+        return {"form": form, "params": self.params.label(),
+                "runs": [r.data if r.ok else {"error": r.error} for r in self.runs]}
 
 
 def measure(form: Form, params: Params, inputs: tuple[Path, Path], args, workdir: Path) -> Measured:  # type: ignore[no-untyped-def]
@@ -290,8 +301,6 @@ def measure(form: Form, params: Params, inputs: tuple[Path, Path], args, workdir
               + (f" inference {result.data['inference']:.2f} s CPU ({result.data['inference_wall']:.2f} s wall)" if result.ok else ""), file=sys.stderr, flush=True)
         if not result.ok:
             break  # a crash repeats; do not spend the timeout again
-    RUN_LOG.append({"net": form.net.stem, "params": params.label(),
-                    "runs": [r.data if r.ok else {"error": r.error} for r in runs]})
     return Measured(params, runs)
 
 
@@ -360,35 +369,29 @@ TIGHT_HEADER = ["net", "budget", "raw: bootstraps, inference s, max error", "fus
                 "fused / raw"]
 
 
-def _markdown(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def _tight_cell(m: Measured) -> str:
     if not m.ok():
         return f"failed ({m.failure()})"
     return f"{m.first('bootstraps')}, {_s(m.median('inference'))}, {_e(m.median('max_error'))}"
 
 
-def plot(reports: list[NetReport], path: Path) -> None:
+def plot(nets: dict[str, dict], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [r.name for r in reports]
+    names = list(nets)
     series = [
-        ("raw", [r.raw_sized.median("inference") or 0 for r in reports]),
-        ("fused, same params", [r.fused_same.median("inference") or 0 for r in reports]),
-        ("fused, sized params", [r.fused_sized.median("inference") or 0 for r in reports]),
+        ("raw", "raw"), ("fused, same params", "fused_same"), ("fused, sized params", "fused_sized"),
     ]
     fig, ax = plt.subplots(figsize=(8, 3.6), dpi=100)
     width = 0.27
-    for i, (label, values) in enumerate(series):
+    for i, (label, key) in enumerate(series):
+        values = [nets[n]["inference"][key] or 0 for n in names]
         ax.bar([x + (i - 1) * width for x in range(len(names))], values, width, label=label)
     ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    ax.set_yscale("log")
     ax.set_ylabel("encrypted inference, CPU s (median)")
     ax.set_title("Orion CKKS inference, raw vs heirpy-fused (1 thread)")
     ax.legend(frameon=False)
@@ -404,6 +407,8 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=1800.0)
     parser.add_argument("--lock", help="flock this file around each encrypted run")
+    parser.add_argument("--append", action="store_true",
+                        help="keep the nets of the existing report (--out's .json) that this run does not measure")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "orion.md")
     parser.add_argument("--plot", type=Path, default=ROOT / "benchmarks" / "out" / "orion.png")
     parser.add_argument("--run", help=argparse.SUPPRESS)
@@ -411,44 +416,73 @@ def main() -> None:
     if args.run:
         run_one(args.run)
         return
-    reports, tight_rows = [], []
+    json_path = args.out.with_suffix(".json")
+    nets: dict[str, dict] = {}
+    if args.append and json_path.exists():
+        nets = json.loads(json_path.read_text())["nets"]
     with tempfile.TemporaryDirectory(prefix="bench_orion_") as tmp:
-        workdir = Path(tmp)
         for name in args.nets:
-            print(f"{name}:", file=sys.stderr, flush=True)
-            (raw, fused), *inputs = prepare(name, workdir)
-            for form in (raw, fused):
-                form.max_elements = probe(form, tuple(inputs), args, workdir)
-                print(f"  {form.name:5} cleartext: |net - evaluator| {form.vs_evaluator:.1e}, "
-                      f"|net - PyTorch| {form.vs_torch:.1e}; Orion depth {form.levels}, "
-                      f"heirpy depth {form.heirpy_depth}, largest packed tensor {form.max_elements}",
-                      file=sys.stderr, flush=True)
-            raw_params = sized_params(raw.levels, raw.max_elements)
-            fused_params = sized_params(fused.levels, fused.max_elements)
-            raw_sized = measure(raw, raw_params, tuple(inputs), args, workdir)
-            fused_same = measure(fused, raw_params, tuple(inputs), args, workdir)
-            fused_sized = (fused_same if fused_params == raw_params
-                           else measure(fused, fused_params, tuple(inputs), args, workdir))
-            reports.append(NetReport(name, raw, fused, raw_sized, fused_same, fused_sized))
-            if name in args.tight and fused.levels < raw.levels:
-                budget = Params(fused.levels, max(14, raw_params.log_n), bootstrappable=True)
-                raw_tight = measure(raw, budget, tuple(inputs), args, workdir)
-                fused_tight = measure(fused, budget, tuple(inputs), args, workdir)
-                tight_rows.append([name, budget.label(), _tight_cell(raw_tight), _tight_cell(fused_tight),
-                                   _ratio(fused_tight.median("inference"), raw_tight.median("inference"))])
-            write_report(reports, tight_rows, args)  # after every net: a long run keeps what it has
-    print(args.out.read_text() if reports else "no nets", end="")
-    print(f"\nwrote {args.out}, {args.out.with_suffix('.json')} and {args.plot}", file=sys.stderr)
+            nets[name] = measure_net(name, args, Path(tmp))
+            write_report(nets, args)  # after every net: a long run keeps what it has
+    print(args.out.read_text() if nets else "no nets", end="")
+    print(f"\nwrote {args.out}, {json_path} and {args.plot}", file=sys.stderr)
 
 
-def write_report(reports: list[NetReport], tight_rows: list[list[str]], args) -> None:  # type: ignore[no-untyped-def]
-    text = "## Same / sized parameters\n\n" + _markdown(HEADER, [r.row() for r in reports])
+def measure_net(name: str, args, workdir: Path) -> dict:  # type: ignore[no-untyped-def]
+    """Both forms of one net, measured; the report's rows and every run."""
+    print(f"{name}:", file=sys.stderr, flush=True)
+    started, load_before = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()[0]
+    (raw, fused), *paths = prepare(name, workdir)
+    inputs = (paths[0], paths[1])
+    for form in (raw, fused):
+        form.max_elements = probe(form, inputs, args, workdir)
+        print(f"  {form.name:5} cleartext: |net - evaluator| {form.vs_evaluator:.1e}, "
+              f"|net - PyTorch| {form.vs_torch:.1e}; Orion depth {form.levels}, "
+              f"heirpy depth {form.heirpy_depth}, largest packed tensor {form.max_elements}",
+              file=sys.stderr, flush=True)
+    raw_params = sized_params(raw.levels, raw.max_elements)
+    fused_params = sized_params(fused.levels, fused.max_elements)
+    raw_sized = measure(raw, raw_params, inputs, args, workdir)
+    fused_same = measure(fused, raw_params, inputs, args, workdir)
+    fused_sized = (fused_same if fused_params == raw_params
+                   else measure(fused, fused_params, inputs, args, workdir))
+    report = NetReport(name, raw, fused, raw_sized, fused_same, fused_sized)
+    logs = [raw_sized.log("raw"), fused_same.log("fused")]
+    logs += [fused_sized.log("fused")] if fused_sized is not fused_same else []
+    tight = None
+    if name in args.tight and fused.levels < raw.levels:
+        budget = Params(fused.levels, max(14, raw_params.log_n), bootstrappable=True)
+        raw_tight = measure(raw, budget, inputs, args, workdir)
+        fused_tight = measure(fused, budget, inputs, args, workdir)
+        tight = [name, budget.label(), _tight_cell(raw_tight), _tight_cell(fused_tight),
+                 _ratio(fused_tight.median("inference"), raw_tight.median("inference"))]
+        logs += [raw_tight.log("raw"), fused_tight.log("fused")]
+    return {
+        "row": report.row(),
+        "tight": tight,
+        "inference": {"raw": raw_sized.median("inference"), "fused_same": fused_same.median("inference"),
+                      "fused_sized": fused_sized.median("inference")},
+        "measured": f"{started} - {time.strftime('%H:%M')}",
+        "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+        "runs": logs,
+    }
+
+
+def write_report(nets: dict[str, dict], args) -> None:  # type: ignore[no-untyped-def]
+    ordered = {n: nets[n] for n in sorted(nets, key=lambda n: NETS.index(n) if n in NETS else len(NETS))}
+    text = "## Same / sized parameters\n\n" + markdown_table(HEADER, [v["row"] for v in ordered.values()])
+    tight_rows = [v["tight"] for v in ordered.values() if v["tight"]]
     if tight_rows:
-        text += "\n\n## Tight level budget (the fused form's levels, for both)\n\n" + _markdown(TIGHT_HEADER, tight_rows)
+        text += ("\n\n## Tight level budget (the fused form's levels, for both)\n\n"
+                 + markdown_table(TIGHT_HEADER, tight_rows))
+    loads = [load for v in ordered.values() for load in v["load_average"]]
+    text += ("\n\nMeasured " + "; ".join(f"{n} {v['measured']}" for n, v in ordered.items())
+             + f" on {os.cpu_count()} cores; 1-minute load average at the start and end of each net: "
+             + f"{min(loads)}-{max(loads)}.")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n")
-    args.out.with_suffix(".json").write_text(json.dumps(RUN_LOG, indent=1) + "\n")
-    plot(reports, args.plot)
+    args.out.with_suffix(".json").write_text(json.dumps({"nets": ordered}, indent=1) + "\n")
+    plot(ordered, args.plot)
 
 
 if __name__ == "__main__":
