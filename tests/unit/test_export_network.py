@@ -91,6 +91,21 @@ def test_fused_nets_need_heirpy_depth_bound_in_orion(name: str) -> None:
     assert all(layer.stride == 2 and layer.weight.shape[2] == 4 for layer in strided)
 
 
+
+def test_fused_mobilenet_block_reaches_its_bound_with_one_linear_after_the_pool() -> None:
+    """heirpy fuses the global pool, flatten and Linear into one contraction generic;
+    Orion reads it as Flatten + one Linear, so the pool costs no level of its own."""
+    from heirpy.export.orion import ORION_PIPELINE
+
+    loaded = load_file(EXAMPLES / "mobilenet_block.mlir")
+    raw = extract_network(loaded.module)
+    heirpy.run_pipeline(loaded.module, ORION_PIPELINE)
+    net = extract_network(loaded.module)
+    (depth,) = analyze_module(loaded.module)
+    assert orion_depth(net) == depth.depth == 5 < orion_depth(raw) == 6
+    assert [type(layer) for layer in net.layers[-2:]] == [Flatten, Linear]
+
+
 # ----------------------------------------------------------------------------- folding
 def test_batch_norm_chain_folds_into_the_conv() -> None:
     body = """  ^bb0(%v: f32, %m: f32, %g: f32, %b: f32, %o: f32):
@@ -315,7 +330,8 @@ def test_global_average_pool_generic_is_an_average_pool() -> None:
     conv, pool = network(conv_net(gap, "%avg", "tensor<1x2x1x1xf32>")).layers
     assert isinstance(pool, Conv) and pool.is_average_pool() and pool.weight.shape == (2, 1, 3, 3)
     maximum = gap.replace("%a = arith.addf %v, %o", "%a = arith.maximumf %v, %o")
-    assert "not a sum over H and W" in export_error(conv_net(maximum, "%avg", "tensor<1x2x1x1xf32>"))
+    message = export_error(conv_net(maximum, "%avg", "tensor<1x2x1x1xf32>"))
+    assert "neither a sum over H and W nor a contraction" in message
 
 
 def test_sum_over_h_and_w_of_a_fused_epilogue_splits_into_its_layers() -> None:
@@ -343,3 +359,65 @@ def test_layers_the_result_does_not_depend_on_are_dropped() -> None:
     net = network(conv_net(dead + "\n" + square, "%sq"))
     assert [type(layer) for layer in net.layers] == [Conv, Square]
     assert net.layers[1].inputs == (1,) and net.output == 2
+
+
+# ----------------------------------------------------------------------------- contractions
+FC = "dense<[[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]]> : tensor<3x2xf32>"
+
+
+def contraction(x_map: str, w_map: str, out_map: str, iterators: str, body: str = "", fc: str = FC) -> str:
+    """`%y` (1x3) = a reduction generic over the conv %c (1x2x3x3) and a 3x2 weight
+    %fc: heirpy's fused global pool + Linear is `y[n, o] += c[n, ch, h, w] * fc[o, ch]`."""
+    body = body or "    %p = arith.mulf %v, %k : f32\n    %a = arith.addf %o, %p : f32"
+    fc_type = fc.split(" : ")[-1]
+    return f"""  %fc = arith.constant {fc}
+  %ye = tensor.empty() : tensor<1x3xf32>
+  %yf = linalg.fill ins(%zero : f32) outs(%ye : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %y = linalg.generic {{indexing_maps = [{x_map}, {w_map}, {out_map}], iterator_types = {iterators}}} ins(%c, %fc : tensor<1x2x3x3xf32>, {fc_type}) outs(%yf : tensor<1x3xf32>) {{
+  ^bb0(%v: f32, %k: f32, %o: f32):
+{body}
+    linalg.yield %a : f32
+  }} -> tensor<1x3xf32>"""
+
+
+GAP_FC = (
+    "affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>",
+    "affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>",
+    "affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>",
+    '["parallel", "parallel", "reduction", "reduction", "reduction"]',
+)
+
+
+def test_contraction_of_a_global_pool_and_linear_is_flatten_then_one_linear() -> None:
+    text = conv_net(contraction(*GAP_FC), "%y", "tensor<1x3xf32>")
+    module = heirpy.parse(text, "net.mlir")
+    net = extract_network(module, "main")
+    conv, flatten, linear = net.layers
+    assert isinstance(conv, Conv) and isinstance(flatten, Flatten) and isinstance(linear, Linear)
+    fc = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]])
+    # row o holds fc[o, ch] at every (ch, h, w) of the flattened 2x3x3 sample
+    np.testing.assert_allclose(linear.weight, np.repeat(fc, 9, axis=1), rtol=1e-6)
+    assert orion_depth(net) == 2
+    # the layers compute what the IR computes (numpy on the layers vs the evaluator)
+    from heirpy.interp.evaluator import run_function
+
+    x = np.random.default_rng(0).standard_normal((1, 1, 4, 4)).astype(np.float32)
+    (expected,) = run_function(module, "main", [x])
+    c = np.zeros((1, 2, 3, 3))
+    for i in range(3):
+        for j in range(3):
+            c[0, :, i, j] = np.einsum("okl,kl->o", conv_weight()[:, 0], x[0, 0, i:i + 2, j:j + 2])
+    got = c.reshape(1, -1) @ linear.weight.T + linear.bias
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_contractions_orion_has_no_linear_for_are_errors() -> None:
+    x_map, w_map, out_map, iterators = GAP_FC
+    # the weight indexed by the batch loop: not one matrix for every sample
+    batch_in_weight = contraction(x_map, "affine_map<(d0, d1, d2, d3, d4) -> (d1, d0)>", out_map, iterators,
+                                  fc="dense<[[1.0], [2.0], [3.0]]> : tensor<3x1xf32>")
+    assert "batch n outside the weight" in export_error(conv_net(batch_in_weight, "%y", "tensor<1x3xf32>"))
+    # acc + a * b * b is not a contraction; its reduction is not a spatial sum either
+    cubic = contraction(*GAP_FC, body="    %p = arith.mulf %v, %k : f32\n    %q = arith.mulf %p, %k : f32\n"
+                        "    %a = arith.addf %o, %q : f32")
+    assert "nor a contraction" in export_error(conv_net(cubic, "%y", "tensor<1x3xf32>"))

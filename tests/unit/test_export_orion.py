@@ -32,17 +32,17 @@ pytestmark = pytest.mark.skipif(
 )
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
-FHE_NETS = [name for name in ("tiny_cnn", "alexnet_tiny", "cryptonets", "lenet5", "lola_mnist", "resnet_block")
+FHE_NETS = [name for name in ("tiny_cnn", "alexnet_tiny", "cryptonets", "lenet5", "lola_mnist", "resnet_block",
+                              "mobilenet_block")
             if (EXAMPLES / f"{name}.mlir").exists()]
 
 
 def export(name: str, fused: bool):  # type: ignore[no-untyped-def]
-    from heirpy.export.orion import to_orion
+    from heirpy.export.orion import ORION_PIPELINE, to_orion
 
     loaded = load_file(EXAMPLES / f"{name}.mlir")
     if fused:
-        heirpy.run_pipeline(loaded.module, PIPELINE)
+        heirpy.run_pipeline(loaded.module, ORION_PIPELINE)
     return loaded, to_orion(loaded.module)
 
 
