@@ -42,7 +42,7 @@ func.func @gap_square_linear(%x: tensor<1x2x2x2xf32>) -> tensor<1x3xf32> {
 // CHECK:      %[[M:.*]] = arith.constant dense<{{\[}}[2.500000e-01, 2.500000e-01, 2.500000e-01, 2.500000e-01, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00], [5.000000e-01, {{.*}}]]> : tensor<3x8xf32>
 // CHECK:      %[[V:.*]] = linalg.matvec ins(%[[M]], %[[XF]] : tensor<3x8xf32>, tensor<8xf32>) outs(%[[B]] : tensor<3xf32>)
 // CHECK-NEXT: %[[Y:.*]] = tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 3]
-// CHECK-NEXT: func.return %[[Y]]
+// CHECK-NEXT: return %[[Y]]
 
 // With 4 slots the 8-element loop space does not fit: the fused reduction stays.
 // SMALL-LABEL: func.func @gap_square_linear
@@ -116,7 +116,7 @@ func.func @shared_matvec(%x: tensor<3xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
 // CHECK-LABEL: func.func @shared_matvec
 // CHECK:      %[[H:.*]] = linalg.matvec ins(%{{.*}}, %x : tensor<2x3xf32>, tensor<3xf32>)
 // CHECK:      %[[Y:.*]] = linalg.matvec ins(%{{.*}}, %[[H]] : tensor<2x2xf32>, tensor<2xf32>)
-// CHECK:      func.return %[[H]], %[[Y]]
+// CHECK:      return %[[H]], %[[Y]]
 
 // -----
 
@@ -134,7 +134,7 @@ func.func @chained_matvecs(%x: tensor<3xf32>) -> tensor<2xf32> {
 // CHECK:      %[[C:.*]] = arith.constant dense<[4.500000e+00, 7.500000e+00]> : tensor<2xf32>
 // CHECK:      %[[M:.*]] = arith.constant dense<{{\[}}[2.000000e+00, 1.000000e+00, 2.000000e+00], [1.000000e+00, 3.000000e+00, 1.000000e+00]]> : tensor<2x3xf32>
 // CHECK:      %[[Y:.*]] = linalg.matvec ins(%[[M]], %x : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
-// CHECK-NEXT: func.return %[[Y]]
+// CHECK-NEXT: return %[[Y]]
 
 // -----
 
@@ -160,4 +160,4 @@ func.func @size_one_sum(%x: tensor<2x1xf32>) -> tensor<2xf32> {
 // CHECK:      linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
 // CHECK-NEXT: ^{{.*}}(%{{.*}}: f32, %{{.*}}: f32):
 // CHECK-NEXT:   arith.addf
-// CHECK:      func.return
+// CHECK:      return
