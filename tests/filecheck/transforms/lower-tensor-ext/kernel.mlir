@@ -53,7 +53,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // INLINE:       %[[ACC:.*]] = linalg.broadcast ins(%[[B]]
 // INLINE:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
 // INLINE-NOT:   linalg.transpose
-// INLINE:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, ((d1 * 3) + d4), d2, d3)>{{.*}} ins(%[[C]] :
+// INLINE:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>{{.*}} ins(%[[C]] :
 // INLINE:       return %[[S]]
 
 // MLIR-LABEL: func.func @k(
