@@ -266,6 +266,25 @@ def test_out_of_bounds_slice_is_an_error_naming_the_op_and_axis() -> None:
         run(ir, np.arange(4, dtype=np.float32), np.int64(3))
 
 
+def test_generic_reading_past_a_dynamic_operand_is_an_error_naming_the_map() -> None:
+    """A shifted indexing map is in bounds for one run-time size and not for another
+    (the verifier cannot tell with a dynamic operand)."""
+    ir = """func.func @main(%x: tensor<?xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 + 1)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}"""
+    np.testing.assert_array_equal(run(ir, np.arange(5, dtype=np.float32))[0], [1, 2, 3, 4])
+    with pytest.raises(EvaluationError, match=(
+        r"^<string>:3:3: error: 'linalg.generic' indexing map \(d0\) -> \(\(d0 \+ 1\)\) reads axis 0 "
+        r"at 1\.\.4, outside 0\.\.3$"
+    )):
+        run(ir, np.zeros(4, dtype=np.float32))
+
+
 GATHER = """func.func @main(%t: tensor<5xf32>, %idx: tensor<3xi32>) -> tensor<3xf32> {
   %e = tensor.empty() : tensor<3xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
