@@ -162,8 +162,9 @@ def table(statuses: dict[str, str], equivalent: dict[str, str] | None = None) ->
             counts["survived"] += 1
     per_folder: dict[str, Counter[str]] = defaultdict(Counter)
     for module, counts in per_module.items():
-        per_folder[folder_of(module)].update(counts)
-        per_folder[module.split(".")[1]].update(counts)
+        top = ".".join(module.split(".")[:2])  # heirpy.transforms, heirpy.interp
+        for folder in {folder_of(module), top}:
+            per_folder[folder].update(counts)
     lines = [
         "| module | mutants tested (of all) | killed | survived | equivalent | score |",
         "|---|---|---|---|---|---|",
