@@ -155,3 +155,12 @@ def test_resource_blobs_one_a_line_in_order_of_use() -> None:
     )
     again = heirpy.parse(printed)
     assert heirpy.print_module(again) == printed
+
+
+def test_attribute_dictionaries_print_sorted_by_name() -> None:
+    text = 'func.func @f() attributes {zeta = 1 : i64, alpha = "a"} {\n  func.return\n}\n'
+    module = heirpy.parse(text)
+    assert 'attributes {alpha = "a", zeta = 1 : i64}' in heirpy.print_module(module)
+    generic = heirpy.print_module(module, generic=True)
+    assert '<{function_type = () -> (), sym_name = "f"}>' in generic
+    assert '{alpha = "a", zeta = 1 : i64}' in generic

@@ -13,7 +13,8 @@ no dot, so the short name cannot be read as another dialect's op. Generic-form o
 xDSL's parser resolves short names against every enclosing op's dialect, which is a
 superset of MLIR's rule, so what this printer writes parses in heirpy as in MLIR.
 
-Affine maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
+Attribute and property dictionaries print sorted by name, as MLIR stores them. Affine
+maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
 rather than xDSL's fully bracketed `((d1 * 3) + d4)`, and the `dense_resource` blobs in the
 `{-# dialect_resources #-}` trailer one a line in order of first use, as MLIR writes them.
 """
@@ -126,6 +127,12 @@ class MLIRPrinter(Printer):
     _resources_in_use_order: dict[str, dict[str, None]] = field(
         default_factory=dict[str, dict[str, None]], init=False
     )
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        # MLIR keeps every attribute and property dictionary sorted by name (an op's
+        # `{dilations = ..., strides = ...}`, a function's `<{function_type, sym_name}>`);
+        # xDSL prints them in insertion order.
+        super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):

@@ -29,7 +29,7 @@ func.func @torch_avg(%x: tensor<2x3x10x10xf32>) -> tensor<2x4x4x4xf32> {
 // CHECK:      %[[BIAS:.*]] = linalg.broadcast
 // CHECK-NOT:  linalg.{{conv|pooling|generic}}
 // CHECK:      %[[Z:.*]] = linalg.fill
-// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>, divisor = 4.000000e+00 : f64} ins(%x, %w, %[[BIAS]] : tensor<2x3x10x10xf32>, tensor<4x3x3x3xf32>, tensor<2x4x8x8xf32>) outs(%[[Z]] : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_dilations = array<i64: 1, 1>, conv_strides = array<i64: 1, 1>, divisor = 4.000000e+00 : f64, pool_dilations = array<i64: 1, 1>, pool_strides = array<i64: 2, 2>, pool_window = array<i64: 2, 2>} ins(%x, %w, %[[BIAS]] : tensor<2x3x10x10xf32>, tensor<4x3x3x3xf32>, tensor<2x4x8x8xf32>) outs(%[[Z]] : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
 // CHECK-NEXT: return %[[R]]
 
 // -----
@@ -43,7 +43,7 @@ func.func @strided_arg_weights(%x: tensor<1x2x17x17xf32>, %w: tensor<3x2x3x3xf32
   return %p : tensor<1x3x3x3xf32>
 }
 // CHECK-LABEL: func.func @strided_arg_weights
-// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_strides = array<i64: 2, 2>, conv_dilations = array<i64: 2, 2>, pool_window = array<i64: 3, 2>, pool_strides = array<i64: 1, 2>, pool_dilations = array<i64: 2, 1>} ins(%x, %w, %ci : {{.*}}) outs(%pi : tensor<1x3x3x3xf32>)
+// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_dilations = array<i64: 2, 2>, conv_strides = array<i64: 2, 2>, pool_dilations = array<i64: 2, 1>, pool_strides = array<i64: 1, 2>, pool_window = array<i64: 3, 2>} ins(%x, %w, %ci : {{.*}}) outs(%pi : tensor<1x3x3x3xf32>)
 // CHECK-NEXT: return %[[R]]
 
 // -----
@@ -63,7 +63,7 @@ func.func @mul_quarter(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: te
   return %a : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @mul_quarter
-// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {{{.*}}divisor = 4.000000e+00 : f64} ins(%x, %w, %ci
+// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {{{.*}}divisor = 4.000000e+00 : f64, {{.*}}} ins(%x, %w, %ci
 // CHECK-NEXT: return %[[R]]
 
 // -----
@@ -78,7 +78,7 @@ func.func @tensor_divf(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: te
   return %a : tensor<1x2x3x3xf32>
 }
 // CHECK-LABEL: func.func @tensor_divf
-// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 1, 1>, pool_dilations = array<i64: 1, 1>, divisor = 4.000000e+00 : f64}
+// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_dilations = array<i64: 1, 1>, conv_strides = array<i64: 1, 1>, divisor = 4.000000e+00 : f64, pool_dilations = array<i64: 1, 1>, pool_strides = array<i64: 1, 1>, pool_window = array<i64: 2, 2>}
 // CHECK-NEXT: return %[[R]]
 
 // -----
@@ -98,5 +98,5 @@ func.func @splat_input(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: te
   return %a : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @splat_input
-// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {{{.*}}divisor = 8.000000e+00 : f64} ins(%x, %w, %ci
+// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {{{.*}}divisor = 8.000000e+00 : f64, {{.*}}} ins(%x, %w, %ci
 // CHECK-NEXT: return %[[R]]

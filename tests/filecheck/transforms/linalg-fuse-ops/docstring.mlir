@@ -8,7 +8,7 @@ func.func @doc(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tensor<1x2
   return %p : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @doc
-// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %ci : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>, tensor<1x2x4x4xf32>) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor_ext.fused_conv_pool {conv_dilations = array<i64: 1, 1>, conv_strides = array<i64: 1, 1>, pool_dilations = array<i64: 1, 1>, pool_strides = array<i64: 2, 2>, pool_window = array<i64: 2, 2>} ins(%x, %w, %ci : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>, tensor<1x2x4x4xf32>) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
 // CHECK-NEXT: return %[[R]]
 // OFF-LABEL: func.func @doc
 // OFF-NOT: tensor_ext
