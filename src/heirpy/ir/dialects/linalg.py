@@ -149,6 +149,26 @@ class GenericOp(xops.GenericOp):
         op.attributes |= entries
         return op
 
+    def verify_(self) -> None:
+        super().verify_()
+        # MLIR's DestinationStyleOpInterface: on tensors, result #i is init #i, type and all
+        # (xDSL does not check it; a wrong result type would reach the evaluator).
+        first_init = len(self.inputs)
+        tensor_inits = [
+            (first_init + i, v) for i, v in enumerate(self.outputs) if isinstance(v.type, TensorType)
+        ]
+        if len(tensor_inits) != len(self.results):
+            raise VerifyException(
+                f"expected the number of tensor results ({len(self.results)}) to be equal to the "
+                f"number of output tensors ({len(tensor_inits)})"
+            )
+        for (index, init), result in zip(tensor_inits, self.results, strict=True):
+            if init.type != result.type:
+                raise VerifyException(
+                    f"expected type of operand #{index} ('{init.type}') to match type of corresponding "
+                    f"result ('{result.type}')"
+                )
+
 
 class _ScalarElements:
     """Refuse, with a diagnostic, element types xDSL's elementwise ops cannot build a body

@@ -209,3 +209,25 @@ func.func @legacy_add_on_complex(%a: tensor<2xcomplex<f32>>, %o: tensor<2xcomple
   return %0 : tensor<2xcomplex<f32>>
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: expects integer or floating-point elements, got 'complex<f32>'
+
+// -----
+
+func.func @generic_result_type_differs_from_init(%a: tensor<2xf32>) -> tensor<3xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%a : tensor<2xf32>) {
+  ^bb0(%x: f32):
+    linalg.yield %x : f32
+  } -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 6]]:3: error: 'linalg.generic' op expected type of operand #0 ('tensor<2xf32>') to match type of corresponding result ('tensor<3xf32>')
+
+// -----
+
+func.func @generic_missing_result(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<2xf32>) outs(%b : tensor<2xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return %b : tensor<2xf32>
+}
+// CHECK: invalid.mlir:[[# @LINE - 6]]:3: error: 'linalg.generic' op expected the number of tensor results (0) to be equal to the number of output tensors (1)
