@@ -53,6 +53,7 @@ from heirpy.ir.dialects.linalg_core import (  # noqa: F401 (re-exported: linalg'
     ReduceOp,
     TransposeOp,
     pure_on_tensors,
+    verify_destination_style,
 )
 from heirpy.ir.dialects.linalg_relayout import RELAYOUT_OPS, PackOp, UnPackOp  # noqa: F401 (re-exported)
 from heirpy.ir.dialects.linalg_softmax import SoftmaxOp
@@ -151,23 +152,8 @@ class GenericOp(xops.GenericOp):
 
     def verify_(self) -> None:
         super().verify_()
-        # MLIR's DestinationStyleOpInterface: on tensors, result #i is init #i, type and all
-        # (xDSL does not check it; a wrong result type would reach the evaluator).
-        first_init = len(self.inputs)
-        tensor_inits = [
-            (first_init + i, v) for i, v in enumerate(self.outputs) if isinstance(v.type, TensorType)
-        ]
-        if len(tensor_inits) != len(self.results):
-            raise VerifyException(
-                f"expected the number of tensor results ({len(self.results)}) to be equal to the "
-                f"number of output tensors ({len(tensor_inits)})"
-            )
-        for (index, init), result in zip(tensor_inits, self.results, strict=True):
-            if init.type != result.type:
-                raise VerifyException(
-                    f"expected type of operand #{index} ('{init.type}') to match type of corresponding "
-                    f"result ('{result.type}')"
-                )
+        # xDSL does not check it; a wrong result type would only fail in the evaluator.
+        verify_destination_style(self, self.outputs)
 
 
 class _ScalarElements:
