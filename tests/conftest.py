@@ -24,8 +24,10 @@ PROFILE = os.environ.get("HEIRPY_HYPOTHESIS_PROFILE", "ci")
 
 _common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_common)
-settings.register_profile("dev", **_common)
-settings.register_profile("nightly", **_common)
+# derandomize=False is spelt out: with CI set in the environment, Hypothesis's own default
+# profile is derandomized, and a profile registered without it would inherit that.
+settings.register_profile("dev", derandomize=False, **_common)
+settings.register_profile("nightly", derandomize=False, **_common)
 if PROFILE not in SCALES:
     raise pytest.UsageError(
         f"HEIRPY_HYPOTHESIS_PROFILE={PROFILE!r}: expected one of {', '.join(SCALES)}"
