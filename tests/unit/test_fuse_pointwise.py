@@ -16,14 +16,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
 
 from heirpy.api import print_module, run_pipeline
+from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import load_module
+from heirpy.ir.dialects.linalg import GenericOp
 from heirpy.ir.utils import axis_loops, loop_sizes
 from heirpy.transforms.pointwise.axis_map import ExpandShape, Transpose, trace
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
+    ElementwiseToGeneric,
     kernel_read_is_whole,
     plan_absorb,
     producer_fusion_maps,
@@ -38,6 +43,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     source_map,
     split_keeps_reductions_whole,
 )
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 
@@ -432,3 +438,129 @@ def _axis_steps(start: list[int], steps: list[tuple[str, object]]) -> object:
             shape = new
         out.append(step)
     return trace(start, out)
+
+
+# ------------------------------------------------------------------ elementwise trees
+
+_SIGMOID = """
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %n = arith.negf %x : tensor<2x3xf32>
+  %e = math.exp %n : tensor<2x3xf32>
+  %one = arith.constant dense<1.000000e+00> : tensor<2x3xf32>
+  %d = arith.addf %e, %one : tensor<2x3xf32>
+  %s = arith.divf %one, %d : tensor<2x3xf32>
+  return %s : tensor<2x3xf32>
+}
+"""
+
+_SHARED = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = arith.negf %x : tensor<4xf32>
+  %b = math.exp %a : tensor<4xf32>
+  %c = arith.addf %a, %b : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+"""
+
+
+class _CountingElementwiseToGeneric(ElementwiseToGeneric):
+    """ElementwiseToGeneric that counts the rewrites it makes."""
+
+    def __init__(self) -> None:
+        self.rewrites = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        before = rewriter.has_done_action
+        super().match_and_rewrite(op, rewriter)
+        self.rewrites += int(rewriter.has_done_action and not before)
+
+
+def _elementwise_to_generic_alone(text: str) -> tuple[ModuleOp, int]:
+    module = load_module(text).module
+    pattern = _CountingElementwiseToGeneric()
+    apply_pattern_sets(module, [PatternSet.of(pattern, walk_reverse=True)])
+    return module, pattern.rewrites
+
+
+def _equivalent(text: str, after: ModuleOp) -> bool:
+    return check_equivalence(load_module(text).module, after, seeds=(0, 1)).ok
+
+
+def test_a_sigmoid_tree_becomes_one_generic_in_one_rewrite() -> None:
+    module, rewrites = _elementwise_to_generic_alone(_SIGMOID)
+    assert rewrites == 1
+    ops = list(_functions(module)[0].body.block.ops)
+    assert [op.name for op in ops] == ["tensor.empty", "linalg.generic", "func.return"]
+    generic = ops[1]
+    assert isinstance(generic, GenericOp) and list(generic.inputs) == [_functions(module)[0].args[0]]
+    assert [op.name for op in generic.body.block.ops] == [
+        "arith.negf", "math.exp", "arith.constant", "arith.addf", "arith.constant", "arith.divf", "linalg.yield",
+    ]
+    assert _equivalent(_SIGMOID, module)
+
+
+def test_a_value_read_by_two_ops_of_a_tree_stays_a_tensor() -> None:
+    # %a feeds both exp and addf: inlining it would leave the exp reading an outside
+    # tensor that no longer exists, so %a becomes its own generic and is read twice.
+    module, rewrites = _elementwise_to_generic_alone(_SHARED)
+    assert rewrites == 2
+    generics = [op for op in _functions(module)[0].body.block.ops if isinstance(op, GenericOp)]
+    assert [[o.name for o in g.body.block.ops] for g in generics] == [
+        ["arith.negf", "linalg.yield"], ["math.exp", "arith.addf", "linalg.yield"],
+    ]
+    assert list(generics[1].inputs) == [generics[0].res[0], generics[0].res[0]]
+    assert _equivalent(_SHARED, module)
+
+
+def test_a_long_elementwise_chain_is_one_generic_without_deep_recursion() -> None:
+    # The tree is walked with an explicit stack: 3000 ops deep is fine under Python's
+    # default recursion limit.
+    ops = "\n".join(
+        f"  %v{i + 1} = {'arith.negf' if i % 2 else 'math.absf'} %v{i} : tensor<4xf32>" for i in range(3000)
+    )
+    text = f"func.func @main(%v0: tensor<4xf32>) -> tensor<4xf32> {{\n{ops}\n  return %v3000 : tensor<4xf32>\n}}\n"
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        module, rewrites = _elementwise_to_generic_alone(text)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert rewrites == 1
+    (generic,) = [op for op in _functions(module)[0].body.block.ops if isinstance(op, GenericOp)]
+    assert len(generic.body.block.ops) == 3001
+    assert _equivalent(text, module)
+
+
+_BINARY = ("arith.addf", "arith.subf", "arith.mulf", "arith.maximumf")
+_UNARY = ("arith.negf", "math.tanh", "math.absf")
+
+
+@st.composite
+def elementwise_programs(draw: st.DrawFn) -> str:
+    """A random DAG of elementwise tensor ops over two arguments and a splat constant,
+    with values read by several ops and a second result, so trees meet shared values."""
+    values = ["%x", "%y", "%c"]
+    lines = ["  %c = arith.constant dense<5.000000e-01> : tensor<2x3xf32>"]
+    for i in range(draw(st.integers(1, 9))):
+        if draw(st.booleans()):
+            name = draw(st.sampled_from(_UNARY))
+            operands = draw(st.sampled_from(values))
+        else:
+            name = draw(st.sampled_from(_BINARY))
+            operands = f"{draw(st.sampled_from(values))}, {draw(st.sampled_from(values))}"
+        lines.append(f"  %v{i} = {name} {operands} : tensor<2x3xf32>")
+        values.append(f"%v{i}")
+    extra = draw(st.sampled_from(values[3:]))
+    return (
+        "func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {\n"
+        + "\n".join(lines)
+        + f"\n  return {values[-1]}, {extra} : tensor<2x3xf32>, tensor<2x3xf32>\n}}\n"
+    )
+
+
+@settings(max_examples=budget(30))
+@given(elementwise_programs())
+def test_random_elementwise_trees_keep_their_values(text: str) -> None:
+    _check(text, "linalg-fuse-pointwise", (0,))
+    module, _ = _elementwise_to_generic_alone(text)
+    assert _equivalent(text, module)
