@@ -5,6 +5,8 @@ ciphertexts of `min-slot-count` slots (1024 by default). Its linear kernels need
 secret operand and result in ONE ciphertext: a `linalg.matvec` whose matrix has more
 rows or columns than the slot count fails ("unexpected unrealized conversion cast op
 found"), and its convs read a flattened data tensor. Elementwise ops are not limited.
+A zero pad that HEIR folds into a conv's layout (`conv_input`) is not laid out, so the
+conv's input is counted without it.
 
 Secret values are the function's arguments and everything computed from them; a
 constant operand (a weight) is plaintext and is not counted. Read-only: nothing here
@@ -16,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
@@ -67,6 +71,42 @@ class StageSlots:
         return min_slot_count(max(self.d_in, self.d_out), floor=1)
 
 
+def _is_zero_constant(value: SSAValue) -> bool:
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    attr = owner.value
+    return isinstance(attr, (FloatAttr, IntegerAttr)) and attr.value.data == 0
+
+
+def folded_pad_source(op: tensor.PadOp) -> SSAValue | None:
+    """The source of `op` when HEIR's conv layout absorbs the pad, else None.
+
+    HEIR's `LayoutPropagation` folds a pad into the `conv_2d_nchw_fchw` that reads it
+    (the conv's own `padding` parameter) when the pad is static, pads with zero, adds
+    nothing to the N and C dims, and adds the same p > 0 before and after every
+    spatial dim: the padded tensor is then never laid out in slots."""
+    if op.low or op.high:
+        return None
+    low, high = list(op.static_low.get_values()), list(op.static_high.get_values())
+    if len(low) != 4 or low != high or low[:2] != [0, 0] or low[2] <= 0 or low[2] != low[3]:
+        return None
+    yields = list(op.region.block.ops)
+    if len(yields) != 1 or len(yields[0].operands) != 1 or not _is_zero_constant(yields[0].operands[0]):
+        return None
+    return op.source
+
+
+def conv_input(op: Operation, value: SSAValue) -> SSAValue:
+    """The value whose slots `op` needs for its operand `value`: the pad's source when
+    `op` is a `conv_2d_nchw_fchw` reading a pad HEIR folds (`folded_pad_source`)."""
+    if isinstance(op, Conv2DNchwFchwOp) and value is op.operands[0] and isinstance(value.owner, tensor.PadOp):
+        source = folded_pad_source(value.owner)
+        if source is not None:
+            return source
+    return value
+
+
 def linear_stages(func: FuncOp) -> list[StageSlots]:
     """Each linear op of `func` that reads secret data, with its vector sizes."""
     secret = secret_values(func)
@@ -74,7 +114,10 @@ def linear_stages(func: FuncOp) -> list[StageSlots]:
     for op in func.body.block.ops if func.body.blocks else ():
         if not isinstance(op, LINEAR_OPS):
             continue
-        inputs = [prod(s) for v in op.operands[:-1] if v in secret and (s := static_shape(v.type)) is not None]
+        inputs = [
+            prod(s) for v in op.operands[:-1]
+            if v in secret and (s := static_shape(conv_input(op, v).type)) is not None
+        ]
         outputs = [prod(s) for v in op.results if (s := static_shape(v.type)) is not None]
         if inputs and outputs:
             stages.append(StageSlots(op, max(inputs), max(outputs)))
