@@ -32,7 +32,9 @@ from heirpy.transforms.lowering.legalize_for_heir import (  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir"
-SLOT_OPTION = {"dense-stage.mlir": "{slot-count=64}", "remark.mlir": "{slot-count=16}"}
+SLOT_OPTION = {
+    "dense-stage.mlir": "{slot-count=64}", "remark.mlir": "{slot-count=16}", "conv-stays.mlir": "{slot-count=64}",
+}
 CASES = [(p.name, i, c) for p in sorted(TESTS.glob("*.mlir")) for i, c in enumerate(chunks(p))]
 
 
@@ -65,6 +67,26 @@ def test_bundled_nets_keep_values_and_become_matvecs(model: str) -> None:
     names = {op.name for op in legal.module.walk()}
     assert "linalg.matvec" in names
     assert not names & {"linalg.conv_2d_nchw_fchw", "linalg.pooling_nchw_sum", "linalg.matmul", "tensor.pad"}
+
+
+def test_lenet5_at_8192_slots_is_a_chain_of_matvecs() -> None:
+    """LeNet-5 (x² between conv1 and its pool) at the 8192 slots its 6x28x28 conv1 output
+    needs: every linear stage a matvec, conv2 with its pool too (1600x4704, above fusion's
+    matrix cap), and no expand_shape but the result's (HEIR rejects the one that would
+    bring conv1's flat output back to 1x6x28x28 for a conv2 left as a conv)."""
+    text = (ROOT / "examples" / "lenet5.mlir").read_text()
+    raw, legal = load_module(text), load_module(text)
+    run_pipeline(legal.module, "linalg-canonicalizations,linalg-fuse-ops{slot-budget=8192},lower-tensor-ext,"
+                               "legalize-for-heir{slot-count=8192}")
+    report = check_equivalence(raw.module, legal.module, "main", seeds=(0,),
+                               resources_a=raw.resources, resources_b=legal.resources)
+    assert report.ok, report.summary()
+    shapes = [tuple(op.operands[0].type.get_shape()) for op in legal.module.walk() if op.name == "linalg.matvec"]
+    assert shapes == [(4704, 784), (1600, 4704), (120, 1600), (84, 120), (10, 84)]
+    expands = [op for op in legal.module.walk() if isinstance(op, tensor.ExpandShapeOp)]
+    assert [tuple(op.results[0].type.get_shape()) for op in expands] == [(1, 10)]
+    func = next(f for f in legal.module.walk() if isinstance(f, FuncOp))
+    assert slots_needed(func) == 4704
 
 
 def test_pass_is_stable_under_a_second_run() -> None:

@@ -86,7 +86,7 @@ from heirpy.ir.utils import (
 )
 from heirpy.transforms.linear.constant_folding import ConstantFolder
 from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, Step, step_of
-from heirpy.transforms.linear.linear_maps import MAX_MATRIX_ELEMENTS, affine_matrix
+from heirpy.transforms.linear.linear_maps import affine_matrix
 from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
 from heirpy.transforms.lowering.generic_forms import (
     accumulation,
@@ -100,6 +100,13 @@ from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 MAX_PIECES = 64
 """`ExpandInPieces` gives up above this many pieces (ops, and heir-opt's time)."""
+
+MAX_DENSE_ELEMENTS = 1 << 24
+"""Largest dense matrix (D_out x D_in entries, 64 MB of f32) this pass writes for a stage
+whose vectors fit the slots. Four times fusion's cap (`MAX_MATRIX_ELEMENTS`): LeNet-5's
+pool-fused conv2 is 1600x4704 (7.5M), and HEIR compiles that net at its depth bound only
+with every stage a matvec (9 levels, 48 s); with conv1 and conv2 left to HEIR's conv
+kernel it takes 23 (the strided conv's layout conversion costs one level per slot bit)."""
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -189,8 +196,8 @@ def slice_rows(offset: int, size: int, stride: int) -> np.ndarray:
 
 def fits(d_in: int, d_out: int, slot_count: int) -> bool:
     """A dense matvec of this size fits HEIR: each vector in one ciphertext, and the
-    matrix within MAX_MATRIX_ELEMENTS entries."""
-    return d_in <= slot_count and d_out <= slot_count and d_in * d_out <= MAX_MATRIX_ELEMENTS
+    matrix within MAX_DENSE_ELEMENTS entries."""
+    return d_in <= slot_count and d_out <= slot_count and d_in * d_out <= MAX_DENSE_ELEMENTS
 
 
 def depthwise_step(op: DepthwiseConv2DNchwChwOp, reader: ConstantFolder) -> Step | None:
@@ -321,13 +328,23 @@ class DenseStageToMatvec(LegalizePattern):
         %y = tensor.expand_shape %v [[0, 1, 2, 3]] output_shape [1, 2, 4, 4]
 
     A batch of N samples gets the block-diagonal matrix (each sample's rows read only
-    its own columns), so the batch needs no layout op of HEIR's.
+    its own columns), so the batch needs no layout op of HEIR's. A stage whose next
+    linear stage stays a conv stays a conv itself (tests/.../legalize-for-heir/conv-stays.mlir):
+
+        %a = linalg.conv_2d_nchw_fchw ins(%x, %wa) -> tensor<1x2x4x4xf32>                  (fits)
+        %s = linalg.generic {x * x} ins(%a) -> tensor<1x2x4x4xf32>
+        %b = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%s, %wb) -> tensor<1x20x2x2xf32>  (does not)
+      -> unchanged
+
+    as a matvec, %a's flat result could reach %b only through an expand_shape to
+    1x2x4x4, which HEIR rejects; its conv kernel takes both (at more levels).
     Why: HEIR's conv needs N = 1, equal strides and output channels divisible by gap²,
     its strided layouts cost conversion levels later, and it has no depthwise conv;
     the matvec is its plain diagonal kernel, one level.
     Legality: constant filter and init (`step_of`); static shapes; the input (after the
     pad) and the output each at most `slot_count` elements in all and the matrix at
-    most MAX_MATRIX_ELEMENTS entries (`fits`); the input is not a constant.
+    most MAX_DENSE_ELEMENTS entries (`fits`); the input is not a constant; and the next
+    linear stage does not stay a conv (`consumer_stays`).
     """
 
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
@@ -335,16 +352,37 @@ class DenseStageToMatvec(LegalizePattern):
         self.slot_count = slot_count
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        chain = self.dense_chain(op)
+        if chain is None or self.consumer_stays(op):
+            return
+        in_shape, out_type = static_shape(chain.input.type), op.results[0].type
+        assert in_shape is not None and isinstance(out_type, TensorType)
+        matrix, bias = affine_matrix(chain.apply, in_shape[1:])
+        batch = in_shape[0]
+        if batch > 1:
+            matrix, bias = np.kron(np.eye(batch), matrix), np.tile(bias, batch)
+        dtype = element_dtype(out_type)
+        ops, flat_in = flatten(chain.input)
+        bias_op = dense_constant(bias.astype(dtype), flat_type(out_type))
+        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, _element(out_type))]
+        back, result = unflatten(ops[-1].results[0], out_type)
+        pad = chain.steps[0].op if len(chain.steps) == 2 else None
+        rewriter.replace(op, ops + back, [result])
+        if pad is not None and not pad.results[0].uses:
+            rewriter.erase(pad)
+
+    def dense_chain(self, op: Operation) -> Chain | None:
+        """`op` (with the pad feeding it) as a chain whose dense matrix fits, or None
+        when `op` stays what it is (not a linear stage, too big, constant input)."""
         if isinstance(op, DepthwiseConv2DNchwChwOp):
             step = depthwise_step(op, self.reader)
         elif isinstance(op, (Conv2DNchwFchwOp, PoolingNchwSumOp)):
             step = step_of(op, self.reader)
         else:
-            return
-        out_type = op.results[0].type
-        out_shape = static_shape(out_type)
+            return None
+        out_shape = static_shape(op.results[0].type)
         if step is None or out_shape is None or step.mode not in (None, BATCHED):
-            return
+            return None
         steps = [step]
         producer = step.activation.owner
         if isinstance(producer, tensor.PadOp) and step.activation.uses.get_length() == 1:
@@ -354,22 +392,39 @@ class DenseStageToMatvec(LegalizePattern):
         chain = Chain(steps, BATCHED)
         in_shape = static_shape(chain.input.type)
         if in_shape is None or in_shape[0] != out_shape[0] or self.reader.fold(chain.input) is not None:
-            return
+            return None
         if not fits(prod(in_shape), prod(out_shape), self.slot_count):
-            return
-        matrix, bias = affine_matrix(chain.apply, in_shape[1:])
-        batch = in_shape[0]
-        if batch > 1:
-            matrix, bias = np.kron(np.eye(batch), matrix), np.tile(bias, batch)
-        assert isinstance(out_type, TensorType)
-        dtype = element_dtype(out_type)
-        ops, flat_in = flatten(chain.input)
-        bias_op = dense_constant(bias.astype(dtype), flat_type(out_type))
-        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, _element(out_type))]
-        back, result = unflatten(ops[-1].results[0], out_type)
-        rewriter.replace(op, ops + back, [result])
-        if len(steps) == 2 and not steps[0].op.results[0].uses:
-            rewriter.erase(steps[0].op)
+            return None
+        return chain
+
+    def consumer_stays(self, op: Operation) -> bool:
+        """True when the next linear stage after `op` stays a conv or pool (see
+        `next_stage`): `op` then stays one too, since its dense matvec's flat result
+        could reach that conv only through an expand_shape HEIR rejects."""
+        stage = next_stage(op)
+        return stage is not None and (self.dense_chain(stage) is None or self.consumer_stays(stage))
+
+
+def next_stage(op: Operation) -> Operation | None:
+    """The conv, depthwise conv or sum pool that reads `op`'s one result through
+    single-use elementwise generics (x², a scale) and pads, or None (another op, or a
+    value with several users)."""
+    value = op.results[0] if len(op.results) == 1 else None
+    while value is not None and value.uses.get_length() == 1:
+        user = next(iter(value.uses)).operation
+        if isinstance(user, (Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp)):
+            return user if user.operands[0] is value else None
+        if isinstance(user, tensor.PadOp):
+            value = user.results[0]
+            continue
+        if not (isinstance(user, GenericOp) and len(user.results) == 1 and all_parallel(user.iterator_types)):
+            return None
+        maps = [m.data for m in user.indexing_maps]
+        reads = [m for v, m in zip(user.inputs, maps) if v is value]
+        if not reads or not all(is_identity(m) for m in [*reads, maps[-1]]):
+            return None
+        value = user.results[0]
+    return None
 
 
 class ElementwiseOnFlat(LegalizePattern):
