@@ -28,6 +28,8 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
     ModuleOp,
     ShapedType,
     TensorType,
@@ -455,16 +457,18 @@ class TransposeToGeneric(RewritePattern):
         rewriter.replace(op, generic)
 
 
-def _splat_scalar(value: SSAValue) -> arith.ConstantOp | None:
-    """A scalar constant for a splat tensor constant (`dense<1.0> : tensor<...>`)."""
+def _splat_element(value: SSAValue) -> IntegerAttr | FloatAttr | None:
+    """The element of a splat tensor constant (`dense<1.0> : tensor<...>`), else None."""
     owner = value.op if isinstance(value, OpResult) else None
     if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, DenseIntOrFPElementsAttr):
         return None
     attr = owner.value
     if not attr.is_splat():
         return None
-    first = attr.get_attrs()[0]
-    return arith.ConstantOp(first)
+    # The first element only: `get_attrs()` would build one attribute per element.
+    first = next(iter(attr.iter_attrs()))
+    assert isinstance(first, IntegerAttr | FloatAttr)
+    return first
 
 
 def _is_tensor_elementwise(op: Operation) -> bool:
@@ -515,6 +519,8 @@ class _TreeFrame:
     op: Operation
     operands: list[SSAValue]
     """Its distinct non-splat operands, in order: one block argument or subtree each."""
+    splats: dict[SSAValue, IntegerAttr | FloatAttr]
+    """Its splat operands -> their element, a scalar constant in the body per use."""
     scalars: dict[SSAValue, SSAValue]
     """Operand -> the scalar the body computes it as."""
     next: int = 0
@@ -522,10 +528,16 @@ class _TreeFrame:
 
 def _tree_frame(op: Operation) -> _TreeFrame:
     operands: list[SSAValue] = []
+    splats: dict[SSAValue, IntegerAttr | FloatAttr] = {}
     for value in op.operands:
-        if value not in operands and _splat_scalar(value) is None:
+        if value in operands or value in splats:
+            continue
+        element = _splat_element(value)
+        if element is None:
             operands.append(value)
-    return _TreeFrame(op, operands, {})
+        else:
+            splats[value] = element
+    return _TreeFrame(op, operands, splats, {})
 
 
 def _emit_tree(root: Operation, block: Block) -> tuple[list[SSAValue], list[Operation], SSAValue]:
@@ -558,8 +570,8 @@ def _emit_tree(root: Operation, block: Block) -> tuple[list[SSAValue], list[Oper
             continue
         scalars: list[SSAValue] = []
         for value in frame.op.operands:
-            splat = _splat_scalar(value)
-            if splat is not None:
+            if value in frame.splats:
+                splat = arith.ConstantOp(frame.splats[value])
                 block.add_op(splat)
                 scalars.append(splat.result)
             else:
