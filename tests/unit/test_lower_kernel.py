@@ -10,12 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp
+from xdsl.dialects.func import ReturnOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module
+from heirpy.ir.dialects.linalg import GenericOp
+from heirpy.ir.dialects.tensor_ext import KernelOp
 from heirpy.transforms.lowering.expand_reads import plan_read_expansion
 from heirpy.transforms.lowering.lower_kernel import (
     accumulates_by_addition,
@@ -190,3 +193,22 @@ def test_the_yolo_heads_keep_their_values(head: str) -> None:
     assert "tensor_ext." not in out and "* 85" not in out
     # only the 1x1 conv gets its transpose as an op (IREE folds it into the conv)
     assert ("linalg.transpose" in out) == (head == "yolo_head_k1")
+
+
+def test_the_epilogue_is_updated_in_place_with_matching_segment_sizes() -> None:
+    # In place, not rebuilt: a rebuilt epilogue would replace its result in func.return,
+    # whose N operands xDSL copies on every replacement (quadratic in N heads).
+    module = parse((EXAMPLES / "yolo_head_k1.mlir").read_text())
+    run_pipeline(module, "linalg-canonicalizations,linalg-fuse-ops")
+    (kernel,) = [op for op in module.walk() if isinstance(op, KernelOp)]
+    epilogue = kernel.epilogue()
+    assert isinstance(epilogue, GenericOp)
+    run_pipeline(module, "lower-tensor-ext")
+    (ret,) = [op for op in module.walk() if isinstance(op, ReturnOp)]
+    assert ret.operands[0].owner is epilogue
+    sizes = epilogue.properties["operandSegmentSizes"]
+    assert isinstance(sizes, DenseArrayBase)
+    assert sizes.get_values() == (len(epilogue.inputs), len(epilogue.outputs)) == (2, 1)
+    epilogue.verify()
+    printed = print_module(module)
+    assert print_module(parse(printed)) == printed

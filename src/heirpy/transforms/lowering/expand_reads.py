@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.dialects.linalg import GenericOp, TransposeOp
 from heirpy.ir.utils import (
@@ -129,26 +130,35 @@ def generic_loop_sizes(op: GenericOp) -> list[int] | None:
     return loop_sizes(affine_maps(op.indexing_maps), shapes)  # type: ignore[arg-type]
 
 
-def rebuild_generic(
+def set_generic_inputs(
     op: GenericOp,
+    new_ops: Sequence[Operation],
     inputs: Sequence[SSAValue],
     input_maps: Sequence[AffineMap],
     rewriter: PatternRewriter,
-) -> GenericOp:
-    """`op` with new inputs and input maps; its body (moved), outputs and output maps."""
+) -> None:
+    """Insert `new_ops` (the views `inputs` read) before `op` and give `op` these
+    inputs and input maps in place; its body, outputs and output maps stay. The new ops
+    take the name of `op`'s result, as `rewriter.replace` would name them.
+
+    In place rather than rebuilt: a new generic would replace every use of the old
+    one's results, and when a result is one of a `func.return`'s N operands, xDSL
+    rebuilds that whole operand list for each replacement -- O(N) per head, O(N^2) per
+    module of N heads (benchmarks/bench_scaling.py, `lower-tensor-ext` at 10,000 results).
+    """
+    hint = op.res[0].name_hint if len(op.res) == 1 else None
+    for new_op in new_ops:
+        for result in new_op.results:
+            result.name_hint = result.name_hint or hint
+    rewriter.insert(new_ops, InsertPoint.before(op))
     maps = affine_maps(op.indexing_maps)
-    new = GenericOp(
-        inputs,
-        list(op.outputs),
-        rewriter.move_region_contents_to_new_regions(op.body),
-        [AffineMapAttr(m) for m in [*input_maps, *maps[len(op.inputs) :]]],
-        op.iterator_types,
-        [r.type for r in op.res],
-        op.doc,
-        op.library_call,
+    outputs = list(op.outputs)
+    op.operands = [*inputs, *outputs]
+    op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(inputs), len(outputs)])
+    op.properties["indexing_maps"] = ArrayAttr(
+        [AffineMapAttr(m) for m in [*input_maps, *maps[len(maps) - len(outputs) :]]]
     )
-    new.attributes.update(op.attributes)
-    return new
+    rewriter.notify_op_modified(op)
 
 
 class ExpandMixedRadixReads(RewritePattern):
@@ -190,4 +200,4 @@ class ExpandMixedRadixReads(RewritePattern):
             input_maps.append(plan.amap)
         if not new_ops and input_maps == maps[: len(op.inputs)]:
             return
-        rewriter.replace(op, [*new_ops, rebuild_generic(op, inputs, input_maps, rewriter)])
+        set_generic_inputs(op, new_ops, inputs, input_maps, rewriter)

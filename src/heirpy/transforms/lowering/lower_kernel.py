@@ -32,7 +32,7 @@ from heirpy.transforms.lowering.expand_reads import (
     generic_loop_sizes,
     loop_order_transpose,
     plan_read_expansion,
-    rebuild_generic,
+    set_generic_inputs,
 )
 
 
@@ -195,7 +195,7 @@ class LowerKernelToLayoutOps(RewritePattern):
             ops, value, plain = loop_order_transpose(value, plain)
             new_ops += ops
         inputs[index], maps[index] = value, plain
-        rewriter.replace(epilogue, [*new_ops, rebuild_generic(epilogue, inputs, maps, rewriter)])
+        set_generic_inputs(epilogue, new_ops, inputs, maps, rewriter)
 
     def _is_zero(self, init: SSAValue) -> bool:
         return scalar_constant(init, self.blobs) == 0
