@@ -70,6 +70,7 @@ matrix would exceed 2^22 entries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 
@@ -149,6 +150,7 @@ from heirpy.transforms.linear.linear_match import (
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 BATCHED, UNBATCHED = "batched", "unbatched"
+STEP_MEMO_SIZE = 64
 
 
 @dataclass
@@ -418,12 +420,16 @@ def _compatible(mode: str | None, other: str | None) -> bool:
     return mode is None or other is None or mode == other
 
 
-def _single_user_step(value: SSAValue, reader: ConstantFolder) -> Step | None:
+StepOf = Callable[[Operation], Step | None]
+"""`step_of` with its constant reader bound (possibly remembering recent answers)."""
+
+
+def _single_user_step(value: SSAValue, step_at: StepOf) -> Step | None:
     """The step that is the only user of `value` and takes it as its activation."""
     if value.uses.get_length() != 1:
         return None
     user = next(iter(value.uses)).operation
-    step = step_of(user, reader)
+    step = step_at(user)
     if step is None or step.activation is not value:
         return None
     return step
@@ -528,10 +534,11 @@ class Contraction:
         return Form("contraction", self.bias.size * prod(self.in_sample), self.weight.size)
 
 
-def chain_ending_at(step: Step, reader: ConstantFolder) -> Chain | None:
+def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
     """The maximal chain whose last step is `step`, or None if `step` is not the end of
-    one (its result feeds a further step) or the chain has fewer than two costly ops."""
-    following = _single_user_step(step.result, reader)
+    one (its result feeds a further step) or the chain has fewer than two costly ops.
+    `step_at(op)` is `step_of(op, reader)`."""
+    following = _single_user_step(step.result, step_at)
     if following is not None and _compatible(step.mode, following.mode):
         return None  # the chain goes on: the pattern fires at its end instead
     steps = [step]
@@ -540,7 +547,7 @@ def chain_ending_at(step: Step, reader: ConstantFolder) -> Chain | None:
         producer = steps[0].activation.owner
         if not isinstance(producer, Operation) or steps[0].activation.uses.get_length() != 1:
             break
-        previous = step_of(producer, reader)
+        previous = step_at(producer)
         if previous is None or not _compatible(mode, previous.mode):
             break
         mode = mode or previous.mode
@@ -684,6 +691,31 @@ class FuseLinearChain(RewritePattern):
         # Per function, the vector length each linear op carried when this pattern first
         # saw the function (before any chain of it was fused): see `SlotBudget`.
         self._carried: dict[Operation, dict[Operation, int]] = {}
+        # Recent `step_of` answers, valid for one sweep of the walker and until this
+        # pattern rewrites: see `_step_of`.
+        self._steps: dict[Operation, Step | None] = {}
+        self._sweep: PatternRewriter | None = None
+
+    def _step_of(self, op: Operation) -> Step | None:
+        """`step_of(op, self.reader)`, remembered for the next few queries.
+
+        Each op's step is asked for up to three times (as the op visited, as the user
+        that continues the previous op's chain, while walking a chain back), and a
+        conv's costs two constant folds (weights and init). An answer depends on the op
+        and the ops its operands are computed from, which stay as they are until a
+        rewrite: the memo is emptied when this pattern rewrites and at each new sweep
+        of the walker (a new `PatternRewriter`), and it runs alone in its pattern set
+        (`populate_linalg_fuse_linear_chains_patterns`), so no other pattern changes
+        the IR in between -- only the walker's dead-code elimination, which erases ops
+        nothing reads. Bounded (`STEP_MEMO_SIZE`, oldest first out), so that a model's
+        folded weights are not all held at once."""
+        if op in self._steps:
+            return self._steps[op]
+        step = step_of(op, self.reader)
+        if len(self._steps) >= STEP_MEMO_SIZE:
+            del self._steps[next(iter(self._steps))]
+        self._steps[op] = step
+        return step
 
     def slot_limit(self, chain: Chain) -> SlotBudget | None:
         """The budget `chain`'s matrix is held to (None: no limit)."""
@@ -699,10 +731,12 @@ class FuseLinearChain(RewritePattern):
         return SlotBudget(self.slot_budget, max(others, default=0))
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        step = step_of(op, self.reader)
+        if rewriter is not self._sweep:
+            self._sweep, self._steps = rewriter, {}
+        step = self._step_of(op)
         if step is None:
             return
-        chain = chain_ending_at(step, self.reader)
+        chain = chain_ending_at(step, self._step_of)
         if chain is None:
             return
         conv = chain.as_conv()
@@ -735,6 +769,7 @@ class FuseLinearChain(RewritePattern):
             matrix, bias = affine_matrix(wide.apply, sample_in)
             new_ops = emit_matrix(wide, matrix, bias)
             chain = wide
+        self._steps = {}
         constants = [v for s in chain.steps for v in s.constants]
         last = chain.steps[-1].op  # `op` may be a reshape the chain leaves outside
         rewriter.insert(new_ops, InsertPoint.before(last))
