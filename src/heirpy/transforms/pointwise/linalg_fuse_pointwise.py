@@ -761,6 +761,7 @@ def _move_into_kernel(
     inside = {r for m in members for r in m.results}
     inputs: list[SSAValue] = []
     cloned: list[Operation] = []
+    originals: list[Operation] = []
     mapper: dict[SSAValue, SSAValue] = {}
     block = Block()
 
@@ -773,6 +774,7 @@ def _move_into_kernel(
         ):
             copy = owner.clone()
             cloned.append(copy)
+            originals.append(owner)
             mapper[value] = copy.results[0]
             return
         inputs.append(value)
@@ -799,7 +801,18 @@ def _move_into_kernel(
     block.add_op(terminator)
     kernel.results[0].name_hint = result.name_hint
     rewriter.replace_uses_with_if(result, kernel.results[0], lambda use: use.operation is not terminator)
+    _erase_unused(originals, rewriter)
     return kernel
+
+
+def _erase_unused(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
+    """Erase those of `ops` (the originals of constants and empties cloned into a
+    kernel) that nothing reads any more: now, rather than by the walker's dead-code
+    elimination, which would count as a change and cost the pattern set one more
+    sweep of the whole module."""
+    for op in ops:
+        if op.parent is not None and not any(r.uses for r in op.results):
+            rewriter.erase(op)
 
 
 def _defined_in(value: SSAValue, member: Operation) -> bool:
