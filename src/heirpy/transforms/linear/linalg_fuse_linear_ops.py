@@ -76,8 +76,10 @@ from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
     ElementwiseAffine,
     LinearOpView,
+    arith_kind,
     linear_op_view,
     match_elementwise_affine,
+    may_be_linear_op,
 )
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
@@ -157,6 +159,8 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         self.reader = ConstantFolder() if reader is None else reader
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not any(_single_use_of_linear_op(v) for v in op.operands):
+            return  # cheap, and implied by what follows: spares the constant folds
         elementwise = match_elementwise_affine(op, self.reader)
         if elementwise is None:
             return
@@ -193,6 +197,11 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         rewriter.replace(op, [], [new_linear.results[0]])
         rewriter.erase(view.op)
         erase_dead_constant_slices(rewriter, old_operands)
+
+
+def _single_use_of_linear_op(value: SSAValue) -> bool:
+    """Is `value` the only-used result of an op `linear_op_view` could accept?"""
+    return value.uses.get_length() == 1 and isinstance(value.owner, Operation) and may_be_linear_op(value.owner)
 
 
 def uniform_factor(elementwise: ElementwiseAffine) -> float | None:
@@ -243,6 +252,8 @@ class MoveScaleIntoProjection(RewritePattern):
         self.reader = ConstantFolder() if reader is None else reader
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if arith_kind(op) in ("add", "sub"):
+            return  # never a scale (`uniform_factor`): spares the constant folds
         scale = match_elementwise_affine(op, self.reader)
         factor = None if scale is None else uniform_factor(scale)
         if scale is None or factor is None:

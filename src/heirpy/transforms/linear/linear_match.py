@@ -84,6 +84,12 @@ def gather_through_map(
     return array[index]
 
 
+def arith_kind(op: Operation) -> str | None:
+    """"add", "sub", "mul" or "div" for the arith ops `match_elementwise_affine` reads
+    directly (None for any other op, generics included)."""
+    return _ARITH_KINDS.get(type(op))
+
+
 def match_elementwise_affine(op: Operation, reader: ConstantFolder) -> ElementwiseAffine | None:
     """See the module docstring. None unless exactly one side is non-constant."""
     if type(op) in _ARITH_KINDS:
@@ -269,6 +275,12 @@ _VIEWS: list[tuple[type[Operation], int, int, int, int]] = [
     (Conv2DNchwFchwOp, 1, 0, 1, 0),
     (DepthwiseConv2DNchwChwOp, 1, 0, 1, 0),  # K[c, kh, kw] makes output channel c
 ]
+_VIEW_CLASSES = tuple({cls for cls, *_ in _VIEWS})
+
+
+def may_be_linear_op(op: Operation) -> bool:
+    """Could `linear_op_view(op)` be a view? The op's kind and arity only (no folds)."""
+    return len(op.operands) == 3 and len(op.results) == 1 and isinstance(op, _VIEW_CLASSES)
 
 
 def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None:
