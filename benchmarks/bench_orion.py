@@ -180,12 +180,13 @@ class RunResult:
     error: str = ""
 
 
-def spawn(spec: dict, workdir: Path, timeout: float, lock: str | None) -> RunResult:
-    """Run one child under the lock; a crash (Go panic) or timeout is a failed result."""
+def spawn(spec: dict, workdir: Path, timeout: float, lock: str | None, script: Path | None = None) -> RunResult:
+    """Run one child (`script --run SPEC`, this script by default) under the lock; a crash
+    (Go panic) or timeout is a failed result."""
     spec_path = workdir / f"spec_{time.monotonic_ns()}.json"
     spec_path.write_text(json.dumps(spec))
     env = dict(os.environ, GOMAXPROCS="1", OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1")
-    command = [sys.executable, str(Path(__file__).resolve()), "--run", str(spec_path)]
+    command = [sys.executable, str((script or Path(__file__)).resolve()), "--run", str(spec_path)]
     with _locked(lock):
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
