@@ -266,6 +266,30 @@ def test_global_pool_and_linear_become_one_contraction_with_the_same_values() ->
         np.testing.assert_allclose(got, x.mean(axis=(2, 3)) @ w.T + b, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize(
+    ("pipeline", "depth"),
+    [
+        ("linalg-fuse-linear-chains{max-mac-growth=3}", 1),
+        ("linalg-fuse-linear-chains{max-mac-growth=2}", 2),
+        ("linalg-fuse-ops{max-mac-growth=3 pointwise=false}", 1),
+        ("linalg-fuse-ops{max-mac-growth=2 pointwise=false}", 2),
+    ],
+)
+def test_max_mac_growth_reaches_the_cost_rule(pipeline: str, depth: int) -> None:
+    """@gap_linear's weights do not grow when it fuses, its MACs grow 2.77x (432 / 156):
+    only the MAC bound can refuse it, so the option must reach the rule through both
+    passes (a rule built without it fused under both bounds and no test noticed)."""
+    from heirpy.analysis.depth import analyze_module
+
+    chunk = chunks(GLOBAL_POOL)[0]
+    before, after = parse(chunk), parse(chunk)
+    run_pipeline(after, pipeline)
+    (result,) = analyze_module(after)
+    assert result.depth == depth
+    report = check_equivalence(before, after, "gap_linear", seeds=(0, 1))
+    assert report.ok, report.summary()
+
+
 def _chunks(name: str) -> list[str]:
     return chunks(GLOBAL_POOL.parent / name)
 

@@ -4,6 +4,12 @@
 // without the summed axes (4x3 weights, not a 144x3 matrix), one level instead of two.
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | filecheck %s
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | heir-opt --split-input-file | filecheck %s --check-prefix=HEIR
+// max-mac-growth reaches the cost rule: @gap_linear keeps its weights (3x4) but its
+// MACs grow from 144 adds + 12 MACs to 144 x 3 = 2.77x, so a bound of 3 fuses it and a
+// bound of 2 refuses it, through this pass and through linalg-fuse-ops.
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{max-mac-growth=3}' | filecheck %s --check-prefix=MAC3
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{max-mac-growth=2}' | filecheck %s --check-prefix=MAC2
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{max-mac-growth=2 pointwise=false}' | filecheck %s --check-prefix=MAC2
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #sum = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
 #sumb = affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>
@@ -53,6 +59,21 @@ func.func @gap_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
 // CHECK-NEXT:   linalg.yield %[[S]] : f32
 // CHECK-NEXT: } -> tensor<1x3xf32>
 // CHECK-NEXT: return %[[R]]
+// MAC3-LABEL: func.func @gap_linear(
+// MAC3-NOT: linalg.{{matmul|fill|transpose}}
+// MAC3: linalg.generic {{.*}} ins(%x, %{{.*}} : tensor<1x4x6x6xf32>, tensor<3x4xf32>) outs(%{{.*}} : tensor<1x3xf32>)
+// MAC3-NEXT: ^
+// MAC3-NEXT: arith.mulf
+// MAC3-NEXT: arith.addf
+// MAC3-NEXT: linalg.yield
+// MAC3-NEXT: } -> tensor<1x3xf32>
+// MAC3-NEXT: return
+// MAC2-LABEL: func.func @gap_linear(
+// MAC2: linalg.generic {{.*}} ins(%x : tensor<1x4x6x6xf32>) outs(%{{.*}} : tensor<1x4x1x1xf32>)
+// MAC2: arith.divf
+// MAC2: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x4xf32>, tensor<4x3xf32>)
+// MAC2: arith.addf
+// MAC2: return
 // HEIR-LABEL: func.func @gap_linear(
 // HEIR-NOT: linalg.matmul
 // HEIR: linalg.generic
@@ -103,6 +124,8 @@ func.func @gap_square_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
   } -> tensor<1x3xf32>
   return %r : tensor<1x3xf32>
 }
+// MAC2-LABEL: func.func @gap_square_linear(
+// MAC3-LABEL: func.func @gap_square_linear(
 // CHECK-LABEL: func.func @gap_square_linear(
 // CHECK-NOT: linalg.generic {{.*}}"reduction", "reduction", "reduction"
 // CHECK: iterator_types = ["parallel", "parallel", "reduction", "reduction"]
