@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import shlex
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,9 @@ from lint_filecheck import run_lines
 ROOT = Path(__file__).resolve().parents[2]
 FILECHECK_ROOT = ROOT / "tests" / "filecheck"
 DIRECTORIES = ("transforms", "generated")
+# The tools installed next to this Python (filecheck, heir-opt, iree-opt, xdsl-opt come
+# with the test extras), found even when the venv is not activated.
+TOOL_ENV = dict(os.environ, PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
 
 
 TOOLS = ("heir-opt", "iree-opt", "xdsl-opt")  # run as lit runs them, on heirpy's output
@@ -134,7 +139,8 @@ def run_stage(stage: Stage, stdin: str | None) -> tuple[int, str, str]:
     other tools as subprocesses."""
     if stage.tool != "heirpy-opt":
         done = subprocess.run(
-            [stage.tool, *stage.args], input=stdin or "", capture_output=True, text=True, check=False
+            [stage.tool, *stage.args], input=stdin or "", capture_output=True, text=True, check=False,
+            env=TOOL_ENV,
         )
         return done.returncode, done.stdout, done.stderr
     out, err = io.StringIO(), io.StringIO()
@@ -170,6 +176,6 @@ def test_run_line(run: LitRun) -> None:
             assert code == 0, f"{described}: exit {code}\n{err}"
         text = {"out": out, "err": err, "both": err + out}[stage.passes]
     checked = subprocess.run(
-        ["filecheck", *run.filecheck], input=text, capture_output=True, text=True, check=False
+        ["filecheck", *run.filecheck], input=text, capture_output=True, text=True, check=False, env=TOOL_ENV
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
