@@ -122,6 +122,8 @@ class FoldConstantBroadcast(ConstantPattern):
         if value is None or not isinstance(out_type, TensorType):
             return
         out_shape = out_type.get_shape()
+        if any(d < 0 for d in out_shape):
+            return  # a dynamic result: its size is only known at run time
         dims = tuple(op.dimensions.get_values())
         if value.ndim + len(dims) != len(out_shape):
             return
