@@ -117,6 +117,40 @@ def test_pool_to_conv_never_splits_a_conv_pool_pair() -> None:
     assert "linalg.pooling_nchw_sum" in heirpy.print_module(module)
 
 
+SPLAT_BLOB_BROADCAST = """
+func.func @f() -> tensor<4x2xf32> {
+  %cst = arith.constant dense_resource<splat> : tensor<4xf32>
+  %0 = tensor.empty() : tensor<4x2xf32>
+  %1 = linalg.broadcast ins(%cst : tensor<4xf32>) outs(%0 : tensor<4x2xf32>) dimensions = [1]
+  return %1 : tensor<4x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      splat: "0x04000000CDCC8C3FCDCC8C3FCDCC8C3FCDCC8C3F"
+    }
+  }
+#-}
+"""
+
+
+@pytest.mark.parametrize("with_context", [True, False])
+def test_patterns_without_a_context_read_no_blobs(with_context: bool) -> None:
+    """canonicalization_patterns(ctx) reads a dense_resource through ctx's blobs (a
+    splat blob's broadcast folds); without a context a blob is an unknown value, so the
+    broadcast stays (building the patterns must not need one)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+    from heirpy.transforms.canonicalize.linalg_canonicalizations import canonicalization_patterns
+
+    module = heirpy.parse(SPLAT_BLOB_BROADCAST)
+    patterns = canonicalization_patterns(context_of(module) if with_context else None)
+    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
+    text = heirpy.print_module(module)
+    assert ("linalg.broadcast" in text) is not with_context
+    assert ("dense<1.100000e+00> : tensor<4x2xf32>" in text) is with_context
+
+
 # ------------------------------------------------------------------ legality helpers
 def test_undilated_filter_interleaves_zeros() -> None:
     filt = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
