@@ -380,3 +380,267 @@ func.func @square_of_projection(%x: tensor<4x6xf32>) -> tensor<1x4x4xf32> {
 // UMBRELLA: %[[S:.*]] = linalg.batch_matmul ins(%[[Q:.*]], %[[Q]] :
 // UMBRELLA: ins(%[[S]] :
 // UMBRELLA: arith.mulf %in, %c
+
+// -----
+
+// Must not fire: a division by zero is no scale to move.
+func.func @divide_by_zero(%x: tensor<1x4x6xf32>) -> tensor<2x4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[0.19, -0.52, -0.41, -2.44, 1.80, 1.14],
+ [-0.33, 0.77, 0.28, -0.55, 0.98, -0.31],
+ [-0.33, -0.79, 0.45, -0.10, 0.55, -0.61],
+ [0.13, -0.89, 0.84, 0.19, 0.33, 0.41],
+ [-1.01, 0.78, 2.06, -1.64, -1.73, -1.50],
+ [0.84, 0.13, 1.08, 0.72, 0.21, 0.28],
+ [-0.17, 0.87, -1.13, -0.42, 0.24, 1.80],
+ [-0.76, -1.08, -0.56, 0.97, -0.24, 1.32],
+ [-1.87, 1.13, 1.03, -1.42, 0.15, 1.22],
+ [0.09, 1.00, 2.37, 0.27, -0.28, -0.77],
+ [0.65, -0.20, -0.18, -0.11, 0.65, -1.07],
+ [-1.53, -2.43, 1.20, 0.07, 1.51, -0.01],
+ [-0.74, 0.48, -0.08, -1.25, -0.89, 1.77],
+ [0.35, 0.42, -0.28, -0.69, 0.89, -0.10],
+ [-0.76, -0.13, -0.91, 0.19, 1.13, -0.84],
+ [1.43, -0.67, 0.15, -0.84, -0.22, 0.05],
+ [-0.43, -0.70, -0.68, -0.82, -1.57, -0.26],
+ [0.40, 0.91, 0.65, 2.46, 0.32, -0.46]]> : tensor<18x6xf32>
+  %bias = arith.constant dense<[1.87, -1.05, 0.97, -0.96, 0.35, -1.97, 0.90, -0.16, -0.97, 1.68, 0.77, 0.05, -0.75, -0.04, -0.16, 0.72, 0.80, -0.67]> : tensor<18xf32>
+  %xf = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x6xf32> into tensor<4x6xf32>
+  %e0 = tensor.empty() : tensor<6x18xf32>
+  %wt = linalg.transpose ins(%w : tensor<18x6xf32>) outs(%e0 : tensor<6x18xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x18xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %p = linalg.matmul ins(%xf, %wt : tensor<4x6xf32>, tensor<6x18xf32>) outs(%z1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %pb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %bias : tensor<4x18xf32>, tensor<18xf32>) outs(%e1 : tensor<4x18xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %v0 = arith.addf %in, %bb : f32
+    linalg.yield %v0 : f32
+  } -> tensor<4x18xf32>
+  %ex = tensor.expand_shape %pb [[0, 1], [2, 3, 4]] output_shape [1, 4, 3, 2, 3] : tensor<4x18xf32> into tensor<1x4x3x2x3xf32>
+  %e2 = tensor.empty() : tensor<3x1x2x4x3xf32>
+  %t = linalg.transpose ins(%ex : tensor<1x4x3x2x3xf32>) outs(%e2 : tensor<3x1x2x4x3xf32>) permutation = [2, 0, 3, 1, 4]
+  %qs = tensor.extract_slice %t[0, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %ks = tensor.extract_slice %t[1, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %vs = tensor.extract_slice %t[2, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %q = tensor.collapse_shape %qs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %k4 = tensor.collapse_shape %ks [[0, 1], [2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<1x2x4x3xf32>
+  %e3 = tensor.empty() : tensor<1x2x3x4xf32>
+  %kt4 = linalg.transpose ins(%k4 : tensor<1x2x4x3xf32>) outs(%e3 : tensor<1x2x3x4xf32>) permutation = [0, 1, 3, 2]
+  %kt = tensor.collapse_shape %kt4 [[0, 1], [2], [3]] : tensor<1x2x3x4xf32> into tensor<2x3x4xf32>
+  %v = tensor.collapse_shape %vs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %e4 = tensor.empty() : tensor<2x4x4xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x3xf32>, tensor<2x3x4xf32>) outs(%z4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x4xf32>) outs(%e4 : tensor<2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v1 = arith.divf %in, %c : f32
+    linalg.yield %v1 : f32
+  } -> tensor<2x4x4xf32>
+  %e5 = tensor.empty() : tensor<2x4x3xf32>
+  %z5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  %o = linalg.batch_matmul ins(%ss, %v : tensor<2x4x4xf32>, tensor<2x4x3xf32>) outs(%z5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  return %o : tensor<2x4x3xf32>
+}
+// CHECK-LABEL: func.func @divide_by_zero(
+// CHECK: %[[S:.*]] = linalg.batch_matmul
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : tensor<2x4x4xf32>)
+// CHECK: arith.divf
+
+// -----
+
+// Must not fire: the projection's per-column op is a subtraction, not a bias add.
+func.func @bias_is_a_subtraction(%x: tensor<1x4x6xf32>) -> tensor<2x4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 2.0 : f32
+  %w = arith.constant dense<[[0.19, -0.52, -0.41, -2.44, 1.80, 1.14],
+ [-0.33, 0.77, 0.28, -0.55, 0.98, -0.31],
+ [-0.33, -0.79, 0.45, -0.10, 0.55, -0.61],
+ [0.13, -0.89, 0.84, 0.19, 0.33, 0.41],
+ [-1.01, 0.78, 2.06, -1.64, -1.73, -1.50],
+ [0.84, 0.13, 1.08, 0.72, 0.21, 0.28],
+ [-0.17, 0.87, -1.13, -0.42, 0.24, 1.80],
+ [-0.76, -1.08, -0.56, 0.97, -0.24, 1.32],
+ [-1.87, 1.13, 1.03, -1.42, 0.15, 1.22],
+ [0.09, 1.00, 2.37, 0.27, -0.28, -0.77],
+ [0.65, -0.20, -0.18, -0.11, 0.65, -1.07],
+ [-1.53, -2.43, 1.20, 0.07, 1.51, -0.01],
+ [-0.74, 0.48, -0.08, -1.25, -0.89, 1.77],
+ [0.35, 0.42, -0.28, -0.69, 0.89, -0.10],
+ [-0.76, -0.13, -0.91, 0.19, 1.13, -0.84],
+ [1.43, -0.67, 0.15, -0.84, -0.22, 0.05],
+ [-0.43, -0.70, -0.68, -0.82, -1.57, -0.26],
+ [0.40, 0.91, 0.65, 2.46, 0.32, -0.46]]> : tensor<18x6xf32>
+  %bias = arith.constant dense<[1.87, -1.05, 0.97, -0.96, 0.35, -1.97, 0.90, -0.16, -0.97, 1.68, 0.77, 0.05, -0.75, -0.04, -0.16, 0.72, 0.80, -0.67]> : tensor<18xf32>
+  %xf = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x6xf32> into tensor<4x6xf32>
+  %e0 = tensor.empty() : tensor<6x18xf32>
+  %wt = linalg.transpose ins(%w : tensor<18x6xf32>) outs(%e0 : tensor<6x18xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x18xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %p = linalg.matmul ins(%xf, %wt : tensor<4x6xf32>, tensor<6x18xf32>) outs(%z1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %pb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %bias : tensor<4x18xf32>, tensor<18xf32>) outs(%e1 : tensor<4x18xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %v0 = arith.subf %in, %bb : f32
+    linalg.yield %v0 : f32
+  } -> tensor<4x18xf32>
+  %ex = tensor.expand_shape %pb [[0, 1], [2, 3, 4]] output_shape [1, 4, 3, 2, 3] : tensor<4x18xf32> into tensor<1x4x3x2x3xf32>
+  %e2 = tensor.empty() : tensor<3x1x2x4x3xf32>
+  %t = linalg.transpose ins(%ex : tensor<1x4x3x2x3xf32>) outs(%e2 : tensor<3x1x2x4x3xf32>) permutation = [2, 0, 3, 1, 4]
+  %qs = tensor.extract_slice %t[0, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %ks = tensor.extract_slice %t[1, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %vs = tensor.extract_slice %t[2, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %q = tensor.collapse_shape %qs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %k4 = tensor.collapse_shape %ks [[0, 1], [2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<1x2x4x3xf32>
+  %e3 = tensor.empty() : tensor<1x2x3x4xf32>
+  %kt4 = linalg.transpose ins(%k4 : tensor<1x2x4x3xf32>) outs(%e3 : tensor<1x2x3x4xf32>) permutation = [0, 1, 3, 2]
+  %kt = tensor.collapse_shape %kt4 [[0, 1], [2], [3]] : tensor<1x2x3x4xf32> into tensor<2x3x4xf32>
+  %v = tensor.collapse_shape %vs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %e4 = tensor.empty() : tensor<2x4x4xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x3xf32>, tensor<2x3x4xf32>) outs(%z4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x4xf32>) outs(%e4 : tensor<2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v1 = arith.divf %in, %c : f32
+    linalg.yield %v1 : f32
+  } -> tensor<2x4x4xf32>
+  %e5 = tensor.empty() : tensor<2x4x3xf32>
+  %z5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  %o = linalg.batch_matmul ins(%ss, %v : tensor<2x4x4xf32>, tensor<2x4x3xf32>) outs(%z5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  return %o : tensor<2x4x3xf32>
+}
+// CHECK-LABEL: func.func @bias_is_a_subtraction(
+// CHECK: %[[S:.*]] = linalg.batch_matmul
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : tensor<2x4x4xf32>)
+// CHECK: arith.divf
+
+// -----
+
+// Must not fire: the unscaled scores are also returned, so the scale cannot move before them.
+func.func @scores_read_twice(%x: tensor<1x4x6xf32>) -> (tensor<2x4x3xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 2.0 : f32
+  %w = arith.constant dense<[[0.19, -0.52, -0.41, -2.44, 1.80, 1.14],
+ [-0.33, 0.77, 0.28, -0.55, 0.98, -0.31],
+ [-0.33, -0.79, 0.45, -0.10, 0.55, -0.61],
+ [0.13, -0.89, 0.84, 0.19, 0.33, 0.41],
+ [-1.01, 0.78, 2.06, -1.64, -1.73, -1.50],
+ [0.84, 0.13, 1.08, 0.72, 0.21, 0.28],
+ [-0.17, 0.87, -1.13, -0.42, 0.24, 1.80],
+ [-0.76, -1.08, -0.56, 0.97, -0.24, 1.32],
+ [-1.87, 1.13, 1.03, -1.42, 0.15, 1.22],
+ [0.09, 1.00, 2.37, 0.27, -0.28, -0.77],
+ [0.65, -0.20, -0.18, -0.11, 0.65, -1.07],
+ [-1.53, -2.43, 1.20, 0.07, 1.51, -0.01],
+ [-0.74, 0.48, -0.08, -1.25, -0.89, 1.77],
+ [0.35, 0.42, -0.28, -0.69, 0.89, -0.10],
+ [-0.76, -0.13, -0.91, 0.19, 1.13, -0.84],
+ [1.43, -0.67, 0.15, -0.84, -0.22, 0.05],
+ [-0.43, -0.70, -0.68, -0.82, -1.57, -0.26],
+ [0.40, 0.91, 0.65, 2.46, 0.32, -0.46]]> : tensor<18x6xf32>
+  %bias = arith.constant dense<[1.87, -1.05, 0.97, -0.96, 0.35, -1.97, 0.90, -0.16, -0.97, 1.68, 0.77, 0.05, -0.75, -0.04, -0.16, 0.72, 0.80, -0.67]> : tensor<18xf32>
+  %xf = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x6xf32> into tensor<4x6xf32>
+  %e0 = tensor.empty() : tensor<6x18xf32>
+  %wt = linalg.transpose ins(%w : tensor<18x6xf32>) outs(%e0 : tensor<6x18xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x18xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %p = linalg.matmul ins(%xf, %wt : tensor<4x6xf32>, tensor<6x18xf32>) outs(%z1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %pb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %bias : tensor<4x18xf32>, tensor<18xf32>) outs(%e1 : tensor<4x18xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %v0 = arith.addf %in, %bb : f32
+    linalg.yield %v0 : f32
+  } -> tensor<4x18xf32>
+  %ex = tensor.expand_shape %pb [[0, 1], [2, 3, 4]] output_shape [1, 4, 3, 2, 3] : tensor<4x18xf32> into tensor<1x4x3x2x3xf32>
+  %e2 = tensor.empty() : tensor<3x1x2x4x3xf32>
+  %t = linalg.transpose ins(%ex : tensor<1x4x3x2x3xf32>) outs(%e2 : tensor<3x1x2x4x3xf32>) permutation = [2, 0, 3, 1, 4]
+  %qs = tensor.extract_slice %t[0, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %ks = tensor.extract_slice %t[1, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %vs = tensor.extract_slice %t[2, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %q = tensor.collapse_shape %qs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %k4 = tensor.collapse_shape %ks [[0, 1], [2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<1x2x4x3xf32>
+  %e3 = tensor.empty() : tensor<1x2x3x4xf32>
+  %kt4 = linalg.transpose ins(%k4 : tensor<1x2x4x3xf32>) outs(%e3 : tensor<1x2x3x4xf32>) permutation = [0, 1, 3, 2]
+  %kt = tensor.collapse_shape %kt4 [[0, 1], [2], [3]] : tensor<1x2x3x4xf32> into tensor<2x3x4xf32>
+  %v = tensor.collapse_shape %vs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %e4 = tensor.empty() : tensor<2x4x4xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x3xf32>, tensor<2x3x4xf32>) outs(%z4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x4xf32>) outs(%e4 : tensor<2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v1 = arith.divf %in, %c : f32
+    linalg.yield %v1 : f32
+  } -> tensor<2x4x4xf32>
+  %e5 = tensor.empty() : tensor<2x4x3xf32>
+  %z5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  %o = linalg.batch_matmul ins(%ss, %v : tensor<2x4x4xf32>, tensor<2x4x3xf32>) outs(%z5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  return %o, %s : tensor<2x4x3xf32>, tensor<2x4x4xf32>
+}
+// CHECK-LABEL: func.func @scores_read_twice(
+// CHECK: %[[S:.*]] = linalg.batch_matmul
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : tensor<2x4x4xf32>)
+// CHECK: arith.divf
+
+// -----
+
+// Must not fire: the projection (before its bias) is also returned, so its weights cannot change.
+func.func @projection_read_twice(%x: tensor<1x4x6xf32>) -> (tensor<2x4x3xf32>, tensor<4x18xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 2.0 : f32
+  %w = arith.constant dense<[[0.19, -0.52, -0.41, -2.44, 1.80, 1.14],
+ [-0.33, 0.77, 0.28, -0.55, 0.98, -0.31],
+ [-0.33, -0.79, 0.45, -0.10, 0.55, -0.61],
+ [0.13, -0.89, 0.84, 0.19, 0.33, 0.41],
+ [-1.01, 0.78, 2.06, -1.64, -1.73, -1.50],
+ [0.84, 0.13, 1.08, 0.72, 0.21, 0.28],
+ [-0.17, 0.87, -1.13, -0.42, 0.24, 1.80],
+ [-0.76, -1.08, -0.56, 0.97, -0.24, 1.32],
+ [-1.87, 1.13, 1.03, -1.42, 0.15, 1.22],
+ [0.09, 1.00, 2.37, 0.27, -0.28, -0.77],
+ [0.65, -0.20, -0.18, -0.11, 0.65, -1.07],
+ [-1.53, -2.43, 1.20, 0.07, 1.51, -0.01],
+ [-0.74, 0.48, -0.08, -1.25, -0.89, 1.77],
+ [0.35, 0.42, -0.28, -0.69, 0.89, -0.10],
+ [-0.76, -0.13, -0.91, 0.19, 1.13, -0.84],
+ [1.43, -0.67, 0.15, -0.84, -0.22, 0.05],
+ [-0.43, -0.70, -0.68, -0.82, -1.57, -0.26],
+ [0.40, 0.91, 0.65, 2.46, 0.32, -0.46]]> : tensor<18x6xf32>
+  %bias = arith.constant dense<[1.87, -1.05, 0.97, -0.96, 0.35, -1.97, 0.90, -0.16, -0.97, 1.68, 0.77, 0.05, -0.75, -0.04, -0.16, 0.72, 0.80, -0.67]> : tensor<18xf32>
+  %xf = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x6xf32> into tensor<4x6xf32>
+  %e0 = tensor.empty() : tensor<6x18xf32>
+  %wt = linalg.transpose ins(%w : tensor<18x6xf32>) outs(%e0 : tensor<6x18xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x18xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %p = linalg.matmul ins(%xf, %wt : tensor<4x6xf32>, tensor<6x18xf32>) outs(%z1 : tensor<4x18xf32>) -> tensor<4x18xf32>
+  %pb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %bias : tensor<4x18xf32>, tensor<18xf32>) outs(%e1 : tensor<4x18xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %v0 = arith.addf %in, %bb : f32
+    linalg.yield %v0 : f32
+  } -> tensor<4x18xf32>
+  %ex = tensor.expand_shape %pb [[0, 1], [2, 3, 4]] output_shape [1, 4, 3, 2, 3] : tensor<4x18xf32> into tensor<1x4x3x2x3xf32>
+  %e2 = tensor.empty() : tensor<3x1x2x4x3xf32>
+  %t = linalg.transpose ins(%ex : tensor<1x4x3x2x3xf32>) outs(%e2 : tensor<3x1x2x4x3xf32>) permutation = [2, 0, 3, 1, 4]
+  %qs = tensor.extract_slice %t[0, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %ks = tensor.extract_slice %t[1, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %vs = tensor.extract_slice %t[2, 0, 0, 0, 0] [1, 1, 2, 4, 3] [1, 1, 1, 1, 1] : tensor<3x1x2x4x3xf32> to tensor<1x1x2x4x3xf32>
+  %q = tensor.collapse_shape %qs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %k4 = tensor.collapse_shape %ks [[0, 1], [2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<1x2x4x3xf32>
+  %e3 = tensor.empty() : tensor<1x2x3x4xf32>
+  %kt4 = linalg.transpose ins(%k4 : tensor<1x2x4x3xf32>) outs(%e3 : tensor<1x2x3x4xf32>) permutation = [0, 1, 3, 2]
+  %kt = tensor.collapse_shape %kt4 [[0, 1], [2], [3]] : tensor<1x2x3x4xf32> into tensor<2x3x4xf32>
+  %v = tensor.collapse_shape %vs [[0, 1, 2], [3], [4]] : tensor<1x1x2x4x3xf32> into tensor<2x4x3xf32>
+  %e4 = tensor.empty() : tensor<2x4x4xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x3xf32>, tensor<2x3x4xf32>) outs(%z4 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x4xf32>) outs(%e4 : tensor<2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v1 = arith.divf %in, %c : f32
+    linalg.yield %v1 : f32
+  } -> tensor<2x4x4xf32>
+  %e5 = tensor.empty() : tensor<2x4x3xf32>
+  %z5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  %o = linalg.batch_matmul ins(%ss, %v : tensor<2x4x4xf32>, tensor<2x4x3xf32>) outs(%z5 : tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+  return %o, %p : tensor<2x4x3xf32>, tensor<4x18xf32>
+}
+// CHECK-LABEL: func.func @projection_read_twice(
+// CHECK: %[[S:.*]] = linalg.batch_matmul
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : tensor<2x4x4xf32>)
+// CHECK: arith.divf
