@@ -207,6 +207,29 @@ func.func @transposed_divisor(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, 
 
 // -----
 
+// The divide writes its result transposed (output map (d0, d1, d3, d2)): not a divisor of
+// the pool in place, so it stays a generic after the fused op.
+func.func @divisor_writes_transposed(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tensor<1x2x4x4xf32>, %pi: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %four = arith.constant 4.0 : f32
+  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%ci : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %e = tensor.empty() : tensor<1x2x2x2xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : tensor<1x2x2x2xf32>) outs(%e : tensor<1x2x2x2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %q = arith.divf %in, %four : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x2x2xf32>
+  return %a : tensor<1x2x2x2xf32>
+}
+// CHECK-LABEL: func.func @divisor_writes_transposed
+// CHECK:     %[[F:.*]] = tensor_ext.fused_conv_pool
+// CHECK-NOT: divisor
+// CHECK:     linalg.generic {{.*}} ins(%[[F]] :
+// CHECK:     arith.divf
+
+// -----
+
 // Mixed element types: an f16 conv accumulating into f32. The fused op has one element
 // type, so the pair stays apart.
 func.func @mixed_element_types(%x: tensor<1x1x6x6xf16>, %w: tensor<2x1x3x3xf16>, %ci: tensor<1x2x4x4xf32>, %pi: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
