@@ -253,3 +253,24 @@ func.func @matmul_with_runtime_weight(%x: tensor<1x2xf32>, %m: tensor<2x2xf32>) 
 // CHECK: linalg.matmul ins(%x, %w
 // CHECK: linalg.matmul ins(%a, %m
 // CHECK: linalg.matmul ins(%b, %w
+
+// -----
+
+// A sum pool accumulating into a function argument between two convs: its init is not a
+// constant, so the pool is not an affine map of the first conv's result.
+func.func @pool_accumulates_into_an_argument(%x: tensor<1x1x6x6xf32>, %acc: tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32> {
+  %w1 = arith.constant dense<[[[[1.0, -2.0], [0.5, 1.5]]]]> : tensor<1x1x2x2xf32>
+  %z1 = arith.constant dense<0.0> : tensor<1x1x5x5xf32>
+  %c1 = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>) outs(%z1 : tensor<1x1x5x5xf32>) -> tensor<1x1x5x5xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>} ins(%c1, %win : tensor<1x1x5x5xf32>, tensor<2x2xf32>) outs(%acc : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %w2 = arith.constant dense<[[[[0.5, 1.0], [-1.0, 2.0]]]]> : tensor<1x1x2x2xf32>
+  %z2 = arith.constant dense<0.0> : tensor<1x1x1x1xf32>
+  %c2 = linalg.conv_2d_nchw_fchw ins(%p, %w2 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) outs(%z2 : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  return %c2 : tensor<1x1x1x1xf32>
+}
+// CHECK-LABEL: func.func @pool_accumulates_into_an_argument(
+// CHECK: %[[C1:.*]] = linalg.conv_2d_nchw_fchw ins(%x, %{{.*}} : tensor<1x1x6x6xf32>, tensor<1x1x2x2xf32>)
+// CHECK: %[[P:.*]] = linalg.pooling_nchw_sum {{.*}}ins(%[[C1]], %{{.*}} : tensor<1x1x5x5xf32>, tensor<2x2xf32>) outs(%acc : tensor<1x1x2x2xf32>)
+// CHECK: %[[C2:.*]] = linalg.conv_2d_nchw_fchw ins(%[[P]], %{{.*}} : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>)
+// CHECK-NEXT: return %[[C2]]
