@@ -131,6 +131,23 @@ func.func @no_reciprocal(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
+// Must not fire: a division by a vector with a zero in it (dividing the weights by 0
+// would make inf * x of every input, NaN where x is 0, instead of row / 0).
+func.func @no_divide_by_zero(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = arith.constant dense<[[2.0, 4.0], [6.0, 8.0]]> : tensor<2x2xf32>
+  %d = arith.constant dense<[2.0, 0.0]> : tensor<2xf32>
+  %z = arith.constant dense<0.0> : tensor<2xf32>
+  %m = linalg.matvec ins(%a, %x : tensor<2x2xf32>, tensor<2xf32>) outs(%z : tensor<2xf32>) -> tensor<2xf32>
+  %r = arith.divf %m, %d : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+// CHECK-LABEL: func.func @no_divide_by_zero(
+// CHECK:      %[[M:.*]] = linalg.matvec ins(%a, %x
+// CHECK-NEXT: %[[R:.*]] = arith.divf %[[M]], %d
+// CHECK-NEXT: return %[[R]]
+
+// -----
+
 // Must not fire: weights are a function argument (heirpy folds constants only).
 func.func @no_argument_weights(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> tensor<1x2xf32> {
   %b = arith.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
