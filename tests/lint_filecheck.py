@@ -24,6 +24,11 @@ unavailable-feature   `%if F` or `REQUIRES: F` where lit.cfg never adds feature 
                       line (or file) is dropped and lit reports PASS.
 requires-too-broad    `REQUIRES: F` in a file with RUN lines that do not use F: it switches
                       those checks off too whenever F is missing; split the file.
+open-last-label       a prefix's last CHECK-LABEL names a function that other functions of
+                      the file follow, and its block has plain CHECK (or DAG) lines: with no
+                      label after it, they may match in those later functions, so the
+                      function they are meant for is not what they check. Add that
+                      prefix's LABEL for the next function (a LABEL alone bounds it).
 
 Directories named `Inputs` hold inputs for other tests and are skipped, as lit skips them.
 """
@@ -262,7 +267,46 @@ def lint_text(text: str, path: str = "test.mlir",
     findings += _rule_not_placement(path, lines, own_invocations)
     findings += _rule_misspelled(path, lines, own_invocations)
     findings += _rule_features(path, lines, runs, features)
+    findings += _rule_open_last_label(path, lines, own_invocations)
     return sorted(set(findings))
+
+
+_FUNC_RE = re.compile(r"^\s*func\.func\s+(?:(?:private|public|nested)\s+)?@([\w.$-]+)")
+_LABELLED_FUNC_RE = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w.$-]+)")
+
+
+def _rule_open_last_label(path: str, lines: list[str],
+                          invocations: list[Invocation]) -> list[Finding]:
+    """The last LABEL of a prefix bounds nothing after it: plain CHECKs in its block may
+    match in the functions that follow the labelled one (see the module docstring)."""
+    # Functions with a body (a declaration holds no ops a check could wrongly match).
+    functions = [m.group(1) for text in lines for m in [_FUNC_RE.match(text)] if m and "{" in text]
+    findings = []
+    for inv in invocations:
+        if not any(run_input_is_this_file(stage) for stage in _stages(inv.run.command)):
+            continue  # the output comes from another file: its function order is unknown
+        seen = directives(lines, inv.prefixes)
+        labels = [d for d in seen if d.kind == "LABEL"]
+        if not labels:
+            continue
+        last = labels[-1]
+        named = _LABELLED_FUNC_RE.search(lines[last.line - 1])
+        if named is None or named.group(1) not in functions:
+            continue
+        later = functions[functions.index(named.group(1)) + 1:]
+        loose = [d for d in seen if d.line > last.line and d.kind in ("CHECK", "DAG", "COUNT")]
+        if later and loose:
+            findings.append(Finding(
+                path, loose[0].line, "open-last-label",
+                f"{last.prefix}-LABEL at line {last.line} is the last one but @{later[0]} "
+                f"follows @{named.group(1)}: this check may match there; add "
+                f"`{last.prefix}-LABEL: func.func @{later[0]}(`"))
+    return findings
+
+
+def run_input_is_this_file(stage: list[str]) -> bool:
+    """Does this pipeline stage read the test file itself (`%s`)?"""
+    return bool(stage) and stage[0] not in FILECHECK_NAMES and "%s" in stage[1:]
 
 
 def _rule_runs(path: str, runs: list[RunLine]) -> list[Finding]:

@@ -20,6 +20,33 @@ def rules(text: str, features: frozenset[str] = FEATURES) -> list[tuple[int, str
     return [(f.line, f.rule) for f in lint_text(text, "t.mlir", features)]
 
 
+# -- open-last-label ------------------------------------------------------------------
+TWO_FUNCTIONS = (
+    "func.func @f() {\n  return\n}\n"
+    "// CHECK-LABEL: func.func @f(\n"
+    "// CHECK: linalg.matmul\n"
+    "// -----\n"
+    "func.func @g() {\n  return\n}\n"
+)
+
+
+def test_plain_check_under_the_last_label_before_another_function_fires() -> None:
+    # @f's `CHECK: linalg.matmul` would pass on a matmul in @g.
+    assert rules(RUN + TWO_FUNCTIONS) == [(6, "open-last-label")]
+
+
+def test_a_label_for_the_next_function_bounds_it_and_is_quiet() -> None:
+    assert rules(RUN + TWO_FUNCTIONS + "// CHECK-LABEL: func.func @g(\n") == []
+
+
+def test_next_only_checks_or_a_last_function_or_a_declaration_are_quiet() -> None:
+    assert rules(RUN + TWO_FUNCTIONS.replace("// CHECK: linalg", "// CHECK-NEXT: linalg")) == []
+    last = RUN + "func.func @g() {\n  return\n}\n" + TWO_FUNCTIONS.split("// -----\n")[0]
+    assert rules(last) == []
+    declared = RUN + TWO_FUNCTIONS.replace("func.func @g() {\n  return\n}\n", "func.func private @g()\n")
+    assert rules(declared) == []
+
+
 # -- not-after-last-match -----------------------------------------------------------
 
 

@@ -54,6 +54,7 @@ func.func @gap_square_linear(%x: tensor<1x2x2x2xf32>) -> tensor<1x3xf32> {
 
 // heirpy's global average pool + Linear as one contraction generic: one 2x8 matvec
 // (row o: channel c's four elements times w[o, c]).
+// SMALL-LABEL: func.func @contraction(
 func.func @contraction(%x: tensor<1x2x2x2xf32>) -> tensor<1x2xf32> {
   %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
   %b = arith.constant dense<[[1.0, -1.0]]> : tensor<1x2xf32>

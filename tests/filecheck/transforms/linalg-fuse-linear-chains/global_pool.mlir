@@ -89,6 +89,7 @@ func.func @gap_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
 #sumb = affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
+// HEIR-LABEL: func.func @gap_square_linear(
 func.func @gap_square_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
   %zero = arith.constant 0.0 : f32
   %n = arith.constant 36.0 : f32

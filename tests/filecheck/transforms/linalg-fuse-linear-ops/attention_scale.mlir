@@ -384,6 +384,7 @@ func.func @square_of_projection(%x: tensor<4x6xf32>) -> tensor<1x4x4xf32> {
 // -----
 
 // Must not fire: a division by zero is no scale to move.
+// UMBRELLA-LABEL: func.func @divide_by_zero(
 func.func @divide_by_zero(%x: tensor<1x4x6xf32>) -> tensor<2x4x3xf32> {
   %zero = arith.constant 0.0 : f32
   %c = arith.constant 0.0 : f32

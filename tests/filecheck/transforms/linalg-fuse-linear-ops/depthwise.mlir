@@ -50,6 +50,7 @@ func.func @dw_bn(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32> {
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
 // Must not fire: a scale that varies along a spatial axis is not a filter scale.
+// UMBRELLA-LABEL: func.func @dw_spatial_scale(
 func.func @dw_spatial_scale(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32> {
   %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]> : tensor<2x2x2xf32>
   %k = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>

@@ -70,6 +70,7 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // -----
 
 // An identity read: nothing to move; the bias stays in the conv's init.
+// INLINE-LABEL: func.func @identity(
 func.func @identity(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>) -> tensor<1x6x4x4xf32> {
   %r = tensor_ext.kernel ins(%x, %w, %b : tensor<1x8x4x4xf32>, tensor<6x8x1x1xf32>, tensor<6xf32>) -> tensor<1x6x4x4xf32> {
   ^bb0(%xi: tensor<1x8x4x4xf32>, %wi: tensor<6x8x1x1xf32>, %bi: tensor<6xf32>):
