@@ -303,3 +303,94 @@ func.func @gap_into_an_argument(%x: tensor<1x4x6x6xf32>, %init: tensor<1x4x1x1xf
 // CHECK: linalg.generic {{.*}}ins(%x : tensor<1x4x6x6xf32>) outs(%init : tensor<1x4x1x1xf32>)
 // MAC2-LABEL: func.func @gap_into_an_argument(
 // MAC3-LABEL: func.func @gap_into_an_argument(
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#sum = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+#sumb = affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @gap_of_doubled(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 36.0 : f32
+  %w = arith.constant dense<[[0.35, 0.82, 0.33, -1.30], [0.91, 0.45, -0.54, 0.58], [0.36, 0.29, 0.03, 0.55]]> : tensor<3x4xf32>
+  %b = arith.constant dense<[-0.74, -0.16, -0.48]> : tensor<3xf32>
+  %e1 = tensor.empty() : tensor<1x4x1x1xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %s = linalg.generic {indexing_maps = [#id4, #sum], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : tensor<1x4x6x6xf32>) outs(%z1 : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %d = arith.addf %in, %in : f32
+    %a = arith.addf %d, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<1x4x1x1xf32>
+  %m = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x1x1xf32>) outs(%e1 : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.divf %in, %n : f32
+    linalg.yield %q : f32
+  } -> tensor<1x4x1x1xf32>
+  %f = tensor.collapse_shape %m [[0], [1, 2, 3]] : tensor<1x4x1x1xf32> into tensor<1x4xf32>
+  %e2 = tensor.empty() : tensor<4x3xf32>
+  %wt = linalg.transpose ins(%w : tensor<3x4xf32>) outs(%e2 : tensor<4x3xf32>) permutation = [1, 0]
+  %e3 = tensor.empty() : tensor<1x3xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %mm = linalg.matmul ins(%f, %wt : tensor<1x4xf32>, tensor<4x3xf32>) outs(%z3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]} ins(%mm, %b : tensor<1x3xf32>, tensor<3xf32>) outs(%e3 : tensor<1x3xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %v = arith.addf %in, %bb : f32
+    linalg.yield %v : f32
+  } -> tensor<1x3xf32>
+  return %r : tensor<1x3xf32>
+}
+// The body sums 2x (three ops): not a plain sum, so no global pool; it stays apart.
+// CHECK-LABEL: func.func @gap_of_doubled(
+// CHECK: linalg.generic {{.*}}ins(%x : tensor<1x4x6x6xf32>) outs(%{{.*}} : tensor<1x4x1x1xf32>)
+// CHECK: linalg.matmul
+// MAC2-LABEL: func.func @gap_of_doubled(
+// MAC3-LABEL: func.func @gap_of_doubled(
+// HEIR-LABEL: func.func @gap_of_doubled(
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#sum = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+#sumb = affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @gap_overwrites(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 36.0 : f32
+  %w = arith.constant dense<[[0.35, 0.82, 0.33, -1.30], [0.91, 0.45, -0.54, 0.58], [0.36, 0.29, 0.03, 0.55]]> : tensor<3x4xf32>
+  %b = arith.constant dense<[-0.74, -0.16, -0.48]> : tensor<3xf32>
+  %e1 = tensor.empty() : tensor<1x4x1x1xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %s = linalg.generic {indexing_maps = [#id4, #sum], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : tensor<1x4x6x6xf32>) outs(%z1 : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<1x4x1x1xf32>
+  %m = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x1x1xf32>) outs(%e1 : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.divf %in, %n : f32
+    linalg.yield %q : f32
+  } -> tensor<1x4x1x1xf32>
+  %f = tensor.collapse_shape %m [[0], [1, 2, 3]] : tensor<1x4x1x1xf32> into tensor<1x4xf32>
+  %e2 = tensor.empty() : tensor<4x3xf32>
+  %wt = linalg.transpose ins(%w : tensor<3x4xf32>) outs(%e2 : tensor<4x3xf32>) permutation = [1, 0]
+  %e3 = tensor.empty() : tensor<1x3xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %mm = linalg.matmul ins(%f, %wt : tensor<1x4xf32>, tensor<4x3xf32>) outs(%z3 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]} ins(%mm, %b : tensor<1x3xf32>, tensor<3xf32>) outs(%e3 : tensor<1x3xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %v = arith.addf %in, %bb : f32
+    linalg.yield %v : f32
+  } -> tensor<1x3xf32>
+  return %r : tensor<1x3xf32>
+}
+// The body never reads its accumulator (each step overwrites it): not a sum.
+// CHECK-LABEL: func.func @gap_overwrites(
+// CHECK: linalg.generic {{.*}}ins(%x : tensor<1x4x6x6xf32>) outs(%{{.*}} : tensor<1x4x1x1xf32>)
+// CHECK: linalg.matmul
+// MAC2-LABEL: func.func @gap_overwrites(
+// MAC3-LABEL: func.func @gap_overwrites(
+// HEIR-LABEL: func.func @gap_overwrites(
