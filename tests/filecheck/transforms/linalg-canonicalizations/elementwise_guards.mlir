@@ -119,3 +119,17 @@ func.func @memref_transposed_input(%x: memref<2x3xf32>, %y: memref<3x2xf32>, %o:
   }
   return
 }
+
+// -----
+
+// A collapse that regroups an expand differently (2x3 -> 1x2x3 -> 1x6) is not the
+// expand's source: both reshapes stay.
+// CHECK-LABEL: func.func @collapse_regroups_an_expand(
+// CHECK: %[[E:.*]] = tensor.expand_shape %x {{.*}} : tensor<2x3xf32> into tensor<1x2x3xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[E]] {{.*}} : tensor<1x2x3xf32> into tensor<1x6xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @collapse_regroups_an_expand(%x: tensor<2x3xf32>) -> tensor<1x6xf32> {
+  %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [1, 2, 3] : tensor<2x3xf32> into tensor<1x2x3xf32>
+  %c = tensor.collapse_shape %e [[0], [1, 2]] : tensor<1x2x3xf32> into tensor<1x6xf32>
+  return %c : tensor<1x6xf32>
+}
