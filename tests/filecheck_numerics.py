@@ -99,6 +99,25 @@ def heirpy_opt_calls(run: RunLine) -> Iterable[tuple[str, str, bool]]:
             yield source, pipeline, split
 
 
+def split_pipeline(pipeline: str) -> list[str]:
+    """The passes of a pipeline: split at the commas outside `{options}` and quotes
+    (`report-depth{plaintext-args="0,1"}` is one pass)."""
+    passes: list[str] = []
+    depth, quoted, start = 0, False, 0
+    for index, char in enumerate(pipeline):
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "{":
+            depth += 1
+        elif not quoted and char == "}":
+            depth -= 1
+        elif not quoted and depth == 0 and char == ",":
+            passes.append(pipeline[start:index])
+            start = index + 1
+    passes.append(pipeline[start:])
+    return [p.strip() for p in passes if p.strip()]
+
+
 def _resolve(source: str, test: Path, examples: Path) -> Path | None:
     if source.startswith("%t"):
         return None  # an intermediate file of the test itself
@@ -124,7 +143,7 @@ def numeric_cases(root: Path, directories: Sequence[str], examples: Path) -> lis
                 for source, pipeline, split in heirpy_opt_calls(run):
                     path = _resolve(source, test, examples)
                     # Report passes print tables and leave the IR alone.
-                    pipeline = ",".join(p for p in pipeline.split(",") if not p.startswith("report-"))
+                    pipeline = ",".join(p for p in split_pipeline(pipeline) if not p.startswith("report-"))
                     if path is None or not pipeline:
                         continue
                     pipelines = [pipeline]
