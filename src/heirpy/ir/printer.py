@@ -13,7 +13,9 @@ no dot, so the short name cannot be read as another dialect's op. Generic-form o
 xDSL's parser resolves short names against every enclosing op's dialect, which is a
 superset of MLIR's rule, so what this printer writes parses in heirpy as in MLIR.
 
-Attribute and property dictionaries print sorted by name, as MLIR stores them. Affine
+Attribute and property dictionaries print sorted by name, as MLIR stores them; array
+elements that are i64 integers or f64 floats print without their type (`[[0, 1], [2]]`),
+as MLIR elides it there. Affine
 maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
 rather than xDSL's fully bracketed `((d1 * 3) + d4)`, and the `dense_resource` blobs in the
 `{-# dialect_resources #-}` trailer one a line in order of first use, as MLIR writes them.
@@ -25,7 +27,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
-from xdsl.dialects.builtin import AffineMapAttr, UnregisteredOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    UnregisteredOp,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, Dialect, Operation, Region
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -138,7 +148,23 @@ class MLIRPrinter(Printer):
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{format_affine_map(attribute.data)}>")
             return
+        if isinstance(attribute, ArrayAttr):
+            with self.in_square_brackets():
+                self.print_list(attribute.data, self._print_array_element)
+            return
         super().print_attribute(attribute)
+
+    def _print_array_element(self, element: Attribute) -> None:
+        # MLIR elides the type of an array element that is an i64 integer or an f64
+        # float, the types its parser gives an untyped literal: a reassociation prints
+        # `[[0, 1], [2]]` and reads back the same (xDSL writes `[[0 : i64, 1 : i64], ...]`).
+        # Outside arrays (`{axis = 0 : i64}`) the type stays, as in MLIR.
+        if (isinstance(element, IntegerAttr) and element.type == i64) or (
+            isinstance(element, FloatAttr) and element.type == f64
+        ):
+            element.print_without_type(self)
+        else:
+            self.print_attribute(element)
 
     def print_resource_handle(self, dialect: str, handle: str) -> None:
         self._resources_in_use_order.setdefault(dialect, {})[handle] = None

@@ -11,11 +11,11 @@ func.func @row(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
   return %y : tensor<1x2xf32>
 }
 // CHECK-LABEL: func.func @row
-// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<1x3xf32> into tensor<3xf32>
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0, 1]] : tensor<1x3xf32> into tensor<3xf32>
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
 // CHECK-NEXT: %[[WT:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
 // CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[WT]], %[[XF]] : tensor<2x3xf32>, tensor<3xf32>) outs(%[[C]] : tensor<2xf32>)
-// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2]
+// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[V]] {{\[}}[0, 1]] output_shape [1, 2]
 // CHECK-NEXT: return %[[R]]
 
 // -----
@@ -42,9 +42,9 @@ func.func @column(%x: tensor<3x1xf32>) -> tensor<2x1xf32> {
   return %y : tensor<2x1xf32>
 }
 // CHECK-LABEL: func.func @column
-// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<3x1xf32> into tensor<3xf32>
+// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0, 1]] : tensor<3x1xf32> into tensor<3xf32>
 // CHECK:      linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<2x3xf32>, tensor<3xf32>)
-// CHECK:      tensor.expand_shape %{{.*}} {{\[}}[0 : i64, 1 : i64]] output_shape [2, 1]
+// CHECK:      tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [2, 1]
 
 // -----
 
@@ -58,7 +58,7 @@ func.func @two_rows(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
 }
 // CHECK-LABEL: func.func @two_rows
 // CHECK-NOT:  linalg.matmul
-// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
 // CHECK:      linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<2x6xf32>, tensor<6xf32>)
 // CHECK:      tensor.insert_slice %{{.*}}[0, 0] [1, 2] [1, 1]
 // CHECK-NOT:  linalg.matmul

@@ -12,7 +12,7 @@ func.func @pool(%x: tensor<1x1x4x4xf32>) -> tensor<4xf32> {
   return %f : tensor<4xf32>
 }
 // CHECK-LABEL: func.func @pool
-// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64, 2 : i64, 3 : i64]] : tensor<1x1x4x4xf32> into tensor<16xf32>
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0, 1, 2, 3]] : tensor<1x1x4x4xf32> into tensor<16xf32>
 // CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
 // CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00,
 // CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<4x16xf32>, tensor<16xf32>) outs(%[[Z]] : tensor<4xf32>)

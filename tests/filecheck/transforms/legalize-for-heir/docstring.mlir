@@ -26,7 +26,7 @@ func.func @doc(%x: tensor<1x1x4x4xf32>) -> tensor<1x2xf32> {
   return %y : tensor<1x2xf32>
 }
 // CHECK-LABEL: func.func @doc
-// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0 : i64, 1 : i64, 2 : i64, 3 : i64]] : tensor<1x1x4x4xf32> into tensor<16xf32>
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0, 1, 2, 3]] : tensor<1x1x4x4xf32> into tensor<16xf32>
 // CHECK-NEXT: %[[B1:.*]] = arith.constant dense<1.250000e-01> : tensor<18xf32>
 // CHECK-NEXT: %[[A1:.*]] = arith.constant dense<"0x{{[0-9A-F]+}}"> : tensor<18x16xf32>
 // CHECK-NEXT: %[[H:.*]] = linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<18x16xf32>, tensor<16xf32>) outs(%[[B1]] : tensor<18xf32>)
@@ -36,6 +36,6 @@ func.func @doc(%x: tensor<1x1x4x4xf32>) -> tensor<1x2xf32> {
 // CHECK-NEXT: %[[B2:.*]] = arith.constant dense<[1.000000e+00, -1.000000e+00]> : tensor<2xf32>
 // CHECK-NEXT: %[[W2:.*]] = arith.constant dense<6.250000e-02> : tensor<2x18xf32>
 // CHECK-NEXT: %[[Y:.*]] = linalg.matvec ins(%[[W2]], %[[S]] : tensor<2x18xf32>, tensor<18xf32>) outs(%[[B2]] : tensor<2xf32>)
-// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 2] : tensor<2xf32> into tensor<1x2xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0, 1]] output_shape [1, 2] : tensor<2xf32> into tensor<1x2xf32>
 // CHECK-NEXT: return %[[R]]
 // CKKS: ckks.schemeParam = #ckks.scheme_param<{{.*}}Q = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}]

@@ -60,6 +60,6 @@ func.func @not_flat(%x: tensor<2x2xf32>) -> tensor<2xf32> {
 // CHECK-LABEL: func.func @not_flat
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x2xf32>
 // CHECK-NEXT: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x2xf32>)
-// CHECK:      %[[F:.*]] = tensor.collapse_shape %[[S]] {{\[}}[0 : i64, 1 : i64]] : tensor<2x2xf32> into tensor<4xf32>
+// CHECK:      %[[F:.*]] = tensor.collapse_shape %[[S]] {{\[}}[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
 // CHECK:      %[[V:.*]] = linalg.matvec ins(%{{.*}}, %[[F]] : tensor<2x4xf32>, tensor<4xf32>)
 // CHECK-NEXT: return %[[V]]

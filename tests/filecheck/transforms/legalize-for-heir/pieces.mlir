@@ -22,7 +22,7 @@ func.func @rows(%x: tensor<4xf32>) -> tensor<2x3xf32> {
 // CHECK:      %[[A0:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<3x4xf32>
 // CHECK:      %[[H0:.*]] = linalg.matvec ins(%[[A0]], %x : tensor<3x4xf32>, tensor<4xf32>) outs(%[[B0]] : tensor<3xf32>)
 // CHECK:      %[[S0:.*]] = linalg.generic {{.*}} ins(%[[H0]] : tensor<3xf32>)
-// CHECK:      %[[E0:.*]] = tensor.expand_shape %[[S0]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 3] : tensor<3xf32> into tensor<1x3xf32>
+// CHECK:      %[[E0:.*]] = tensor.expand_shape %[[S0]] {{\[}}[0, 1]] output_shape [1, 3] : tensor<3xf32> into tensor<1x3xf32>
 // CHECK:      %[[D0:.*]] = tensor.insert_slice %[[E0]] into %[[ZERO]][0, 0] [1, 3] [1, 1]
 // CHECK-NOT:  tensor.extract_slice
 // CHECK:      linalg.matvec ins(%{{.*}}, %x : tensor<3x4xf32>, tensor<4xf32>)

@@ -36,12 +36,12 @@ func.func @gap_square_linear(%x: tensor<1x2x2x2xf32>) -> tensor<1x3xf32> {
 // CHECK-NEXT:   %[[P:.*]] = arith.mulf %[[A]], %[[A]] : f32
 // CHECK-NEXT:   linalg.yield %[[P]] : f32
 // CHECK-NEXT: } -> tensor<1x2x2x2xf32>
-// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %[[SQ]] {{\[}}[0 : i64, 1 : i64, 2 : i64, 3 : i64]] : tensor<1x2x2x2xf32> into tensor<8xf32>
+// CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %[[SQ]] {{\[}}[0, 1, 2, 3]] : tensor<1x2x2x2xf32> into tensor<8xf32>
 // The Linear's column 0 over the 4 elements of channel 0, each / 4: 0.25; channel 1: 1.0.
 // CHECK:      %[[B:.*]] = arith.constant dense<[5.000000e-01, -5.000000e-01, 1.000000e+00]> : tensor<3xf32>
 // CHECK:      %[[M:.*]] = arith.constant dense<{{\[}}[2.500000e-01, 2.500000e-01, 2.500000e-01, 2.500000e-01, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00], [5.000000e-01, {{.*}}]]> : tensor<3x8xf32>
 // CHECK:      %[[V:.*]] = linalg.matvec ins(%[[M]], %[[XF]] : tensor<3x8xf32>, tensor<8xf32>) outs(%[[B]] : tensor<3xf32>)
-// CHECK-NEXT: %[[Y:.*]] = tensor.expand_shape %[[V]] {{\[}}[0 : i64, 1 : i64]] output_shape [1, 3]
+// CHECK-NEXT: %[[Y:.*]] = tensor.expand_shape %[[V]] {{\[}}[0, 1]] output_shape [1, 3]
 // CHECK-NEXT: return %[[Y]]
 
 // With 4 slots the 8-element loop space does not fit: the fused reduction stays.

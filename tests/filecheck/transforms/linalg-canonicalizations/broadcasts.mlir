@@ -30,7 +30,7 @@ func.func @no_match(%arg1 : tensor<512xf32>) -> (tensor<1024xf32>) {
 // -----
 
 // CHECK-LABEL: func.func @unit_dims
-// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0 : i64, 1 : i64], [2 : i64, 3 : i64]] output_shape [1, 2, 3, 1] : tensor<2x3xf32> into tensor<1x2x3x1xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3]] output_shape [1, 2, 3, 1] : tensor<2x3xf32> into tensor<1x2x3x1xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @unit_dims(%arg1 : tensor<2x3xf32>) -> (tensor<1x2x3x1xf32>) {
   %2 = tensor.empty() : tensor<1x2x3x1xf32>
@@ -89,7 +89,7 @@ func.func @multiple_broadcast(%arg0: tensor<3xf32>, %arg1: tensor<16xf32>, %arg2
 // Batch-norm style: the (d1, 0) operand is collapsed to 1-D, then broadcast.
 // CHECK-LABEL: func.func @batchnorm1d
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>, %[[M:.*]]: tensor<3x1xf32>)
-// CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[M]] {{\[}}[0 : i64, 1 : i64]] : tensor<3x1xf32> into tensor<3xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[M]] {{\[}}[0, 1]] : tensor<3x1xf32> into tensor<3xf32>
 // CHECK: %[[B:.*]] = linalg.broadcast ins(%[[C]] : tensor<3xf32>) outs(%{{.*}} : tensor<1x3x16xf32>) dimensions = [0, 2]
 // CHECK-NEXT: %[[R:.*]] = arith.subf %[[X]], %[[B]] : tensor<1x3x16xf32>
 // CHECK-NEXT: return %[[R]]

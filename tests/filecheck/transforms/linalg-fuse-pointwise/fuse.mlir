@@ -353,7 +353,7 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
 // CHECK-LABEL: func.func @collapse_then_expand(
 // CHECK-SAME:    %[[X:.*]]: tensor<6x4xf32>, %[[Y:.*]]: tensor<24xf32>, %[[Z:.*]]: tensor<2x12xf32>)
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x12xf32>
-// CHECK-NEXT:    %[[V:.*]] = tensor.expand_shape %[[E]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+// CHECK-NEXT:    %[[V:.*]] = tensor.expand_shape %[[E]] {{\[}}[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
 // CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d1, d2)>, affine_map<(d0, d1, d2) -> (d0 * 12 + (d1 * 4 + d2))>, affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
@@ -361,7 +361,7 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
 // CHECK-NEXT:      arith.mulf
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] : tensor<2x3x4xf32> into tensor<2x12xf32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0], [1, 2]] : tensor<2x3x4xf32> into tensor<2x12xf32>
 // CHECK-NEXT:    return %[[R]]
 // MLIR-LABEL: func.func @collapse_then_expand(
 // MLIR-NOT:   linalg.{{transpose|broadcast}}

@@ -37,9 +37,9 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1x6x4x4xf32>
 // CHECK-NOT:   linalg.broadcast
 // CHECK:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[Z]] :
-// CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{\[}}[0 : i64], [1 : i64, 2 : i64], [3 : i64], [4 : i64]] output_shape [1, 2, 3, 4, 4] : tensor<1x6x4x4xf32> into tensor<1x2x3x4x4xf32>
+// CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 3, 4, 4] : tensor<1x6x4x4xf32> into tensor<1x2x3x4x4xf32>
 // CHECK:       %[[T:.*]] = linalg.transpose ins(%[[V]]{{.*}}) outs({{.*}}) permutation = [0, 1, 3, 4, 2]
-// CHECK:       %[[B2:.*]] = tensor.expand_shape %[[B]] {{\[}}[0 : i64, 1 : i64]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
+// CHECK:       %[[B2:.*]] = tensor.expand_shape %[[B]] {{\[}}[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
 // CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[T]], %[[B2]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %[[BIAS:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %[[IN]], %[[BIAS]] : f32
@@ -182,7 +182,7 @@ func.func @zero_init(%a: tensor<8x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x5x4xf
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<8x5xf32>
 // CHECK-NEXT:  %[[M:.*]] = linalg.matmul {{.*}} outs(%[[Z]] :
 // CHECK-NOT:   linalg.transpose
-// CHECK:       %[[V:.*]] = tensor.expand_shape %[[M]] {{\[}}[0 : i64, 1 : i64], [2 : i64]] output_shape [2, 4, 5]
+// CHECK:       %[[V:.*]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2]] output_shape [2, 4, 5]
 // CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[V]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    arith.mulf %[[IN]], %[[IN]] : f32
