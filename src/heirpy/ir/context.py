@@ -19,8 +19,8 @@ from heirpy.ir.diagnostics import parse_module_text, verify_module
 
 
 def make_context(*, allow_unregistered: bool = False) -> Context:
-    """A context with every xDSL dialect, heirpy's `linalg` and `tensor` in place of
-    xDSL's, and heirpy's `tensor_ext`.
+    """A context with every xDSL dialect, heirpy's `linalg`, `tensor` and `scf` in place
+    of xDSL's, and heirpy's `tensor_ext`.
 
     Dialects load lazily, as in xdsl-opt, so building a context is cheap (heirpy's
     own too: their modules are imported when a parse first meets their ops). Each
@@ -29,12 +29,13 @@ def make_context(*, allow_unregistered: bool = False) -> Context:
     """
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
-        if name in ("linalg", "tensor", "builtin"):
+        if name in ("linalg", "tensor", "builtin", "scf"):
             continue
         ctx.register_dialect(name, factory)
     ctx.register_dialect("builtin", _builtin_with_own_blob_store)
     ctx.register_dialect("linalg", _linalg)
     ctx.register_dialect("tensor", _tensor)
+    ctx.register_dialect("scf", _scf)
     ctx.register_dialect("tensor_ext", _tensor_ext)
     return ctx
 
@@ -49,6 +50,12 @@ def _tensor() -> Dialect:
     from heirpy.ir.dialects.tensor import Tensor
 
     return Tensor
+
+
+def _scf() -> Dialect:
+    from heirpy.ir.dialects.scf import Scf
+
+    return Scf
 
 
 def _tensor_ext() -> Dialect:

@@ -1,1 +1,2 @@
-"""heirpy's dialects: `linalg` (registered under MLIR's name) and `tensor_ext`."""
+"""heirpy's dialects: `linalg`, `tensor` and `scf` (registered under MLIR's names, in place
+of xDSL's) and `tensor_ext`."""
