@@ -21,15 +21,20 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     FileLineColLoc,
+    IndexType,
     IntAttr,
     ModuleOp,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser.affine_parser import AffineParser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
+
+from heirpy.ir.affine import NonAffineError, combine
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
@@ -76,6 +81,25 @@ def float_from_bits(bits: int, width: int) -> float:
     return float(np.frombuffer(bits.to_bytes(width // 8, "little"), dtypes[width])[0])
 
 
+class _SemiAffineParser(AffineParser):
+    """xDSL's affine parser, building semi-affine expressions as MLIR does.
+
+    xDSL builds pure-affine expressions only: `d0 floordiv s0`, which MLIR accepts,
+    was a NotImplementedError, and `d0 * d1`, which MLIR refuses, the same internal
+    error. `combine` builds the first and refuses the second with MLIR's message,
+    located at the operator.
+    """
+
+    def _create_binop_expr(self, lhs: AffineExpr, rhs: AffineExpr, binop: MLIRToken) -> AffineExpr:
+        try:
+            semi_affine = combine(binop.text, lhs, rhs)
+        except NonAffineError as err:
+            raise ParseError(binop.span, str(err)) from err
+        if semi_affine is not None:
+            return semi_affine
+        return super()._create_binop_expr(lhs, rhs, binop)
+
+
 class LocatingParser(Parser):
     """xDSL's parser, but every op without an explicit `loc(...)` gets its position.
 
@@ -95,6 +119,17 @@ class LocatingParser(Parser):
         self._line_starts = [0] + [i + 1 for i, ch in enumerate(content) if ch == newline]
         self._file_name = StringAttr(name)
         self._line_offset = line_offset
+
+    def parse_affine_map(self) -> AffineMap:
+        return _SemiAffineParser(self._parser_state).parse_affine_map()
+
+    def parse_affine_set(self) -> AffineSet:
+        return _SemiAffineParser(self._parser_state).parse_affine_set()
+
+    def parse_affine_map_of_ssa_ids(self) -> tuple[AffineMap, Sequence[SSAValue[IndexType]]]:
+        affine_map, spans = _SemiAffineParser(self._parser_state).parse_affine_map_of_ssa_ids()
+        operands = [self.resolve_operand(UnresolvedOperand(span, 0), IndexType()) for span in spans]
+        return affine_map, operands
 
     def line_col(self, position: int) -> tuple[int, int]:
         line = bisect_right(self._line_starts, position)
