@@ -10,11 +10,16 @@ Every function raises `heirpy.HeirpyError` with a one-line diagnostic for bad in
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Sequence
 from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.passes import ModulePass, PassPipeline, get_pass_option_infos
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
 
 from heirpy.ir.context import context_of, parse_module
 from heirpy.ir.diagnostics import HeirpyError, verify_module
@@ -46,11 +51,34 @@ def parse(
 
 
 def build_pipeline(spec: str) -> PassPipeline:
-    """A pass pipeline from `pass-a,pass-b{opt=1}` using heirpy's and xDSL's passes."""
+    """A pass pipeline from `pass-a,pass-b{opt=1}` using heirpy's and xDSL's passes.
+
+    Options are spelled with dashes, as in MLIR (`slot-budget=4096`); xDSL also takes
+    the field's own underscores. A bad pipeline is a `HeirpyError` that names the pass
+    and the option as the user wrote them."""
+
+    def fail(message: str) -> HeirpyError:
+        return HeirpyError(f"error: invalid pass pipeline '{spec}': {message}")
+
     try:
-        return PassPipeline.parse_spec(available_passes(), spec)
-    except Exception as err:  # xDSL raises several types for bad specs
-        raise HeirpyError(f"error: invalid pass pipeline '{spec}': {_first(err)}") from err
+        pass_specs = list(parse_pipeline(spec))
+    except ArgSpecParseError as err:  # a BaseException in xDSL, so caught by name
+        raise fail(_pipeline_syntax_error(err)) from err
+    passes = available_passes()
+    unknown = [p.name for p in pass_specs if p.name not in passes]
+    if unknown:
+        raise fail(f"Unrecognized passes: {unknown}")
+    built: list[ModulePass] = []
+    for pass_spec in pass_specs:
+        pass_type = passes[pass_spec.name]()
+        problem = _option_problem(pass_type, pass_spec)
+        if problem is not None:
+            raise fail(problem)
+        try:
+            built.append(pass_type.from_pass_spec(pass_spec))
+        except ValueError as err:  # a required option left out
+            raise fail(_dashed(_first(err))) from err
+    return PassPipeline(tuple(built))
 
 
 def run_pipeline(
@@ -87,6 +115,54 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
     out.write("\n")
     printer.print_metadata(context_of(module).loaded_dialects)
     return out.getvalue()
+
+
+def _option_problem(pass_type: type[ModulePass], pass_spec: ArgSpec) -> str | None:
+    """What is wrong with `pass_spec`'s options (an unknown name, a value of the
+    wrong type), in the user's spelling; None when nothing is."""
+    infos = {
+        info.name: info for info in get_pass_option_infos(pass_type) if info.name != "name"
+    }
+    init_fields = {f.name for f in dataclasses.fields(pass_type) if f.init}
+    options = [_dashed(name) for name in infos if name in init_fields]
+    for written, values in pass_spec.parameters.items():
+        info = infos.get(written.replace("-", "_"))
+        if info is None or info.name not in init_fields:
+            known = f"its options are {', '.join(options)}" if options else "it has no options"
+            return f"pass '{pass_spec.name}' has no option '{written}' ({known})"
+        try:
+            pass_type.from_pass_spec(ArgSpec(pass_spec.name, {written: values}))
+        except ValueError as err:
+            if _first(err).startswith(("Incompatible types", "Argument must contain a value")):
+                expected = info.expected_type.strip("'")  # a string annotation keeps its quotes
+                return (
+                    f"option '{written}' of pass '{pass_spec.name}' expects {expected}, "
+                    f"got {_spelled(values)}"
+                )
+            # Any other complaint (another option is required) is the whole spec's.
+    return None
+
+
+def _spelled(values: Sequence[object]) -> str:
+    if not values:
+        return "no value"
+    return ", ".join(
+        str(v).lower() if isinstance(v, bool) else f"'{v}'" if isinstance(v, str) else str(v)
+        for v in values
+    )
+
+
+def _dashed(text: str) -> str:
+    """A pass-option name (or a message naming them) in the CLI's spelling."""
+    return re.sub(r"\b([a-z0-9]+(?:_[a-z0-9]+)+)\b", lambda m: m.group(1).replace("_", "-"), text)
+
+
+def _pipeline_syntax_error(err: ArgSpecParseError) -> str:
+    # xDSL's message is an excerpt: `pass-pipeline:1:COL`, the spec, a caret, the text.
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    where = next((m.group(1) for line in lines if (m := re.fullmatch(r"pass-pipeline:\d+:(\d+)", line))), None)
+    message = lines[-1] if lines else "malformed pipeline"
+    return f"{message} (column {where})" if where is not None else message
 
 
 def _first(err: Exception) -> str:

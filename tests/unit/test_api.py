@@ -9,6 +9,7 @@ import heirpy
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, PoolingNchwMaxOp, PoolingNchwSumOp
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import window_out_size
+from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
 
 POOL = """func.func @f(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %o: tensor<1x2x4x4xf32>, %o2: tensor<1x2x2x2xf32>) -> tensor<1x2x4x4xf32> {
   %0 = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>} ins(%in, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
@@ -69,6 +70,39 @@ def test_bad_pipeline_is_heirpy_error() -> None:
     module = heirpy.parse(POOL)
     with pytest.raises(heirpy.HeirpyError, match="Unrecognized passes"):
         heirpy.run_pipeline(module, "not-a-pass")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "linalg-fuse-ops{slot-budget=x}",
+            "option 'slot-budget' of pass 'linalg-fuse-ops' expects int, got 'x'",
+        ),
+        (
+            "linalg-fuse-ops{slot_budget=x}",
+            "option 'slot_budget' of pass 'linalg-fuse-ops' expects int, got 'x'",
+        ),
+        ("dce{max-iterations=2}", "pass 'dce' has no option 'max-iterations' (it has no options)"),
+        (
+            "report-depth{max-depth=2}",
+            "pass 'report-depth' has no option 'max-depth' (its options are plaintext-args, scalar-mul-levels)",
+        ),
+        ("dce,{", "Expected pass name here (column 5)"),
+    ],
+)
+def test_bad_pipeline_names_the_option_as_written(spec: str, message: str) -> None:
+    with pytest.raises(heirpy.HeirpyError) as info:
+        heirpy.build_pipeline(spec)
+    assert str(info.value) == f"error: invalid pass pipeline '{spec}': {message}"
+
+
+def test_options_take_dashes_or_underscores() -> None:
+    dashed = heirpy.build_pipeline("linalg-fuse-ops{slot-budget=64 conv-pool=false}").passes[0]
+    underscored = heirpy.build_pipeline("linalg-fuse-ops{slot_budget=64}").passes[0]
+    assert isinstance(dashed, LinalgFuseOpsPass) and isinstance(underscored, LinalgFuseOpsPass)
+    assert dashed.slot_budget == underscored.slot_budget == 64
+    assert dashed.conv_pool is False
 
 
 def test_fused_conv_pool_builder_and_verifier() -> None:

@@ -9,7 +9,21 @@
 // PASS: error: invalid pass pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']
 
 // RUN: not heirpy-opt %s -p 'dce{bogus=1}' 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION: error: invalid pass pipeline 'dce{bogus=1}': {{.*}}bogus
+// OPTION: {{^}}error: invalid pass pipeline 'dce{bogus=1}': pass 'dce' has no option 'bogus' (it has no options){{$}}
+
+// Options are named as the user wrote them, with MLIR's dashes (the pass's field is slot_budget).
+// RUN: not heirpy-opt %s -p 'linalg-fuse-ops{slot-budget=abc}' 2>&1 | filecheck %s --check-prefix=VALUE
+// VALUE: {{^}}error: invalid pass pipeline 'linalg-fuse-ops{slot-budget=abc}': option 'slot-budget' of pass 'linalg-fuse-ops' expects int, got 'abc'{{$}}
+// RUN: not heirpy-opt %s -p 'linalg-fuse-ops{conv-pool}' 2>&1 | filecheck %s --check-prefix=NOVALUE
+// NOVALUE: {{^}}error: invalid pass pipeline 'linalg-fuse-ops{conv-pool}': option 'conv-pool' of pass 'linalg-fuse-ops' expects bool, got no value{{$}}
+// RUN: not heirpy-opt %s -p 'linalg-fuse-linear-chains{slot-count=4}' 2>&1 | filecheck %s --check-prefix=NAMES
+// NAMES: {{^}}error: invalid pass pipeline 'linalg-fuse-linear-chains{slot-count=4}': pass 'linalg-fuse-linear-chains' has no option 'slot-count' (its options are slot-budget, policy, max-weight-growth, max-mac-growth){{$}}
+
+// A malformed pipeline is one line too (xDSL's parse error is a BaseException, which escaped as a traceback).
+// RUN: not heirpy-opt %s -p 'dce}' 2>&1 | filecheck %s --check-prefix=SYNTAX
+// SYNTAX-NOT: Traceback
+// SYNTAX: {{^}}error: invalid pass pipeline 'dce}': Expected a comma or pass arguments here (column 4){{$}}
+// SYNTAX-EMPTY:
 
 // RUN: not heirpy-opt %s --no-such-flag 2>&1 | filecheck %s --check-prefix=FLAG
 // FLAG: error: unrecognized arguments: --no-such-flag
