@@ -115,6 +115,15 @@ class HeirpyOptMain(xDSLOptMain):
             "--debug", action="store_true", help="show Python tracebacks of errors"
         )
 
+    def start_new_context(self) -> None:
+        """A context of its own for the next `--split-input-file` chunk.
+
+        Chunks are separate inputs, as in mlir-opt: a `dense_resource` handle that an
+        earlier chunk defined made xDSL rename the next chunk's (`weights_0`), and that
+        chunk's blob, its constant's values, was lost from the output."""
+        self.ctx = make_context(allow_unregistered=self.args.allow_unregistered_dialect)
+        self.register_all_dialects()
+
     def list_passes(self, stream: IO[str]) -> None:
         names = HEIRPY_PASSES if self.args.list_passes == "heirpy" else available_passes()
         width = max((len(n) for n in names), default=0)
@@ -157,6 +166,7 @@ class HeirpyOptMain(xDSLOptMain):
             for index, (chunk, line_offset) in enumerate(chunks):
                 if index > 0:
                     output.write("// -----\n")
+                    self.start_new_context()
                 try:
                     self.process(self.parse_text(chunk, line_offset), output)
                 except HeirpyError as err:
