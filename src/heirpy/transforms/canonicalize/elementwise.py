@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import VerifyException
 
 from heirpy.ir.constants import NO_BLOBS, attribute_array
@@ -514,7 +515,45 @@ class DropCfAssertInLinalg(RewritePattern):
             rewriter.erase_op(op)
 
 
+COMMUTATIVE_OPS: frozenset[str] = frozenset(
+    f"arith.{name}"
+    for name in "addf mulf maximumf minimumf maxnumf minnumf addi muli andi ori xori maxsi maxui minsi minui".split()
+)
+"""arith ops with MLIR's `Commutative` trait (xDSL 0.74 marks only the integer ones)."""
+
+
+class ConstantsToTheRight(RewritePattern):
+    """A commutative op takes its constant operands last, as MLIR's folder orders them
+    (`OpTrait::impl::foldCommutative`, run by every greedy rewrite, HEIR's pass included):
+
+        %r = arith.mulf %cst, %x : tensor<1x512xf32>
+    ==>
+        %r = arith.mulf %x, %cst : tensor<1x512xf32>
+
+    Constants are operands an `arith.constant` (any ConstantLike op) defines; the
+    relative order of the constants, and of the others, is kept.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name not in COMMUTATIVE_OPS or len(op.operands) < 2:
+            return
+        operands = list(op.operands)
+        constant = [_is_constant(v) for v in operands]
+        reordered = [v for v, c in zip(operands, constant) if not c] + [
+            v for v, c in zip(operands, constant) if c
+        ]
+        if reordered != operands:
+            op.operands = reordered
+            rewriter.notify_op_modified(op)
+
+
+def _is_constant(value: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, Operation) and owner.has_trait(ConstantLike)
+
+
 ELEMENTWISE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    ConstantsToTheRight,
     BroadcastToExpandShape,
     FoldCollapseOfExpand,
     DropCfAssertInLinalg,

@@ -12,7 +12,8 @@
 The pattern families (one class per pattern) live in three package-private modules:
 `fold_constants` (constant folding), `linear` (dilated convs,
 standalone pools, transposed matvecs) and `elementwise` (broadcasts,
-transposes in maps, elementwise generic/map -> arith/math ops on tensors).
+transposes in maps, elementwise generic/map -> arith/math ops on tensors, constant
+operands of commutative arith ops last, as MLIR's folder orders them).
 
 Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
 linear ops): the pass first applies `conv_pool_patterns()` from

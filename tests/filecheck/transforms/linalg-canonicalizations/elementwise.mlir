@@ -155,7 +155,7 @@ func.func @uses_index(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-LABEL: func.func @map_mulf
 // CHECK-SAME: (%[[A:.*]]: tensor<1x512xf32>)
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense<2.000000e+00> : tensor<1x512xf32>
-// CHECK-NEXT: %[[R:.*]] = arith.mulf %[[C]], %[[A]] : tensor<1x512xf32>
+// CHECK-NEXT: %[[R:.*]] = arith.mulf %[[A]], %[[C]] : tensor<1x512xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @map_mulf(%arg0: tensor<1x512xf32>) -> tensor<1x512xf32> {
   %cst = arith.constant dense<2.000000e+00> : tensor<1x512xf32>
@@ -189,7 +189,7 @@ func.func @map_out_param(%arg : tensor<?xf32>, %init : tensor<?xf32>) -> tensor<
 
 // CHECK-LABEL: func.func @map_multiple_dest
 // CHECK-SAME: (%[[A0:.*]]: tensor<512xf32>, %[[A1:.*]]: tensor<512xf32>)
-// CHECK: %[[M:.*]] = arith.mulf %{{.*}}, %[[A0]] : tensor<512xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[A0]], %{{.*}} : tensor<512xf32>
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[A1]], %[[M]] : tensor<512xf32>
 // CHECK-NEXT: return %[[S]]
 func.func @map_multiple_dest(%arg0: tensor<512xf32>, %arg1: tensor<512xf32>) -> tensor<512xf32> {
