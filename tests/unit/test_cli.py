@@ -171,3 +171,24 @@ def test_a_pipeline_imports_only_the_passes_and_dialects_it_needs() -> None:
     loaded = modules_loaded_by(["-p", "report-kernels"], text)
     assert "heirpy.transforms.report.report_kernels" in loaded
     assert not [m for m in loaded if m.startswith(("heirpy.transforms.pointwise", "heirpy.transforms.linear"))]
+
+
+def test_reader_closing_the_pipe_is_not_an_error(tmp_path: Path) -> None:
+    """`heirpy-opt big.mlir | head`: once the reader is gone heirpy-opt stops quietly
+    with SIGPIPE's status (141), as mlir-opt does; it was an "internal error" line."""
+    body = "".join(f"  %v{i} = arith.addf %v{i - 1}, %v{i - 1} : tensor<4xf32>\n" for i in range(1, 40))
+    chunk = f"func.func @f(%v0: tensor<4xf32>) -> tensor<4xf32> {{\n{body}  return %v39 : tensor<4xf32>\n}}\n"
+    # About 300 KB of output: more than a pipe holds, so the writer is still writing
+    # when the reader closes its end.
+    path = write(tmp_path, "// -----\n".join([chunk] * 120))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "heirpy.tools.heirpy_opt", str(path), "--split-input-file"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"module {\n"
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert stderr == ""

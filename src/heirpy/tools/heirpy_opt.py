@@ -14,6 +14,7 @@ Bad input (parse or verify error, unknown pass, bad option, missing file) prints
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import traceback
@@ -234,6 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`heirpy-opt model.mlir | head`): stop quietly, as a tool
+        # killed by SIGPIPE does. stdout is pointed at /dev/null so that Python's own
+        # flush at exit does not fail on the closed pipe a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as err:  # a bug in heirpy or xDSL: still one line for the user
         if debug:
             traceback.print_exc()
