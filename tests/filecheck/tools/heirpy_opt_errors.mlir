@@ -25,6 +25,12 @@
 // SYNTAX: {{^}}error: invalid pass pipeline 'dce}': Expected a comma or pass arguments here (column 4){{$}}
 // SYNTAX-EMPTY:
 
+// A spec that does not start with a pass name (xDSL raises a BaseException for it).
+// RUN: not heirpy-opt %s -p '36:x = "a,b"' 2>&1 | filecheck %s --check-prefix=NONAME
+// NONAME-NOT: Traceback
+// NONAME: {{^}}error: invalid pass pipeline '36:x = "a,b"': Expected pass name here
+// NONAME-EMPTY:
+
 // RUN: not heirpy-opt %s --no-such-flag 2>&1 | filecheck %s --check-prefix=FLAG
 // FLAG: error: unrecognized arguments: --no-such-flag
 
