@@ -51,6 +51,17 @@ def test_parse_error_is_reported_once(tmp_path: Path, capsys: pytest.CaptureFixt
     assert len(err) == 1 and err[0].startswith(f"{bad}:2:") and "error:" in err[0]
 
 
+@pytest.mark.parametrize("spec", ["no-such-pass", '36:x = "a,b"'])
+def test_bad_pipeline_is_one_error_and_no_table(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(EXAMPLES / "tiny_cnn.mlir"), "--pipeline", spec]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [
+        f"error: invalid pass pipeline '{spec}': "
+        + ("Unrecognized passes: ['no-such-pass']" if spec == "no-such-pass" else "Expected pass name here")
+    ]
+
+
 def _copy_example(tmp_path: Path, name: str) -> Path:
     model = tmp_path / f"{name}.mlir"
     model.write_text((EXAMPLES / f"{name}.mlir").read_text())

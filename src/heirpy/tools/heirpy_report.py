@@ -28,7 +28,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
-from heirpy.api import parse, print_module, run_pipeline
+from heirpy.api import build_pipeline, parse, print_module, run_pipeline
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
 from heirpy.ir.diagnostics import HeirpyError
@@ -213,6 +213,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=None)
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args(argv)
+    try:  # a bad pipeline is one error, not one per model under an empty table
+        build_pipeline(args.pipeline)
+    except HeirpyError as err:
+        print(str(err), file=sys.stderr)
+        return 1
     rows: list[ModelReport] = []
     failed = False
     for path in args.files:
