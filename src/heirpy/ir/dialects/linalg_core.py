@@ -52,6 +52,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from heirpy.ir.dialects.linalg_structured import (
@@ -178,7 +179,12 @@ class LinalgYieldOp(xops.YieldOp):
 
 class LinalgIndexOp(xops.IndexOp):
     """`linalg.index` as parsed: a loop index of the enclosing linalg op (registered like
-    `LinalgYieldOp`; build and match with xDSL's `IndexOp`)."""
+    `LinalgYieldOp`; build and match with xDSL's `IndexOp`).
+
+    Pure, as in MLIR: xDSL's op declares no effects, so a dead generic that reads a loop
+    index (torch's unused argmax) counted as having side effects and was never erased."""
+
+    traits = OpTraits(lambda: (*xops.IndexOp.traits, Pure()))
 
     def verify_(self) -> None:
         super().verify_()
