@@ -153,6 +153,21 @@ def test_per_element_plaintext_multiply_is_a_linear_op() -> None:
     assert (result.depth, result.linear_ops, result.ct_ct_muls) == (1, 1, 0)
 
 
+def test_softmax_op_costs_what_its_written_out_form_does() -> None:
+    """linalg.softmax (what linalg-canonicalizations raises torch's five ops to): its sum of
+    exps is one linear level, its exp and divide are outside the model."""
+    torch_form = (EXAMPLES.parent / "tests/filecheck/transforms/linalg-canonicalizations/softmax.mlir").read_text()
+    first_chunk = torch_form.split("// -----")[0]
+    written_out = _one(first_chunk)
+    module = parse(first_chunk)
+    run_pipeline(module, "linalg-canonicalizations")
+    assert [op.name for op in module.walk() if op.name == "linalg.softmax"] == ["linalg.softmax"]
+    (raised,) = analyze_module(module)
+    assert (written_out.depth_text(), written_out.linear_ops) == ("1+", 1)
+    assert (raised.depth_text(), raised.linear_ops) == ("1+", 1)
+    assert "linalg.softmax" in raised.approximated
+
+
 def test_relu_is_not_modelled_and_marks_a_lower_bound() -> None:
     body = "^bb0(%a: f32, %o: f32):\n %z = arith.constant 0.0 : f32\n %r = arith.maximumf %a, %z : f32\n linalg.yield %r : f32"
     result = _one(_elementwise(body, "%x", _t(2, 2), f"%x: {_t(2, 2)}", 1))

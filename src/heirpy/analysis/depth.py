@@ -29,6 +29,8 @@ The cost model (`CostModel` holds the knobs):
   what the product costs, as a ct x ct `batch_matmul` does; reductions over size-1
   loops only are copies and cost nothing, and a reduction whose body is not a
   polynomial (a max, softmax's running max) is outside the model like its body.
+* **`linalg.softmax`** costs what its written-out form does: the exp and the divide
+  are not modelled, the sum of the exps is a sum reduction (one level).
 * **Kernels** (`tensor_ext.kernel`) cost what their body's ops cost.
 * **Elementwise bodies** (`linalg.generic`, `linalg.map`, `linalg.reduce`, named
   elementwise ops, and `arith` ops on whole tensors): the body is read as a polynomial
@@ -227,6 +229,8 @@ class _Walker:
             results = self.run_block(block)
         elif op.regions and op.name.startswith("linalg."):
             results = self.structured(op)
+        elif op.name == "linalg.softmax" and inputs[0] is not None:
+            results = [self.softmax(inputs[0])]
         elif op.name.startswith(("arith.", "math.")) and not op.regions:
             results = [self.scalar_op(op, inputs, scalar_of=_outer_scalar)]
             results = [r.materialized() if r is not None else None for r in results]
@@ -252,6 +256,14 @@ class _Walker:
                     if info is None:
                         self.add_weight(value)
         return Poly(max(_deepest(multiplied) + 1, _deepest(added)))
+
+    def softmax(self, input_: Poly) -> Info:
+        """`linalg.softmax`: exp and the divide by a ciphertext are outside the model (the
+        depth is a lower bound); the sum of the exps is a sum reduction, one linear op,
+        as when softmax is written out as five generics."""
+        self.approximated.append("linalg.softmax")
+        self.linear_ops += 1
+        return Poly(input_.depth + 1)
 
     def structured(self, op: Operation) -> list[Info]:
         """A linalg op with a body: read the body as a polynomial of its ct inputs."""

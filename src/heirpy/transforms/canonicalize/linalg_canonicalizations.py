@@ -9,11 +9,12 @@
     %c = arith.constant dense<1.0> : tensor<1x4xf32>
     %r = arith.addf %x, %c : tensor<1x4xf32>
 
-The pattern families (one class per pattern) live in three package-private modules:
+The pattern families (one class per pattern) live in four package-private modules:
 `fold_constants` (constant folding), `linear` (dilated convs,
-standalone pools, transposed matvecs) and `elementwise` (broadcasts,
+standalone pools, transposed matvecs), `elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors, constant
-operands of commutative arith ops last, as MLIR's folder orders them).
+operands of commutative arith ops last, as MLIR's folder orders them) and
+`softmax` (torch's written-out softmax -> `linalg.softmax`).
 
 Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
 linear ops): the pass first applies `conv_pool_patterns()` from
@@ -34,6 +35,9 @@ Differences from HEIR (heir-opt 2026.11.1), each deliberate:
 * `arith.cmpf`/`cmpi`/`select` bodies stay generic (xDSL cannot type them on tensors).
 * folds are bounded: a non-splat folded constant is at most 1 MiB (HEIR bounds only
   the resource it reads), so broadcast biases of real models stay broadcasts.
+* a softmax written out as torch-mlir's five ops (max, subtract, exp, sum, divide)
+  becomes `linalg.softmax` (`canonicalize/softmax.py`): IREE raises that chain itself,
+  but not once later fusions have merged its pieces.
 * dead ops left behind (empty tensors, transposes, constants) are removed, as MLIR's
   greedy driver does; nothing else is touched.
 """
@@ -63,6 +67,7 @@ from heirpy.transforms.canonicalize.elementwise import (
 )
 from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
+from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
 from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
@@ -85,10 +90,12 @@ def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool =
 def populate_linalg_canonicalizations_patterns(
     ctx: Context | None = None, *, elementwise: bool = True
 ) -> list[PatternSet]:
-    """The pass's two sets: conv + pool fusion alone, so no pool -> conv rewrite can see
-    a pool that a conv feeds; then every pattern, the conv-pool group included (for
-    pairs another rewrite exposes)."""
+    """The pass's sets: torch's five-op softmax raised to `linalg.softmax` while it is
+    still in torch's form (before any elementwise rewrite); conv + pool fusion alone, so
+    no pool -> conv rewrite can see a pool that a conv feeds; then every pattern, the
+    conv-pool group included (for pairs another rewrite exposes)."""
     return [
+        PatternSet.of(RaiseSoftmax()),
         PatternSet.of(*conv_pool_patterns()),
         PatternSet.of(*conv_pool_patterns(), *canonicalization_patterns(ctx, elementwise=elementwise)),
     ]
