@@ -166,6 +166,12 @@ def test_softmax_op_costs_what_its_written_out_form_does() -> None:
     assert (written_out.depth_text(), written_out.linear_ops) == ("1+", 1)
     assert (raised.depth_text(), raised.linear_ops) == ("1+", 1)
     assert "linalg.softmax" in raised.approximated
+    unit = first_chunk.replace("2x3x5", "2x3x1")
+    unit_module = parse(unit)
+    run_pipeline(unit_module, "linalg-canonicalizations")
+    assert any(op.name == "linalg.softmax" for op in unit_module.walk())
+    (unit_raised,) = analyze_module(unit_module)
+    assert (_one(unit).depth_text(), unit_raised.depth_text(), unit_raised.linear_ops) == ("0+", "0+", 0)
 
 
 def test_relu_is_not_modelled_and_marks_a_lower_bound() -> None:

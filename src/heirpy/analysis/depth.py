@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
@@ -230,7 +230,7 @@ class _Walker:
         elif op.regions and op.name.startswith("linalg."):
             results = self.structured(op)
         elif op.name == "linalg.softmax" and inputs[0] is not None:
-            results = [self.softmax(inputs[0])]
+            results = [self.softmax(op, inputs[0])]
         elif op.name.startswith(("arith.", "math.")) and not op.regions:
             results = [self.scalar_op(op, inputs, scalar_of=_outer_scalar)]
             results = [r.materialized() if r is not None else None for r in results]
@@ -257,11 +257,17 @@ class _Walker:
                         self.add_weight(value)
         return Poly(max(_deepest(multiplied) + 1, _deepest(added)))
 
-    def softmax(self, input_: Poly) -> Info:
+    def softmax(self, op: Operation, input_: Poly) -> Info:
         """`linalg.softmax`: exp and the divide by a ciphertext are outside the model (the
         depth is a lower bound); the sum of the exps is a sum reduction, one linear op,
-        as when softmax is written out as five generics."""
+        as when softmax is written out as five generics, and like any reduction over a
+        size-1 loop a copy that costs nothing when the dimension has size 1."""
         self.approximated.append("linalg.softmax")
+        dimension = op.properties["dimension"]
+        shape = shape_of(op.operands[0])
+        assert isinstance(dimension, IntegerAttr)
+        if shape is not None and shape[dimension.value.data] == 1:
+            return input_
         self.linear_ops += 1
         return Poly(input_.depth + 1)
 
