@@ -33,9 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects import func, linalg, tensor
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
-from xdsl.dialects.linalg import IteratorTypeAttr
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.traits import IsTerminator
@@ -45,7 +44,8 @@ from heirpy.export.pointwise import pointwise_form
 from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.constants import module_resources
 from heirpy.ir.diagnostics import HeirpyError, location_prefix
-from heirpy.ir.dialects.linalg import WindowOp
+from heirpy.ir.dialects import linalg
+from heirpy.ir.dialects.linalg import IteratorTypeAttr, WindowOp
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
@@ -531,8 +531,9 @@ def _spatial_summand(op: linalg.GenericOp) -> SSAValue | None:
 def _elementwise_part(op: linalg.GenericOp, space: tuple[int, ...]) -> linalg.GenericOp:
     """`op` without its sum: the elementwise generic computing the summand over the
     whole (n, c, h, w) `space`. Detached: it only feeds the exporter's evaluation."""
-    element_type = op.results[0].type.get_element_type()
-    init = tensor.EmptyOp([], TensorType(element_type, space))
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)  # the exporter only reads tensor generics
+    init = tensor.EmptyOp([], TensorType(result_type.get_element_type(), space))
     body = op.body.clone()
     block = body.block
     yield_op = block.last_op

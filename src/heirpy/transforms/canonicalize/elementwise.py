@@ -512,7 +512,7 @@ class DropCfAssertInLinalg(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), linalg.GenericOp):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 COMMUTATIVE_OPS: frozenset[str] = frozenset(

@@ -90,7 +90,7 @@ class _UndilateConv(ConstantPattern):
             strides=strides,
             dilations=_same_form(dilations_attr, 1),
         )
-        rewriter.insert_op(cst)
+        rewriter.insert(cst)
         rewriter.replace(op, new_conv)
 
 
@@ -217,9 +217,9 @@ class _PoolToConv(ConstantPattern):
         if divide is None:
             rewriter.replace(op, new_ops)
             return
-        rewriter.insert_op(new_ops)
+        rewriter.insert(new_ops)
         rewriter.replace(divide, [], [conv.res[0]])
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class PoolToConv2D(_PoolToConv):
