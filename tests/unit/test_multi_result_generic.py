@@ -157,9 +157,15 @@ def test_passes_keep_multi_result_generics_equal(program: str, pipeline: str) ->
     for candidate in (after, reparsed):
         report = check_equivalence(before, candidate, function="main", seeds=(0, 1))
         assert report.ok, f"{pipeline} on {program}:\n{heirpy.print_module(after)}"
-    # No pass understands a reduction with two results (max and argmax at once), so each
-    # must print it exactly as it was.
-    assert _max_argmax_op(heirpy.print_module(before)) in heirpy.print_module(after), pipeline
+    printed = heirpy.print_module(after)
+    if program == "softmax" and "linalg-canonicalizations" in pipeline:
+        # The one rewrite that consumes it: torch's whole softmax (its max/argmax generic
+        # included, the argmax being unused) becomes one linalg.softmax.
+        assert "linalg.softmax dimension(2)" in printed and "} -> (" not in printed, printed
+        return
+    # No other pass understands a reduction with two results (max and argmax at once), so
+    # each must print it exactly as it was.
+    assert _max_argmax_op(heirpy.print_module(before)) in printed, pipeline
 
 
 def _max_argmax_op(text: str) -> str:

@@ -58,7 +58,7 @@ def test_bad_pipeline_is_one_error_and_no_table(spec: str, capsys: pytest.Captur
     assert captured.out == ""
     assert captured.err.strip().splitlines() == [
         f"error: invalid pass pipeline '{spec}': "
-        + ("Unrecognized passes: ['no-such-pass']" if spec == "no-such-pass" else "Expected pass name here")
+        + ("Unrecognized passes: ['no-such-pass']" if spec == "no-such-pass" else "Expected pass name here (column 1)")
     ]
 
 
