@@ -43,6 +43,9 @@ def test_balanced_bounds_macs_only_when_asked() -> None:
     assert CostRule().allows(GAP_LINEAR)
     assert not CostRule(max_mac_growth=4).allows(GAP_LINEAR)  # 9.9x MACs
     assert CostRule(max_mac_growth=16).allows(GAP_LINEAR)
+    at_the_bound = FusionCost(1, 10, 10, 10, 40)  # exactly 4x MACs: allowed, as for weights
+    assert CostRule(max_mac_growth=4).allows(at_the_bound)
+    assert not CostRule(max_mac_growth=3.9).allows(at_the_bound)
 
 
 def test_size_fuses_only_when_weights_do_not_grow() -> None:
