@@ -307,3 +307,29 @@ def test_gather_out_of_bounds_is_an_evaluation_error() -> None:
     table = np.zeros(5, dtype=np.float32)
     with pytest.raises(EvaluationError, match="out of bounds"):
         run(GATHER, table, np.array([1, 5, 0], dtype=np.int32))
+
+
+def test_handler_tables_register_once_and_join_without_overlap() -> None:
+    """A family's table maps each name to its handler; a second handler for a name, in
+    one table or across two, is refused with the op's name (the evaluator's own tables
+    are built while heirpy imports, before any test could see a broken registry)."""
+    from heirpy.interp.registry import HandlerTable, join_tables
+
+    def first(ev, op, args):  # type: ignore[no-untyped-def]
+        return []
+
+    def second(ev, op, args):  # type: ignore[no-untyped-def]
+        return []
+
+    table = HandlerTable()
+    assert table.register("x.a", "x.b")(first) is first
+    assert table == {"x.a": first, "x.b": first}
+    with pytest.raises(ValueError, match="two evaluators registered for 'x.a'"):
+        table.register("x.a")(second)
+    other = HandlerTable()
+    other.register("y.c")(second)
+    assert join_tables(table, other) == {"x.a": first, "x.b": first, "y.c": second}
+    clash = HandlerTable()
+    clash.register("x.b")(second)
+    with pytest.raises(ValueError, match="two evaluators registered for 'x.b'"):
+        join_tables(table, clash)
