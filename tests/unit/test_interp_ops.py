@@ -333,3 +333,25 @@ def test_handler_tables_register_once_and_join_without_overlap() -> None:
     clash.register("x.b")(second)
     with pytest.raises(ValueError, match="two evaluators registered for 'x.b'"):
         join_tables(table, clash)
+
+
+def test_load_module_keeps_the_blobs_it_parsed() -> None:
+    """A dense_resource constant evaluates from the blobs load_module returns with the
+    module (without them it has no values)."""
+    loaded = load_module(
+        """func.func @f() -> tensor<2xf32> {
+  %c = arith.constant dense_resource<w> : tensor<2xf32>
+  return %c : tensor<2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F00000040"
+    }
+  }
+#-}
+"""
+    )
+    assert set(loaded.resources) == {"w"}
+    (value,) = run_function(loaded.module, "f", [], resources=loaded.resources)
+    np.testing.assert_array_equal(value, np.array([1.0, 2.0], dtype=np.float32))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import heirpy
+from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import Evaluator
 
 
@@ -27,6 +29,19 @@ def test_generate_evaluates_its_body_at_every_index() -> None:
         [np.asarray(3, dtype=np.int64)],
     )
     np.testing.assert_array_equal(got, np.outer(np.arange(3), np.arange(4)).astype(np.float32))
+
+
+def test_gather_out_of_bounds_is_an_error_naming_the_index() -> None:
+    src = np.zeros((4, 3), dtype=np.float32)
+    idx = np.array([[1], [5]], dtype=np.int64)
+    with pytest.raises(EvaluationError, match="'tensor.gather' reads index 5 of dim 0, of size 4"):
+        _run(
+            """func.func @f(%src: tensor<4x3xf32>, %idx: tensor<2x1xindex>) -> tensor<2x1x3xf32> {
+  %g = tensor.gather %src[%idx] gather_dims([0]) : (tensor<4x3xf32>, tensor<2x1xindex>) -> tensor<2x1x3xf32>
+  return %g : tensor<2x1x3xf32>
+}""",
+            [src, idx],
+        )
 
 
 def test_gather_and_scatter_invert_each_other() -> None:
