@@ -231,7 +231,7 @@ def erase_dead_constant_slices(rewriter: PatternRewriter, roots: Sequence[SSAVal
         op = pending.pop()
         if op.parent is None or not op.name.startswith(_FOLDABLE_PREFIXES):
             continue
-        if any(result.uses.get_length() for result in op.results):
+        if any(result.uses for result in op.results):
             continue
         owners = [v.owner for nested in op.walk() for v in nested.operands]
         rewriter.erase(op)

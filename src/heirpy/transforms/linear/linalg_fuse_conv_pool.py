@@ -200,7 +200,7 @@ class FuseConvIntoSumPool(RewritePattern):
         conv = getattr(conv_value, "op", None)
         if not isinstance(conv, Conv2DNchwFchwOp) or len(conv.res) != 1:
             return
-        if conv_value.uses.get_length() != 1 or pool.inputs[1] is conv_value:
+        if not conv_value.has_one_use() or pool.inputs[1] is conv_value:
             return
         x, w = conv.inputs
         conv_init, pool_init = conv.outputs[0], pool.outputs[0]
@@ -258,7 +258,7 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fused: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
-        if fused.result.uses.get_length() != 1:
+        if not fused.result.has_one_use():
             return
         user = next(iter(fused.result.uses)).operation
         if not isinstance(fused.result.type.get_element_type(), AnyFloat):

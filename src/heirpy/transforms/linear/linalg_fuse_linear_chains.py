@@ -426,7 +426,7 @@ StepOf = Callable[[Operation], Step | None]
 
 def _single_user_step(value: SSAValue, step_at: StepOf) -> Step | None:
     """The step that is the only user of `value` and takes it as its activation."""
-    if value.uses.get_length() != 1:
+    if not value.has_one_use():
         return None
     user = next(iter(value.uses)).operation
     step = step_at(user)
@@ -545,7 +545,7 @@ def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
     mode = step.mode
     while True:
         producer = steps[0].activation.owner
-        if not isinstance(producer, Operation) or steps[0].activation.uses.get_length() != 1:
+        if not isinstance(producer, Operation) or not steps[0].activation.has_one_use():
             break
         previous = step_at(producer)
         if previous is None or not _compatible(mode, previous.mode):

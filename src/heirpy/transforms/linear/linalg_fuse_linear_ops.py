@@ -130,7 +130,7 @@ def bias_fold_allowed(init_is_zero: bool, scale_follows: bool) -> bool:
 
 def scale_follows(value: SSAValue, reader: ConstantFolder) -> bool:
     """Is `value` (through single-use constant adds/subs) scaled by a constant?"""
-    while value.uses.get_length() == 1:
+    while value.has_one_use():
         user = next(iter(value.uses)).operation
         match = match_elementwise_affine(user, reader)
         if match is None or match.operand is not value:
@@ -165,7 +165,7 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         if elementwise is None:
             return
         linear = elementwise.operand.owner
-        if not isinstance(linear, Operation) or elementwise.operand.uses.get_length() != 1:
+        if not isinstance(linear, Operation) or not elementwise.operand.has_one_use():
             return
         view = linear_op_view(linear, self.reader)
         if view is None or view.op.results[0].type != elementwise.result.type:
@@ -201,7 +201,7 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
 
 def _single_use_of_linear_op(value: SSAValue) -> bool:
     """Is `value` the only-used result of an op `linear_op_view` could accept?"""
-    return value.uses.get_length() == 1 and isinstance(value.owner, Operation) and may_be_linear_op(value.owner)
+    return value.has_one_use() and isinstance(value.owner, Operation) and may_be_linear_op(value.owner)
 
 
 def uniform_factor(elementwise: ElementwiseAffine) -> float | None:
@@ -261,7 +261,7 @@ class MoveScaleIntoProjection(RewritePattern):
         # A uniform scale commutes with the views between it and the product (torch
         # expands the batch_matmul's result back to 4-D before scaling it).
         produced, views = trace_back(scale.operand)
-        if any(v.uses.get_length() != 1 for v in (produced, *(o.results[0] for o in views))):
+        if any(not v.has_one_use() for v in (produced, *(o.results[0] for o in views))):
             return
         product = produced.owner
         if not isinstance(product, (MatmulOp, BatchMatmulOp)) or len(product.operands) != 3:
@@ -282,7 +282,7 @@ class MoveScaleIntoProjection(RewritePattern):
         if not isinstance(owner, Operation):
             return None
         bias = match_elementwise_affine(owner, self.reader)
-        if bias is not None and (bias.kind != "add" or bias.operand.uses.get_length() != 1):
+        if bias is not None and (bias.kind != "add" or not bias.operand.has_one_use()):
             return None
         linear_value = bias.operand if bias is not None else source
         linear = linear_value.owner

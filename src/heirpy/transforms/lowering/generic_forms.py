@@ -110,9 +110,9 @@ def accumulation(op: GenericOp) -> Accumulation | None:
     if terminator is None or len(terminator.operands) != 1:
         return None
     add = terminator.operands[0].owner
-    if not isinstance(add, arith.AddfOp) or add.result.uses.get_length() != 1:
+    if not isinstance(add, arith.AddfOp) or not add.result.has_one_use():
         return None
-    if acc.uses.get_length() != 1 or acc not in add.operands or add.lhs is add.rhs:
+    if not acc.has_one_use() or acc not in add.operands or add.lhs is add.rhs:
         return None
     return Accumulation(add, 1 if add.lhs is acc else 0)
 

@@ -385,7 +385,7 @@ class DenseStageToMatvec(LegalizePattern):
             return None
         steps = [step]
         producer = step.activation.owner
-        if isinstance(producer, tensor.PadOp) and step.activation.uses.get_length() == 1:
+        if isinstance(producer, tensor.PadOp) and step.activation.has_one_use():
             pad = step_of(producer, self.reader)
             if pad is not None:
                 steps.insert(0, pad)
@@ -410,7 +410,7 @@ def next_stage(op: Operation) -> Operation | None:
     single-use elementwise generics (x², a scale) and pads, or None (another op, or a
     value with several users)."""
     value = op.results[0] if len(op.results) == 1 else None
-    while value is not None and value.uses.get_length() == 1:
+    while value is not None and value.has_one_use():
         user = next(iter(value.uses)).operation
         if isinstance(user, (Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, PoolingNchwSumOp)):
             return user if user.operands[0] is value else None
@@ -543,7 +543,7 @@ class FoldAffineIntoMatvec(LegalizePattern):
         matvec = operand.owner
         if not isinstance(matvec, MatvecOp):
             return
-        if operand.uses.get_length() != 1 or op.results[0].type != operand.type:
+        if not operand.has_one_use() or op.results[0].type != operand.type:
             return
         matrix, init = self.reader.fold(matvec.operands[0]), self.reader.init_value(matvec.operands[2])
         if matrix is None or init is None:
@@ -756,7 +756,7 @@ class ComposeMatvecs(LegalizePattern):
         if not isinstance(op, MatvecOp) or not isinstance(op.operands[1].owner, MatvecOp):
             return
         inner = op.operands[1].owner
-        if op.operands[1].uses.get_length() != 1:
+        if not op.operands[1].has_one_use():
             return
         outer_matrix, outer_init = self.reader.fold(op.operands[0]), self.reader.init_value(op.operands[2])
         inner_matrix, inner_init = self.reader.fold(inner.operands[0]), self.reader.init_value(inner.operands[2])

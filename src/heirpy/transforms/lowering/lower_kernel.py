@@ -86,7 +86,7 @@ def accumulates_by_addition(root: Operation) -> bool:
     add = yielded[0].op
     if not isinstance(add, (arith.AddfOp, arith.AddiOp)) or out not in add.operands:
         return False
-    return out.uses.get_length() == 1
+    return out.has_one_use()
 
 
 def folds_transpose_into_root(root: Operation) -> bool:
@@ -170,7 +170,7 @@ class LowerKernelToLayoutOps(RewritePattern):
         reads = [i for i, v in enumerate(epilogue.inputs) if v is result]
         sizes = generic_loop_sizes(epilogue)
         shape = static_shape(result.type)
-        if len(reads) != 1 or result.uses.get_length() != 1 or sizes is None or shape is None:
+        if len(reads) != 1 or not result.has_one_use() or sizes is None or shape is None:
             return
         index = reads[0]
         read = affine_maps(epilogue.indexing_maps)[index]
