@@ -68,7 +68,7 @@ def test_parse_error_has_location(tmp_path: Path) -> None:
 def test_verify_error_names_op_and_line(tmp_path: Path) -> None:
     path = write(tmp_path, GOOD.replace("tensor<3xf32>, %y", "tensor<5xf32>, %y").replace(
         "tensor<4x3xf32>, tensor<3xf32>)", "tensor<4x3xf32>, tensor<5xf32>)"))
-    assert_one_line_error(run_cli([str(path)]), f"{path}:2:3: error: 'linalg.matvec' op")
+    assert_one_line_error(run_cli([str(path)]), f"{path}:2:8: error: 'linalg.matvec' op")
 
 
 def test_unknown_pass(tmp_path: Path) -> None:

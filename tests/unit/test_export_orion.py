@@ -149,6 +149,6 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
 """)
     assert export_main([str(model), "--no-pipeline"]) == 1
     err = capsys.readouterr().err.strip()
-    assert err == f"{model}:3:3: error: 'arith.maximumf' on the encrypted input has no Orion layer"
+    assert err == f"{model}:3:8: error: 'arith.maximumf' on the encrypted input has no Orion layer"
     assert export_main([str(tmp_path / "missing.mlir")]) == 1
     assert capsys.readouterr().err.strip().startswith("error: cannot read")

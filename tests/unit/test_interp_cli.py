@@ -94,7 +94,7 @@ def test_unsupported_op_names_op_and_location_in_a_subprocess(tmp_path: Path) ->
     proc = run_cli(str(path))
     assert proc.returncode == 1
     line = one_error_line(proc.stderr)
-    assert line == f"{path}:2:3: error: 'arith.mulsi_extended' has no evaluator (unsupported op)"
+    assert line == f"{path}:2:14: error: 'arith.mulsi_extended' has no evaluator (unsupported op)"
     debug = run_cli(str(path), "--debug")
     assert debug.returncode == 1 and "Traceback" in debug.stderr
 

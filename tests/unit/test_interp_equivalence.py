@@ -159,6 +159,6 @@ def test_dense_resource_without_a_blob_is_an_error_naming_it() -> None:
   return %c : tensor<2xf32>
 }"""
     loaded = load_module(ir)
-    with pytest.raises(EvaluationError, match=r"^<string>:2:3: error: 'arith.constant' reads "
+    with pytest.raises(EvaluationError, match=r"^<string>:2:8: error: 'arith.constant' reads "
                                               r"dense_resource<missing_blob>, which has no blob$"):
         run_function(loaded.module, "main", [], resources=loaded.resources)

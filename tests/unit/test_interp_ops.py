@@ -249,7 +249,7 @@ def test_out_of_bounds_extract_is_an_error_naming_the_op() -> None:
   %e = tensor.extract %x[%i] : tensor<3xf32>
   return %e : f32
 }"""
-    with pytest.raises(EvaluationError, match=r"<string>:2:3: error: 'tensor.extract' index \[3\] is out of bounds"):
+    with pytest.raises(EvaluationError, match=r"<string>:2:8: error: 'tensor.extract' index \[3\] is out of bounds"):
         run(ir, np.zeros(3, np.float32), np.int64(3))
 
 
@@ -260,7 +260,7 @@ def test_out_of_bounds_slice_is_an_error_naming_the_op_and_axis() -> None:
 }"""
     np.testing.assert_array_equal(run(ir, np.arange(4, dtype=np.float32), np.int64(2))[0], [2, 3])
     with pytest.raises(EvaluationError, match=(
-        r"^<string>:2:3: error: 'tensor.extract_slice' slice of axis 0 \(offset 3, size 2, stride 1\) "
+        r"^<string>:2:8: error: 'tensor.extract_slice' slice of axis 0 \(offset 3, size 2, stride 1\) "
         r"is out of bounds for size 4$"
     )):
         run(ir, np.arange(4, dtype=np.float32), np.int64(3))
@@ -279,7 +279,7 @@ def test_generic_reading_past_a_dynamic_operand_is_an_error_naming_the_map() -> 
 }"""
     np.testing.assert_array_equal(run(ir, np.arange(5, dtype=np.float32))[0], [1, 2, 3, 4])
     with pytest.raises(EvaluationError, match=(
-        r"^<string>:3:3: error: 'linalg.generic' indexing map \(d0\) -> \(\(d0 \+ 1\)\) reads axis 0 "
+        r"^<string>:3:8: error: 'linalg.generic' indexing map \(d0\) -> \(\(d0 \+ 1\)\) reads axis 0 "
         r"at 1\.\.4, outside 0\.\.3$"
     )):
         run(ir, np.zeros(4, dtype=np.float32))

@@ -47,6 +47,12 @@ MAX_CONSTANT_ELEMENTS = 1 << 26
 _STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
+_RESULTS = r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"
+_RESULTS_TEXT = re.compile(_RESULTS)
+_RESULTS_BYTES = re.compile(_RESULTS.encode())
+"""An op's result list and its `=` (`%0 = `, `%a, %b:2 = `): what precedes the op's name."""
+
+
 class HeirpyError(Exception):
     """An error meant for the user; `str(err)` is the one-line diagnostic."""
 
@@ -131,6 +137,14 @@ class LocatingParser(Parser):
         operands = [self.resolve_operand(UnresolvedOperand(span, 0), IndexType()) for span in spans]
         return affine_map, operands
 
+    def _op_name_position(self, start: int) -> int:
+        """Where the op's name begins, given where the op does: MLIR locates an op at its
+        name (`linalg.generic` or `"linalg.generic"`), after any `%r, %s:2 =` results."""
+        content = self.lexer.input.content
+        pattern = _RESULTS_TEXT if isinstance(content, str) else _RESULTS_BYTES
+        match = pattern.match(content, start)
+        return match.end() if match else start
+
     def line_col(self, position: int) -> tuple[int, int]:
         line = bisect_right(self._line_starts, position)
         return line + self._line_offset, position - self._line_starts[line - 1] + 1
@@ -150,7 +164,7 @@ class LocatingParser(Parser):
             self.raise_error(f"malformed operation ({type(err).__name__}: {err})", span)
         if not isinstance(op.location, UnknownLoc):
             return op  # an explicit loc(...) in the text wins
-        line, col = self.line_col(start)
+        line, col = self.line_col(self._op_name_position(start))
         op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(col))
         return op
 

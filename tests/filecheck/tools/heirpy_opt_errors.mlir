@@ -36,7 +36,7 @@
 
 // RUN: not heirpy-opt %s --split-input-file 2>&1 | filecheck %s --check-prefix=VERIFY
 // VERIFY-NOT: Traceback
-// VERIFY: heirpy_opt_errors.mlir:[[# @LINE + 2]]:3: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
+// VERIFY: heirpy_opt_errors.mlir:[[# @LINE + 2]]:8: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
 func.func @f(%a: tensor<4x3xf32>, %x: tensor<5xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.matvec ins(%a, %x : tensor<4x3xf32>, tensor<5xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

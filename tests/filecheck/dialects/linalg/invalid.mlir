@@ -5,7 +5,7 @@ func.func @conv_input_too_small(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf3
   %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>) outs(%b : tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32>
   return %r : tensor<1x4x16x16xf32>
 }
-// CHECK: invalid.mlir:5:3: error: 'linalg.conv_2d_nchw_fchw' op inferred input/output operand #0 has shape's dimension #2 to be greater than or equal to 18, but found 16
+// CHECK: invalid.mlir:5:8: error: 'linalg.conv_2d_nchw_fchw' op inferred input/output operand #0 has shape's dimension #2 to be greater than or equal to 18, but found 16
 
 // -----
 
@@ -13,7 +13,7 @@ func.func @strides_wrong_rank(%in: tensor<1x2x8x8xf32>, %win: tensor<2x2xf32>, %
   %0 = linalg.pooling_nchw_sum {strides = dense<2> : vector<3xi64>} ins(%in, %win : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %0 : tensor<1x2x4x4xf32>
 }
-// CHECK: invalid.mlir:13:3: error: 'linalg.pooling_nchw_sum' op attribute 'strides' failed to satisfy constraint: 64-bit signless int elements attribute of shape [2]
+// CHECK: invalid.mlir:13:8: error: 'linalg.pooling_nchw_sum' op attribute 'strides' failed to satisfy constraint: 64-bit signless int elements attribute of shape [2]
 
 // -----
 
@@ -21,7 +21,7 @@ func.func @zero_dilation(%in: tensor<1x2x8xf32>, %f: tensor<4x2x3xf32>, %o: tens
   %0 = linalg.conv_1d_ncw_fcw {dilations = dense<0> : vector<1xi64>} ins(%in, %f : tensor<1x2x8xf32>, tensor<4x2x3xf32>) outs(%o : tensor<1x4x6xf32>) -> tensor<1x4x6xf32>
   return %0 : tensor<1x4x6xf32>
 }
-// CHECK: invalid.mlir:21:3: error: 'linalg.conv_1d_ncw_fcw' op expects positive 'dilations'
+// CHECK: invalid.mlir:21:8: error: 'linalg.conv_1d_ncw_fcw' op expects positive 'dilations'
 
 // -----
 
@@ -29,7 +29,7 @@ func.func @matvec_wrong_vector(%a: tensor<4x3xf32>, %x: tensor<5xf32>, %y: tenso
   %0 = linalg.matvec ins(%a, %x : tensor<4x3xf32>, tensor<5xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
-// CHECK: invalid.mlir:29:3: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
+// CHECK: invalid.mlir:29:8: error: 'linalg.matvec' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 5
 
 // -----
 
@@ -37,7 +37,7 @@ func.func @map_shape(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xf32> {
   %0 = linalg.map { arith.addf } ins(%a, %b : tensor<4xf32>, tensor<5xf32>) outs(%a : tensor<4xf32>)
   return %0 : tensor<4xf32>
 }
-// CHECK: invalid.mlir:37:3: error: 'linalg.map' op expected shape of input (5) to match shape of output (4)
+// CHECK: invalid.mlir:37:8: error: 'linalg.map' op expected shape of input (5) to match shape of output (4)
 
 // -----
 
@@ -219,7 +219,7 @@ func.func @generic_result_type_differs_from_init(%a: tensor<2xf32>) -> tensor<3x
   } -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
-// CHECK: invalid.mlir:[[# @LINE - 6]]:3: error: 'linalg.generic' op expected type of operand #0 ('tensor<2xf32>') to match type of corresponding result ('tensor<3xf32>')
+// CHECK: invalid.mlir:[[# @LINE - 6]]:8: error: 'linalg.generic' op expected type of operand #0 ('tensor<2xf32>') to match type of corresponding result ('tensor<3xf32>')
 
 // -----
 

@@ -5,7 +5,7 @@ func.func @conv_init_shape(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>, %
   %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %b : tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>, tensor<1x4x13x14xf32>) outs(%p : tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32>
   return %r : tensor<1x4x7x7xf32>
 }
-// CHECK: invalid.mlir:5:3: error: 'tensor_ext.fused_conv_pool' op expects operand 'conv_init' of shape 1x4x14x14, got 1x4x13x14
+// CHECK: invalid.mlir:5:8: error: 'tensor_ext.fused_conv_pool' op expects operand 'conv_init' of shape 1x4x14x14, got 1x4x13x14
 
 // -----
 
@@ -13,7 +13,7 @@ func.func @pool_init_shape(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>, %
   %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %b : tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>, tensor<1x4x14x14xf32>) outs(%p : tensor<1x4x6x7xf32>) -> tensor<1x4x6x7xf32>
   return %r : tensor<1x4x6x7xf32>
 }
-// CHECK: invalid.mlir:13:3: error: 'tensor_ext.fused_conv_pool' op expects operand 'pool_init' of shape 1x4x7x7, got 1x4x6x7
+// CHECK: invalid.mlir:13:8: error: 'tensor_ext.fused_conv_pool' op expects operand 'pool_init' of shape 1x4x7x7, got 1x4x6x7
 
 // -----
 
@@ -21,7 +21,7 @@ func.func @filter_channels(%x: tensor<1x3x16x16xf32>, %w: tensor<4x2x3x3xf32>, %
   %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %b : tensor<1x3x16x16xf32>, tensor<4x2x3x3xf32>, tensor<1x4x14x14xf32>) outs(%p : tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32>
   return %r : tensor<1x4x7x7xf32>
 }
-// CHECK: invalid.mlir:21:3: error: 'tensor_ext.fused_conv_pool' op expects operand 'filter' to have 3 input channels (shape 4x3x3x3), got 4x2x3x3
+// CHECK: invalid.mlir:21:8: error: 'tensor_ext.fused_conv_pool' op expects operand 'filter' to have 3 input channels (shape 4x3x3x3), got 4x2x3x3
 
 // -----
 
@@ -29,7 +29,7 @@ func.func @bad_window(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>, %b: te
   %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 0>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %b : tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>, tensor<1x4x14x14xf32>) outs(%p : tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32>
   return %r : tensor<1x4x7x7xf32>
 }
-// CHECK: invalid.mlir:29:3: error: 'tensor_ext.fused_conv_pool' op expects 'pool_window' to be two positive integers, got [2, 0]
+// CHECK: invalid.mlir:29:8: error: 'tensor_ext.fused_conv_pool' op expects 'pool_window' to be two positive integers, got [2, 0]
 
 // -----
 
@@ -37,4 +37,4 @@ func.func @divisor_on_ints(%x: tensor<1x3x16x16xi32>, %w: tensor<4x3x3x3xi32>, %
   %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>, divisor = 4.0 : f64} ins(%x, %w, %b : tensor<1x3x16x16xi32>, tensor<4x3x3x3xi32>, tensor<1x4x14x14xi32>) outs(%p : tensor<1x4x7x7xi32>) -> tensor<1x4x7x7xi32>
   return %r : tensor<1x4x7x7xi32>
 }
-// CHECK: invalid.mlir:37:3: error: 'tensor_ext.fused_conv_pool' op only takes a 'divisor' on float tensors
+// CHECK: invalid.mlir:37:8: error: 'tensor_ext.fused_conv_pool' op only takes a 'divisor' on float tensors

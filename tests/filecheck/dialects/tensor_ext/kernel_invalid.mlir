@@ -9,7 +9,7 @@ func.func @arg_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor<4x6xf32>
   }
   return %r : tensor<4x6xf32>
 }
-// CHECK: kernel_invalid.mlir:5:3: error: 'tensor_ext.kernel' op expects block argument #1 to have the type of operand #1 (tensor<8x6xf32>), got tensor<8x7xf32>
+// CHECK: kernel_invalid.mlir:5:8: error: 'tensor_ext.kernel' op expects block argument #1 to have the type of operand #1 (tensor<8x6xf32>), got tensor<8x7xf32>
 
 // -----
 
@@ -20,7 +20,7 @@ func.func @no_root(%a: tensor<4x6xf32>) -> tensor<4x6xf32> {
   }
   return %r : tensor<4x6xf32>
 }
-// CHECK: kernel_invalid.mlir:17:3: error: 'tensor_ext.kernel' op expects exactly one root op with reduction loops (conv, matmul, fused_conv_pool, ...), found 0
+// CHECK: kernel_invalid.mlir:17:8: error: 'tensor_ext.kernel' op expects exactly one root op with reduction loops (conv, matmul, fused_conv_pool, ...), found 0
 
 // -----
 
@@ -31,7 +31,7 @@ func.func @yield_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor<4x6xf3
   }
   return %r : tensor<4x6xf32>
 }
-// CHECK: kernel_invalid.mlir:28:3: error: 'tensor_ext.kernel' op expects 'tensor_ext.yield' to yield the result types (tensor<4x6xf32>), got (tensor<4x8xf32>)
+// CHECK: kernel_invalid.mlir:28:8: error: 'tensor_ext.kernel' op expects 'tensor_ext.yield' to yield the result types (tensor<4x6xf32>), got (tensor<4x8xf32>)
 
 // -----
 
@@ -49,7 +49,7 @@ func.func @pad_after_root(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor<4x
   }
   return %r : tensor<4x6xf32>
 }
-// CHECK: kernel_invalid.mlir:39:3: error: 'tensor_ext.kernel' op does not allow 'tensor.pad' after the root (a kernel is prologue ops, one root with reduction loops, one all-parallel linalg.generic)
+// CHECK: kernel_invalid.mlir:39:8: error: 'tensor_ext.kernel' op does not allow 'tensor.pad' after the root (a kernel is prologue ops, one root with reduction loops, one all-parallel linalg.generic)
 
 // -----
 
@@ -66,7 +66,7 @@ func.func @epilogue_not_reading_root(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %
   }
   return %r : tensor<4x6xf32>
 }
-// CHECK: kernel_invalid.mlir:57:3: error: 'tensor_ext.kernel' op expects the epilogue to read the root's result (tensor<4x6xf32>)
+// CHECK: kernel_invalid.mlir:57:8: error: 'tensor_ext.kernel' op expects the epilogue to read the root's result (tensor<4x6xf32>)
 
 // -----
 
@@ -83,4 +83,4 @@ func.func @root_result_escapes(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> (ten
   }
   return %r#0, %r#1 : tensor<4x6xf32>, tensor<4x6xf32>
 }
-// CHECK: kernel_invalid.mlir:74:3: error: 'tensor_ext.kernel' op expects the root's result (tensor<4x6xf32>) to be used only by the epilogue
+// CHECK: kernel_invalid.mlir:74:10: error: 'tensor_ext.kernel' op expects the root's result (tensor<4x6xf32>) to be used only by the epilogue

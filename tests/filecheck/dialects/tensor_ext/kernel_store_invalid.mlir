@@ -20,7 +20,7 @@ func.func @slice_elsewhere(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %dst: tenso
   }
   return %k : tensor<9x6xf32>
 }
-// CHECK: kernel_store_invalid.mlir:6:3: error: 'tensor_ext.kernel' op expects the store to write the same static slice its init was taken from
+// CHECK: kernel_store_invalid.mlir:6:8: error: 'tensor_ext.kernel' op expects the store to write the same static slice its init was taken from
 
 // -----
 
@@ -42,7 +42,7 @@ func.func @yield_not_store(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %dst: tenso
   }
   return %k : tensor<9x6xf32>
 }
-// CHECK: kernel_store_invalid.mlir:28:3: error: 'tensor_ext.kernel' op expects 'tensor_ext.yield' to yield the store's result
+// CHECK: kernel_store_invalid.mlir:28:8: error: 'tensor_ext.kernel' op expects 'tensor_ext.yield' to yield the store's result
 
 // -----
 
@@ -65,7 +65,7 @@ func.func @dest_read_twice(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %dst: tenso
   }
   return %k : tensor<9x6xf32>
 }
-// CHECK: kernel_store_invalid.mlir:50:3: error: 'tensor_ext.kernel' op allows 'tensor.extract_slice' only once, as the epilogue's init taken from a store's destination
+// CHECK: kernel_store_invalid.mlir:50:8: error: 'tensor_ext.kernel' op allows 'tensor.extract_slice' only once, as the epilogue's init taken from a store's destination
 
 // -----
 
@@ -87,5 +87,5 @@ func.func @init_not_slice(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %dst: tensor
   }
   return %k : tensor<9x6xf32>
 }
-// CHECK: kernel_store_invalid.mlir:73:3: error: 'tensor_ext.kernel' op expects the epilogue's init to be a slice of the store's destination (operand #2) or a tensor.empty
+// CHECK: kernel_store_invalid.mlir:73:8: error: 'tensor_ext.kernel' op expects the epilogue's init to be a slice of the store's destination (operand #2) or a tensor.empty
 
