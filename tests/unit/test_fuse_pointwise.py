@@ -28,6 +28,7 @@ from heirpy.ir.dialects.linalg import GenericOp
 from heirpy.ir.utils import axis_loops, loop_sizes
 from heirpy.transforms.pointwise.axis_map import ExpandShape, Transpose, trace
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
+    AbsorbLayoutChain,
     ElementwiseToGeneric,
     kernel_read_is_whole,
     plan_absorb,
@@ -564,3 +565,35 @@ def test_random_elementwise_trees_keep_their_values(text: str) -> None:
     _check(text, "linalg-fuse-pointwise", (0,))
     module, _ = _elementwise_to_generic_alone(text)
     assert _equivalent(text, module)
+
+
+_TRANSPOSED_RELU = """
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @main(%x: tensor<2x3x4xf32>) -> tensor<2x4x3xf32> {
+  %i = tensor.empty() : tensor<2x4x3xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3x4xf32>) outs(%i : tensor<2x4x3xf32>) permutation = [0, 2, 1]
+  %o = tensor.empty() : tensor<2x4x3xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<2x4x3xf32>) outs(%o : tensor<2x4x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x3xf32>
+  return %r : tensor<2x4x3xf32>
+}
+"""
+
+
+def test_absorbing_a_layout_chain_updates_the_generic_in_place() -> None:
+    """The generic is kept (its result is not replaced in func.return's operands: an
+    O(N) operand-list rebuild per head in xDSL) and reads %x through the transpose's map."""
+    module = load_module(_TRANSPOSED_RELU).module
+    generic = next(op for op in module.walk() if isinstance(op, GenericOp))
+    apply_pattern_sets(module, [PatternSet.of(AbsorbLayoutChain(), walk_reverse=True)])
+    ops = list(_functions(module)[0].body.block.ops)
+    assert [op.name for op in ops] == ["tensor.empty", "linalg.generic", "func.return"]
+    assert ops[1] is generic and ops[2].operands[0] is generic.res[0]
+    assert list(generic.inputs) == [_functions(module)[0].args[0]]
+    assert str(generic.indexing_maps.data[0].data) == "(d0, d1, d2) -> (d0, d2, d1)"
+    assert _equivalent(_TRANSPOSED_RELU, module)

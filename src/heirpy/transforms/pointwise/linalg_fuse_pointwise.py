@@ -27,6 +27,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -255,6 +256,10 @@ class AbsorbLayoutChain(RewritePattern):
                 continue
             inputs = list(op.inputs)
             inputs[index] = source
+            if plan.out_groups is None and _plain_generic(op):
+                _absorb_in_place(op, inputs, plan, rewriter)
+                _erase_dead(chain, rewriter)
+                return
             body = rewriter.move_region_contents_to_new_regions(op.body)
             if plan.out_groups is None:
                 rewriter.replace(op, _rebuild(op, inputs, plan.maps, plan.kinds, body))
@@ -262,6 +267,32 @@ class AbsorbLayoutChain(RewritePattern):
                 rewriter.replace(op, _rebuild_expanded(op, inputs, plan, body))
             _erase_dead(chain, rewriter)
             return
+
+
+_GENERIC_PROPERTIES = frozenset(("indexing_maps", "iterator_types", "doc", "library_call", "operandSegmentSizes"))
+
+
+def _plain_generic(op: GenericOp) -> bool:
+    """`op` carries nothing a rebuilt generic (`_rebuild`) would drop."""
+    return not op.attributes and _GENERIC_PROPERTIES.issuperset(op.properties)
+
+
+def _absorb_in_place(op: GenericOp, inputs: Sequence[SSAValue], plan: AbsorbPlan, rewriter: PatternRewriter) -> None:
+    """Give `op` the chain's source as input, and the plan's maps and loops, in place.
+
+    Same IR as `rewriter.replace(op, _rebuild(...))` (same inputs count, outputs, body,
+    result types), and the same worklist effects (`op`, then its users, are revisited),
+    but `op`'s results stay: a rebuilt generic would replace every use of them, and when
+    a result is one of a `func.return`'s N operands, xDSL rebuilds that whole operand
+    list per replacement -- O(N) per head (see lowering/expand_reads.set_generic_inputs).
+    """
+    op.operands = [*inputs, *op.outputs]
+    op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in plan.maps])
+    op.properties["iterator_types"] = ArrayAttr(iterator_attrs(plan.kinds))
+    rewriter.notify_op_modified(op)
+    for result in op.results:
+        for use in result.uses:
+            rewriter.notify_op_modified(use.operation)
 
 
 def _rebuild_expanded(
