@@ -88,6 +88,19 @@ def test_parse_error_has_a_location(capsys: pytest.CaptureFixture[str], tmp_path
     assert one_error_line(capsys.readouterr().err).startswith(f"{path}:2:")
 
 
+def test_linalg_op_on_buffers_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "buffers.mlir"
+    path.write_text(
+        "func.func @main(%m: memref<4xf32>) {\n  %c = arith.constant 1.0 : f32\n"
+        "  linalg.fill ins(%c : f32) outs(%m : memref<4xf32>)\n  return\n}\n"
+    )
+    assert main([str(path)]) == 1
+    assert one_error_line(capsys.readouterr().err) == (
+        f"{path}:3:3: error: 'linalg.fill' on buffers (memref operands) has no evaluator: "
+        "heirpy evaluates tensor programs"
+    )
+
+
 def test_unsupported_op_names_op_and_location_in_a_subprocess(tmp_path: Path) -> None:
     path = tmp_path / "unsupported.mlir"
     path.write_text(UNSUPPORTED)

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -161,6 +161,10 @@ class Evaluator:
         handler = lookup_handler(op)
         if handler is None:
             raise op_error(op, "has no evaluator (unsupported op)")
+        if op.name.startswith("linalg.") and any(isinstance(v.type, MemRefType) for v in op.operands):
+            # The handlers compute results from values (tensor semantics); an op on buffers
+            # has no results and writes its outs in place, which they do not model.
+            raise op_error(op, "on buffers (memref operands) has no evaluator: heirpy evaluates tensor programs")
         try:
             with np.errstate(all="ignore"):  # MLIR wraps / yields inf and NaN silently
                 results = handler(self, op, operands)
