@@ -135,9 +135,13 @@ def _option_problem(pass_type: type[ModulePass], pass_spec: ArgSpec) -> str | No
         except ValueError as err:
             if _first(err).startswith(("Incompatible types", "Argument must contain a value")):
                 expected = info.expected_type.strip("'")  # a string annotation keeps its quotes
+                hint = ""
+                if expected == "str" and values and not any(isinstance(v, str) for v in values):
+                    # xDSL reads an unquoted 1 or 0,1 as numbers: a string option needs quotes.
+                    hint = f" (quote it: {written}=\"{','.join(_spelled([v]) for v in values)}\")"
                 return (
                     f"option '{written}' of pass '{pass_spec.name}' expects {expected}, "
-                    f"got {_spelled(values)}"
+                    f"got {_spelled(values)}{hint}"
                 )
             # Any other complaint (another option is required) is the whole spec's.
     return None

@@ -31,6 +31,11 @@
 // NONAME: {{^}}error: invalid pass pipeline '36:x = "a,b"': Expected pass name here
 // NONAME-EMPTY:
 
+// A string option given unquoted numbers (xDSL reads them as numbers): say how to quote it.
+// RUN: not heirpy-opt %s -p 'report-depth{plaintext-args=0,1}' 2>&1 | filecheck %s --check-prefix=QUOTE
+// QUOTE: {{^}}error: invalid pass pipeline 'report-depth{plaintext-args=0,1}': option 'plaintext-args' of pass 'report-depth' expects str, got 0, 1 (quote it: plaintext-args="0,1")
+// QUOTE-EMPTY:
+
 // RUN: not heirpy-opt %s --no-such-flag 2>&1 | filecheck %s --check-prefix=FLAG
 // FLAG: error: unrecognized arguments: --no-such-flag
 
