@@ -29,13 +29,10 @@ from xdsl.ir.affine import AffineMap
 from xdsl.traits import IsTerminator
 
 from heirpy.interp.evaluator import Evaluator
-from heirpy.ir.utils import affine_maps, all_parallel, is_identity, static_shape
+from heirpy.ir.utils import affine_maps, all_parallel, is_identity, op_degree, static_shape
 
 MAX_DEGREE = 2
 
-_KEEP_DEGREE = frozenset({"arith.addf", "arith.subf", "arith.negf", "linalg.add", "linalg.sub"})
-_ADD_DEGREES = frozenset({"arith.mulf", "linalg.mul"})
-_DIVIDE = frozenset({"arith.divf", "linalg.div"})
 _NOT_A_SQUARE = "is a quadratic that is not the square of an affine map; Orion's Quad computes x * x only"
 
 
@@ -161,12 +158,7 @@ def _block_degree(block: Block, degrees: dict[SSAValue, int], outer: set[SSAValu
 
 
 def _op_degree(name: str, operand_degrees: list[int]) -> int | str:
-    if not any(operand_degrees):
-        return 0
-    if name in _KEEP_DEGREE:
-        return max(operand_degrees)
-    if name in _ADD_DEGREES:
-        return sum(operand_degrees)
-    if name in _DIVIDE and operand_degrees[1:] == [0]:
-        return operand_degrees[0]
-    return f"applies '{name}' to the activation; Orion evaluates polynomials up to x * x only"
+    degree = op_degree(name, operand_degrees)
+    if degree is None:
+        return f"applies '{name}' to the activation; Orion evaluates polynomials up to x * x only"
+    return degree

@@ -268,3 +268,26 @@ def reassociation_groups(attr: Attribute) -> list[list[int]]:
     """The groups of a `reassociation` attribute, as lists of ints."""
     assert isinstance(attr, ArrayAttr)
     return [list(int_values(group)) for group in attr.data]
+
+
+# ------------------------------------------------------------------------ polynomial degree
+# Elementwise ops (scalar arith, or linalg's named elementwise ops) whose result has the
+# larger degree of their operands, the sum of them, or the first one's when divided by a
+# degree-0 value.
+_KEEP_DEGREE = frozenset({"arith.addf", "arith.subf", "arith.negf", "linalg.add", "linalg.sub"})
+_ADD_DEGREES = frozenset({"arith.mulf", "linalg.mul"})
+_DIVIDE = frozenset({"arith.divf", "linalg.div"})
+
+
+def op_degree(name: str, operand_degrees: Sequence[int]) -> int | None:
+    """The degree of op `name`'s result as a polynomial, given its operands' degrees
+    (0 = a constant); None when the op is not polynomial in a non-constant operand."""
+    if not any(operand_degrees):
+        return 0
+    if name in _KEEP_DEGREE:
+        return max(operand_degrees)
+    if name in _ADD_DEGREES:
+        return sum(operand_degrees)
+    if name in _DIVIDE and list(operand_degrees[1:]) == [0]:
+        return operand_degrees[0]
+    return None

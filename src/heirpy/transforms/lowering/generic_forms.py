@@ -28,12 +28,8 @@ from xdsl.traits import IsTerminator
 from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.linalg import GenericOp
-from heirpy.ir.utils import iterator_kinds, loop_sizes, static_shape
+from heirpy.ir.utils import iterator_kinds, loop_sizes, op_degree, static_shape
 from heirpy.transforms.linear.linear_maps import affine_matrix
-
-# arith ops whose result has the larger degree of their operands / the sum of them
-_KEEP_DEGREE = frozenset({"arith.addf", "arith.subf", "arith.negf"})
-_ADD_DEGREES = frozenset({"arith.mulf"})
 
 
 def value_degree(block: Block, variables: set[SSAValue], of: SSAValue | None = None) -> int | None:
@@ -55,7 +51,7 @@ def value_degree(block: Block, variables: set[SSAValue], of: SSAValue | None = N
         if any(v in unknown or not (_defined_in(v, block) or _is_scalar_constant(v)) for v in operands):
             result = None  # read from above the body, or from an unknown value
         else:
-            result = _op_degree(op.name, degrees)
+            result = op_degree(op.name, degrees)
         for value in op.results:
             if result is None:
                 unknown.add(value)
@@ -64,18 +60,6 @@ def value_degree(block: Block, variables: set[SSAValue], of: SSAValue | None = N
     if of is None or of in unknown:
         return None
     return degree.get(of, 0) if _defined_in(of, block) or of in degree else None
-
-
-def _op_degree(name: str, degrees: list[int]) -> int | None:
-    if not any(degrees):
-        return 0
-    if name in _KEEP_DEGREE:
-        return max(degrees)
-    if name in _ADD_DEGREES:
-        return sum(degrees)
-    if name == "arith.divf" and degrees[1] == 0:
-        return degrees[0]
-    return None
 
 
 def _defined_in(value: SSAValue, block: Block) -> bool:
