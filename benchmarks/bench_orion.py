@@ -10,7 +10,9 @@ For every FHE example net, both forms go through `heirpy.export.orion.to_orion`:
   raw    the IR as exported by torch-mlir;
   fused  after `heirpy.export.orion.ORION_PIPELINE`: heirpy's main pipeline
          `linalg-canonicalizations,linalg-fuse-ops` without the linear chains' slot
-         budget (Orion packs a matrix of any size in slot-sized blocks).
+         budget (Orion packs a matrix of any size in slot-sized blocks) and with MACs
+         bounded like weights (`max-mac-growth=4`: Orion packs each layer's dense matrix,
+         so a global pool folded into the last Linear would multiply its diagonals).
 Each exported network is first checked in cleartext against heirpy's evaluator and against
 PyTorch's outputs (the `.npz` next to the model). Then Orion runs it encrypted:
 `init_scheme` (key generation: secret, public, relinearisation keys), `fit` on the one

@@ -93,17 +93,57 @@ def test_fused_nets_need_heirpy_depth_bound_in_orion(name: str) -> None:
 
 
 def test_fused_mobilenet_block_reaches_its_bound_with_one_linear_after_the_pool() -> None:
-    """heirpy fuses the global pool, flatten and Linear into one contraction generic;
-    Orion reads it as Flatten + one Linear, so the pool costs no level of its own."""
-    from heirpy.export.orion import ORION_PIPELINE
-
+    """heirpy's main pipeline fuses the global pool, flatten and Linear into one
+    contraction generic; Orion reads it as Flatten + one Linear over the whole 64x32x32
+    feature map, so the pool costs no level of its own."""
     loaded = load_file(EXAMPLES / "mobilenet_block.mlir")
     raw = extract_network(loaded.module)
-    heirpy.run_pipeline(loaded.module, ORION_PIPELINE)
+    heirpy.run_pipeline(loaded.module, PIPELINE)
     net = extract_network(loaded.module)
     (depth,) = analyze_module(loaded.module)
     assert orion_depth(net) == depth.depth == 5 < orion_depth(raw) == 6
     assert [type(layer) for layer in net.layers[-2:]] == [Flatten, Linear]
+    assert net.layers[-1].weight.shape == (10, 64 * 32 * 32)
+
+
+def test_orion_pipeline_keeps_mobilenet_blocks_pool_out_of_its_last_linear() -> None:
+    """Under `ORION_PIPELINE` (MACs bounded 4x per level saved) that fusion is refused:
+    Orion would pack the 10 x 65536 Linear from its dense matrix (9.9x the pool's and
+    Linear's MACs; 4 x 16384 diagonals as the last layer), which does not fit in 24 GB.
+    The pool stays an average pool and the Linear reads the 64 pooled values."""
+    from heirpy.export.orion import ORION_PIPELINE
+
+    loaded = load_file(EXAMPLES / "mobilenet_block.mlir")
+    heirpy.run_pipeline(loaded.module, ORION_PIPELINE)
+    net = extract_network(loaded.module)
+    (depth,) = analyze_module(loaded.module)
+    assert orion_depth(net) == depth.depth == 6
+    pool, flatten, linear = net.layers[-3:]
+    assert isinstance(pool, Conv) and pool.is_average_pool() and pool.weight.shape[2:] == (32, 32)
+    assert isinstance(flatten, Flatten)
+    assert isinstance(linear, Linear) and linear.weight.shape == (10, 64)
+
+
+# Orion's levels for the FHE examples, raw -> after ORION_PIPELINE: what the README's
+# Orion table reports. Every other fusion passes the MAC bound (at most 3.6x, LeNet-5's
+# pool1 + conv2), so only mobilenet_block keeps its layers.
+ORION_LEVELS = {
+    "tiny_cnn": (6, 3), "alexnet_tiny": (10, 7), "cryptonets": (8, 5), "lenet5": (11, 9),
+    "lola_mnist": (5, 5), "resnet_block": (4, 4), "mobilenet_block": (6, 6),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORION_LEVELS))
+def test_orion_pipeline_levels_equal_heirpys_depth_of_the_fused_ir(name: str) -> None:
+    from heirpy.export.orion import ORION_PIPELINE
+
+    loaded = load_file(EXAMPLES / f"{name}.mlir")
+    raw = orion_depth(extract_network(loaded.module))
+    heirpy.run_pipeline(loaded.module, ORION_PIPELINE)
+    (depth,) = analyze_module(loaded.module)
+    fused = orion_depth(extract_network(loaded.module))
+    assert (raw, fused) == ORION_LEVELS[name]
+    assert fused == depth.depth
 
 
 # ----------------------------------------------------------------------------- folding

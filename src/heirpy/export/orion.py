@@ -3,7 +3,7 @@
     import heirpy
     from heirpy.export.orion import to_orion
     module = heirpy.parse(open("model.mlir").read(), "model.mlir")
-    heirpy.run_pipeline(module, ORION_PIPELINE)   # heirpy's fusions, no slot budget
+    heirpy.run_pipeline(module, ORION_PIPELINE)   # heirpy's fusions for Orion's packing
     net = to_orion(module, function="main")    # an orion.nn.Module
     net.eval(); y = net(x)                     # cleartext, as PyTorch
     # encrypted: orion.init_scheme(config); orion.fit(net, x); orion.compile(net); ...
@@ -49,11 +49,22 @@ if TYPE_CHECKING:
     import torch
 
 ORION_REQUIREMENT = "orion-fhe==1.0.2 (after torch==2.13.0 and torchvision==0.28.0)"
-# heirpy's main pipeline without the linear chains' slot budget: the budget (HEIR's 1024
-# slots) stands for a back end that packs each matrix vector into one ciphertext, while
-# Orion splits a matrix into slot-sized blocks itself, so any fusion that saves a level
-# is worth it there (LeNet-5's pool + first Linear: 10 levels with the budget, 9 without).
-ORION_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops{slot-budget=0}"
+# heirpy's main pipeline for Orion's packing:
+# * no slot budget (`slot-budget=0`): the budget (HEIR's 1024 slots) stands for a back end
+#   that packs each matrix vector into one ciphertext, while Orion splits a matrix into
+#   slot-sized blocks itself (LeNet-5's pool + first Linear: 10 levels with the budget,
+#   9 without);
+# * MACs bounded like weights (`max-mac-growth=4`, 4x per level saved): Orion evaluates
+#   every conv / Linear from the diagonals of its DENSE matrix (the Toeplitz matrix of a
+#   conv), so its work and its plaintexts grow with the dense multiply-accumulates, not
+#   with heirpy's structured weights. A global average pool folded into the next Linear
+#   keeps the Linear's weights but widens its matrix by H*W: in the MobileNet block the
+#   64x32x32 pool + Linear(64->10) would become a Linear reading 65536 values (9.9x the
+#   MACs), and Orion packs its last Linear square (one diagonal per slot and input
+#   ciphertext): 4 x 16384 diagonals at N=2^15, more than this machine's 24 GB. So that
+#   chain stays a pool + Linear (6 levels, as written), while every other fusion of the
+#   FHE examples stays (MAC growth <= 3.6x: LeNet-5's pool1 + conv2).
+ORION_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops{slot-budget=0 max-mac-growth=4}"
 
 
 def to_orion(module: ModuleOp, function: str = "main") -> orion.nn.Module:

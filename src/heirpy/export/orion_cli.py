@@ -3,8 +3,8 @@
     heirpy-export-orion MODEL.mlir [-o NET.pt] [--function NAME]
                         [-p PIPELINE | --no-pipeline] [--check [SEED]] [--debug]
 
-Runs heirpy's pipeline (default `linalg-canonicalizations,linalg-fuse-ops{slot-budget=0}`,
-`heirpy.export.orion.ORION_PIPELINE`), exports the function (default `main`) with
+Runs heirpy's pipeline (default `linalg-canonicalizations,linalg-fuse-ops{slot-budget=0
+max-mac-growth=4}`, `heirpy.export.orion.ORION_PIPELINE`, which says why), exports the function (default `main`) with
 `heirpy.export.orion.to_orion`, prints one line per Orion layer with the op it came
 from and the levels Orion will need, and with `-o` saves the network
 (`torch.load(path, weights_only=False)` gives it back; heirpy must be importable

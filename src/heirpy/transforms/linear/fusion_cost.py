@@ -24,8 +24,11 @@ evaluated as a sum of plaintext diagonals times rotations of the ciphertext, so 
 grows with the fused op is the plaintext data to encode and multiply (the weights),
 while the dense MAC count over-counts structured maps such as a global average pool
 merged into a Linear (a generic whose weight is the Linear's, read through a
-broadcast, but whose naive MAC count is H*W times larger). Plaintext back ends can
-ask for the MAC bound with `max-mac-growth`.
+broadcast, but whose naive MAC count is H*W times larger). Plaintext back ends, and
+CKKS back ends that pack each layer's dense matrix, can ask for the MAC bound with
+`max-mac-growth`: Orion evaluates a conv or Linear from the diagonals of its dense
+(Toeplitz) matrix, so there the pool merged into a Linear IS H*W times wider
+(`heirpy.export.orion.ORION_PIPELINE` sets `max-mac-growth=4`).
 
 Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain;
 other legality conditions (e.g. a ciphertext slot budget) are separate predicates the
