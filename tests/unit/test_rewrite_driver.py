@@ -1,5 +1,6 @@
 """The pattern driver (`heirpy.transforms.rewrite`): the cyclic garbage collector is
-paused for one pass run only, and its state is restored whatever happens."""
+paused for one pass run only, and its state is restored whatever happens; a pattern
+set visits the ops its patterns can match, and erases dead ops everywhere."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import gc
 from collections.abc import Iterator
 
 import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.linalg.ops import GenericOp, TransposeOp
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from heirpy.api import parse
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import PatternSet, _TypeDispatchApplier, apply_pattern_sets
 
 TEXT = """
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -63,3 +66,75 @@ def test_a_disabled_collector_stays_disabled(collector_enabled: None) -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+# ---------------------------------------------------------------- which ops a set visits
+GENERIC = """
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%x: tensor<4xf32>, %c: f32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %dead = arith.negf %x : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %unused = arith.mulf %in, %c : f32
+    %unused2 = arith.addf %unused, %c : f32
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+class _RecordAll(RewritePattern):
+    """No op type: called on every op the walker visits."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        self.seen.append(op.name)
+
+
+class _RecordTranspose(RewritePattern):
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TransposeOp | GenericOp, rewriter: PatternRewriter) -> None:
+        self.seen.append(op.name)
+
+
+def test_a_pattern_without_an_op_type_sees_every_live_op_in_walk_order() -> None:
+    pattern = _RecordAll()
+    apply_pattern_sets(parse(GENERIC), [PatternSet.of(pattern)])
+    # The first sweep erases the dead ops (%unused only after its dead user), the second changes nothing.
+    first = ["func.func", "tensor.empty", "linalg.generic", "arith.mulf", "arith.negf", "linalg.yield", "func.return"]
+    assert pattern.seen == first + [name for name in first if name != "arith.mulf"]
+
+
+def test_an_op_type_pattern_is_called_on_its_types_only() -> None:
+    pattern = _RecordTranspose()
+    apply_pattern_sets(parse(GENERIC), [PatternSet.of(pattern)])
+    assert pattern.seen == ["linalg.generic"] * 2  # the sweep that erased the dead ops, and the last one
+
+
+def test_dead_ops_are_erased_where_no_pattern_can_match_them() -> None:
+    """The walker erases trivially dead ops it visits, inside generic bodies too; a set
+    that skips the ops its patterns cannot match must still do that, also for an op
+    that is only dead once its dead user is gone (%unused)."""
+    module = parse(GENERIC)
+    apply_pattern_sets(module, [PatternSet.of(_RecordTranspose())])
+    names = [op.name for op in module.walk()]
+    assert names.count("arith.negf") == 1 and "arith.mulf" not in names and "arith.addf" not in names
+
+
+def test_xdsl_op_type_patterns_are_recognised() -> None:
+    """The dispatch reads the op type out of xDSL's `op_type_rewrite_pattern` wrapper;
+    if xDSL changes that wrapper, patterns are called on every op again (slower, same
+    result) -- this test says so."""
+    applier = _TypeDispatchApplier([_RecordTranspose()])
+    assert applier.matches_for(arith.AddfOp) == ()
+    assert len(applier.matches_for(GenericOp)) == 1
+    assert len(applier.matches_for(TransposeOp)) == 1

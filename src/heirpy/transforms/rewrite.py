@@ -10,16 +10,20 @@ such as `linalg-fuse-ops` -- runs it the same way through `apply_pattern_sets`.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
+    PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
+    op_type_rewrite_pattern,
 )
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 
 @dataclass(frozen=True)
@@ -43,11 +47,96 @@ def apply_pattern_sets(module: ModuleOp, sets: Sequence[PatternSet]) -> None:
         for pattern_set in sets:
             if not pattern_set.patterns:
                 continue
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(list(pattern_set.patterns)),
+            _SetWalker(
+                _TypeDispatchApplier(pattern_set.patterns),
                 apply_recursively=pattern_set.apply_recursively,
                 walk_reverse=pattern_set.walk_reverse,
             ).rewrite_module(module)
+
+
+Match = Callable[[Operation, PatternRewriter], None]
+
+
+def _probe(self: RewritePattern, op: Operation, rewriter: PatternRewriter) -> None: ...
+
+
+_OP_TYPE_IMPL = op_type_rewrite_pattern(_probe).__code__
+"""The code of xDSL's `op_type_rewrite_pattern` wrapper: `if isinstance(op, T): f(...)`."""
+
+
+def _unwrap(pattern: RewritePattern) -> tuple[type | None, Match]:
+    """(T, f) for a pattern whose `match_and_rewrite` is xDSL's op-type wrapper of `f`
+    for op type T (a class or a union); (None, the method) for any other pattern."""
+    method = type(pattern).match_and_rewrite
+    code = getattr(method, "__code__", None)
+    closure = getattr(method, "__closure__", None)
+    if code is not _OP_TYPE_IMPL or closure is None:
+        return None, pattern.match_and_rewrite
+    cells = dict(zip(code.co_freevars, closure, strict=True))
+    expected, func = cells["expected_type"].cell_contents, cells["func"].cell_contents
+    return expected, partial(func, pattern)
+
+
+class _TypeDispatchApplier(RewritePattern):
+    """xDSL's `GreedyRewritePatternApplier` (trivially dead ops are erased first, then
+    the patterns are tried in order until one acts; no folding), except that a pattern
+    written for op type T is only called on ops of type T: the patterns an op's class
+    can match are looked up once per class. Calling an op-type pattern on another op is
+    a no-op (its wrapper tests `isinstance` first), so skipping it changes nothing."""
+
+    def __init__(self, patterns: Sequence[RewritePattern]) -> None:
+        self._patterns = [_unwrap(p) for p in patterns]
+        self._by_class: dict[type[Operation], tuple[Match, ...]] = {}
+
+    def matches_for(self, cls: type[Operation]) -> tuple[Match, ...]:
+        found = self._by_class.get(cls)
+        if found is None:
+            found = tuple(m for t, m in self._patterns if t is None or issubclass(cls, t))
+            self._by_class[cls] = found
+        return found
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if is_trivially_dead(op):
+            rewriter.erase(op)
+            return
+        for match in self.matches_for(type(op)):
+            match(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+
+@dataclass(eq=False, repr=False)
+class _SetWalker(PatternRewriteWalker):
+    """xDSL's walker (same order, same worklist, same sweeps to a fixpoint; ops before
+    the ops nested in them), except that a sweep does not queue an op that no pattern
+    of the set can match and that is not dead: visiting it would only have found that
+    out. Mostly these are the scalar ops of linalg.generic bodies, visited twice per
+    pattern set by xDSL's walker (every set ends with a sweep that changes nothing).
+    An op that becomes dead during a sweep because a user is erased is queued by the
+    walker's erase handler (it queues the producers of an erased op's single-use
+    operands); one whose uses are redirected is erased by the next sweep, where xDSL's
+    walker would erase it later in the same sweep if it was still queued -- any change
+    makes another sweep, so both end with no dead op and no match. The printed IR is
+    the same on every FileCheck input, example and benchmarks/bench_scaling.py module
+    (checked against xDSL's walker when this was written)."""
+
+    pattern: _TypeDispatchApplier = field()
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        # xDSL pushes `walk(reverse=not walk_reverse, region_first=True)` onto a stack,
+        # so ops pop in walk order, each before the ops nested in it.
+        assert isinstance(op, Region)
+        self._push_region(op, not self.walk_reverse)
+
+    def _push_region(self, region: Region, reverse: bool) -> None:
+        push = self._worklist.push
+        matches_for = self.pattern.matches_for
+        for block in reversed(region.blocks) if reverse else region.blocks:
+            for op in reversed(block.ops) if reverse else block.ops:
+                for nested in reversed(op.regions) if reverse else op.regions:
+                    self._push_region(nested, reverse)
+                if matches_for(type(op)) or is_trivially_dead(op):
+                    push(op)
 
 
 @contextmanager
