@@ -17,7 +17,8 @@ from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
-from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_fusable, conv_pool_patterns
+from heirpy.transforms.linear.fusion_cost import CostRule
+from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_cost, conv_pool_fusable, conv_pool_patterns
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
 PAR4 = '["parallel", "parallel", "parallel", "parallel"]'
@@ -143,9 +144,15 @@ CASES = {
 }
 
 
+# The mechanics and legality tests fuse every legal pair (policy=depth), so that a case
+# is never left apart by the cost rule instead of the guard under test; the cost rule
+# has its own tests below and in linalg-fuse-conv-pool/cost_rule.mlir.
+FUSE_ALL = "linalg-fuse-conv-pool{policy=depth}"
+
+
 def _fused_ops(text: str) -> list[FusedConvPoolOp]:
     module = parse(text)
-    run_pipeline(module, "linalg-fuse-conv-pool")
+    run_pipeline(module, FUSE_ALL)
     return [op for op in module.walk() if isinstance(op, FusedConvPoolOp)]
 
 
@@ -155,7 +162,7 @@ def test_fusion_and_lowering_are_numerically_equal(name: str) -> None:
     text = case.text(seed=7)
     before = parse(text)
     fused = parse(text)
-    run_pipeline(fused, "linalg-fuse-conv-pool")
+    run_pipeline(fused, FUSE_ALL)
     ops = [op.name for op in fused.walk()]
     assert ops.count("tensor_ext.fused_conv_pool") == 1
     assert "linalg.conv_2d_nchw_fchw" not in ops and "linalg.pooling_nchw_sum" not in ops
@@ -178,7 +185,7 @@ def test_fusion_and_lowering_are_numerically_equal(name: str) -> None:
 def test_lowered_composed_conv_has_composed_stride() -> None:
     case = CASES["strided_conv_overlapping_pool"]
     module = parse(case.text())
-    run_pipeline(module, "linalg-fuse-conv-pool,lower-tensor-ext")
+    run_pipeline(module, f"{FUSE_ALL},lower-tensor-ext")
     text = print_module(module)
     assert "strides = dense<4> : vector<2xi64>" in text  # conv stride 2 x pool stride 2
     assert "tensor<3x2x7x7xf32>" in text  # 3 + 2*(3-1) = 7
@@ -231,10 +238,36 @@ def test_random_geometries(kernel, s, d, p, t, e, extra, n, c, f, const_weights,
                 pool_init=pool_init, divide=divide)
     text = case.text(seed=sum(hw))
     before, fused = parse(text), parse(text)
-    run_pipeline(fused, "linalg-fuse-conv-pool")
+    run_pipeline(fused, FUSE_ALL)
     assert [op.name for op in fused.walk()].count("tensor_ext.fused_conv_pool") == 1
     lowered = parse(print_module(fused))
     run_pipeline(lowered, "lower-tensor-ext")
     for after in (fused, lowered):
         report = check_equivalence(before, after, function="main", seeds=(0, 1))
         assert report.ok, report.summary()
+
+
+def test_conv_pool_cost_counts_weights_and_macs() -> None:
+    """The figures the cost rule weighs, counted by hand: a 3x3 conv (2 -> 4 channels,
+    batch 2) on 10x10 and a 2x2 pool of stride 2 compose to a 4x4 filter of stride 2."""
+    g = ConvPoolGeometry((3, 3), pool_window=(2, 2), pool_strides=(2, 2))
+    cost = conv_pool_cost((4, 2, 3, 3), (2, 4, 8, 8), (2, 4, 4, 4), g)
+    assert cost.levels_saved == 1
+    assert (cost.weights_before, cost.weights_after) == (4 * 2 * 9, 4 * 2 * 16)
+    conv_macs = 2 * 4 * 8 * 8 * 2 * 9
+    pool_macs = 2 * 4 * 4 * 4 * 4
+    assert (cost.macs_before, cost.macs_after) == (conv_macs + pool_macs, 2 * 4 * 4 * 4 * 2 * 16)
+    assert CostRule().allows(cost) and not CostRule("size").allows(cost)
+    assert not CostRule(max_weight_growth=1.7).allows(cost) and CostRule(max_weight_growth=1.8).allows(cost)
+
+
+def test_default_rule_keeps_a_conv_and_a_global_pool_apart() -> None:
+    """A 3x3 conv and a pool over its whole 8x8 output compose to a 10x10 filter (11x
+    the weights): the default rule refuses it, policy=depth fuses it."""
+    g = ConvPoolGeometry((3, 3), pool_window=(8, 8), pool_strides=(1, 1))
+    text = Case(hw=(10, 10), geometry=g, divide=None).text(seed=3)
+    default, everything = parse(text), parse(text)
+    run_pipeline(default, "linalg-fuse-conv-pool")
+    run_pipeline(everything, FUSE_ALL)
+    assert [op.name for op in default.walk()].count("tensor_ext.fused_conv_pool") == 0
+    assert [op.name for op in everything.walk()].count("tensor_ext.fused_conv_pool") == 1

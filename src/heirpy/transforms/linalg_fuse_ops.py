@@ -67,12 +67,13 @@ def populate_linalg_fuse_ops_patterns(
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-linear-ops`,
     `linalg-fuse-conv-pool`, `linalg-fuse-linear-chains` and `linalg-fuse-pointwise`
-    run; `slot_budget` and `rule` are the linear-chain group's."""
+    run; `slot_budget` is the linear-chain group's, `rule` the cost rule of the
+    conv-pool and linear-chain groups."""
     sets: list[PatternSet] = []
     if linear_ops:
         sets += populate_linalg_fuse_linear_ops_patterns(ctx)
     if conv_pool:
-        sets += populate_linalg_fuse_conv_pool_patterns()
+        sets += populate_linalg_fuse_conv_pool_patterns(rule)
     if linear_chains:
         sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule)
     if pointwise:
@@ -95,8 +96,8 @@ class LinalgFuseOpsPass(ModulePass):
 
     Options switch groups off: `linalg-fuse-ops{linear-ops=false}`,
     `{conv-pool=false}`, `{linear-chains=false}`, `{pointwise=false}`; `policy`,
-    `max-weight-growth` and `max-mac-growth` are the linear-chain group's cost rule, as
-    for `linalg-fuse-linear-chains`; the order is in
+    `max-weight-growth` and `max-mac-growth` are the cost rule of the conv-pool and
+    linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`; the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """

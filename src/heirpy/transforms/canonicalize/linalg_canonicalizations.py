@@ -68,6 +68,12 @@ from heirpy.transforms.canonicalize.elementwise import (
 from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
+from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_POLICY,
+    CostRule,
+    cost_rule,
+)
 from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
@@ -88,16 +94,17 @@ def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool =
 
 
 def populate_linalg_canonicalizations_patterns(
-    ctx: Context | None = None, *, elementwise: bool = True
+    ctx: Context | None = None, *, elementwise: bool = True, rule: CostRule | None = None
 ) -> list[PatternSet]:
     """The pass's sets: torch's five-op softmax raised to `linalg.softmax` while it is
     still in torch's form (before any elementwise rewrite); conv + pool fusion alone, so
     no pool -> conv rewrite can see a pool that a conv feeds; then every pattern, the
-    conv-pool group included (for pairs another rewrite exposes)."""
+    conv-pool group included (for pairs another rewrite exposes). `rule` decides which
+    conv + pool pairs are worth one conv (default: the balanced rule)."""
     return [
         PatternSet.of(RaiseSoftmax()),
-        PatternSet.of(*conv_pool_patterns()),
-        PatternSet.of(*conv_pool_patterns(), *canonicalization_patterns(ctx, elementwise=elementwise)),
+        PatternSet.of(*conv_pool_patterns(rule)),
+        PatternSet.of(*conv_pool_patterns(rule), *canonicalization_patterns(ctx, elementwise=elementwise)),
     ]
 
 
@@ -109,12 +116,18 @@ class LinalgCanonicalizationsPass(ModulePass):
     ops on tensors, as HEIR does; `elementwise=false` keeps them as linalg ops.
     Option `conv-pool` (default `conv`): a conv + sum/avg pool becomes one conv with the
     composed, strided filter; `fused` keeps it as `tensor_ext.fused_conv_pool`.
+    Options `policy`, `max-weight-growth`, `max-mac-growth`: whether a conv + pool pair
+    is worth the composed filter's growth (the cost rule of `linalg-fuse-conv-pool`;
+    a pair the rule refuses stays a conv and a pool).
     """
 
     name = "linalg-canonicalizations"
 
     elementwise: bool = True
     conv_pool: str = "conv"
+    policy: str = DEFAULT_POLICY
+    max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
+    max_mac_growth: int | float = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.conv_pool not in ("conv", "fused"):
@@ -122,8 +135,9 @@ class LinalgCanonicalizationsPass(ModulePass):
                 f"error: linalg-canonicalizations{{conv-pool={self.conv_pool}}}: "
                 "expected 'conv' or 'fused'"
             )
+        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
         already_fused = {o for o in op.walk() if isinstance(o, FusedConvPoolOp)}
-        sets = populate_linalg_canonicalizations_patterns(ctx, elementwise=self.elementwise)
+        sets = populate_linalg_canonicalizations_patterns(ctx, elementwise=self.elementwise, rule=rule)
         apply_pattern_sets(op, sets)
         if self.conv_pool == "conv" and lower_new_fused_ops(ctx, op, already_fused):
             # The lowering makes fills and broadcasts of constants; fold them now so a

@@ -22,8 +22,15 @@ Two patterns, applied to a fixpoint: `FuseConvIntoSumPool` makes the op (no divi
 constant into `divisor`. The filter stays an operand, so function-argument weights fuse
 as well as constants; composing the filter is `lower-tensor-ext`'s job.
 
-`conv_pool_patterns()` is the pattern group; `linalg-fuse-ops` and
-`linalg-canonicalizations` import it, `linalg-fuse-conv-pool` runs it alone.
+Whether the fusion is worth it is the linear-chain cost rule's call (`fusion_cost.py`):
+the composed filter saves one level and has `GH*GW / (KH*KW)` times the conv's weights
+(16/9 for a 3x3 conv and a 2x2 pool), so `policy=size` keeps every such pair apart and
+the default (`balanced`, 4x per level) keeps apart a 1x1 conv and a 3x3 pool (9x) or a
+conv and a global pool. `conv_pool_cost` gives the figures.
+
+`conv_pool_patterns(rule)` is the pattern group; `linalg-fuse-ops` and
+`linalg-canonicalizations` import it, `linalg-fuse-conv-pool` runs it alone; all three
+take the rule's options (`policy`, `max-weight-growth`, `max-mac-growth`).
 """
 
 from __future__ import annotations
@@ -46,6 +53,13 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSu
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import affine_maps, all_parallel, element_type, int_pair, is_identity, static_shape
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
+from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_POLICY,
+    CostRule,
+    FusionCost,
+    cost_rule,
+)
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 Shape = tuple[int, ...]
@@ -84,6 +98,26 @@ def conv_pool_fusable(
 
 
 # ------------------------------------------------------------------------ divide / scale
+def conv_pool_cost(
+    filter_shape: Shape, conv_shape: Shape, pool_shape: Shape, geometry: ConvPoolGeometry
+) -> FusionCost:
+    """What composing a conv and the sum pool after it into one conv saves and costs:
+    one level; the filter grows from KH*KW to GH*GW taps per (F, C) pair; MACs per
+    sample go from the conv's plus the pool's to the composed conv's."""
+    f, c, kh, kw = filter_shape
+    gh, gw = geometry.composed_size()
+    n = conv_shape[0]
+    conv_outputs = n * f * conv_shape[2] * conv_shape[3]
+    pool_outputs = n * f * pool_shape[2] * pool_shape[3]
+    return FusionCost(
+        levels_saved=1,
+        weights_before=f * c * kh * kw,
+        weights_after=f * c * gh * gw,
+        macs_before=conv_outputs * c * kh * kw + pool_outputs * geometry.window_count(),
+        macs_after=pool_outputs * c * gh * gw,
+    )
+
+
 def _uniform_constant(value: SSAValue) -> float | None:
     """A float scalar constant or splat float tensor constant, else None."""
     got = scalar_constant(value, NO_BLOBS)  # torch-mlir's divisors are literals
@@ -188,9 +222,13 @@ class FuseConvIntoSumPool(RewritePattern):
 
     Legal when: the pool reads the conv's result and nothing else uses it; all shapes
     are static; conv and pool outputs have their VALID sizes (`conv_pool_fusable`);
-    one element type throughout. Any strides, dilations, window, batch, channels,
-    conv init (bias) and pool init; the filter may be any value.
+    one element type throughout; the cost rule allows the composed filter's growth
+    (`conv_pool_cost`). Any strides, dilations, window, batch, channels, conv init
+    (bias) and pool init; the filter may be any value.
     """
+
+    def __init__(self, rule: CostRule | None = None) -> None:
+        self.rule = rule or CostRule()
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, pool: PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
@@ -226,6 +264,8 @@ class FuseConvIntoSumPool(RewritePattern):
             pool_dilations=int_pair(pool.window_dilations()),
         )
         if conv_pool_fusable(x_shape, w_shape, conv_shape, pool_shape, geometry) is not None:
+            return
+        if not self.rule.allows(conv_pool_cost(w_shape, conv_shape, pool_shape, geometry)):
             return
         fused = FusedConvPoolOp(
             x,
@@ -286,15 +326,15 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
         rewriter.erase(fused)
 
 
-def conv_pool_patterns() -> list[RewritePattern]:
+def conv_pool_patterns(rule: CostRule | None = None) -> list[RewritePattern]:
     """The conv + pool patterns, in the order they apply (`linalg-canonicalizations`
-    mixes them into its own set)."""
-    return [FuseConvIntoSumPool(), FoldScaleIntoFusedConvPool()]
+    mixes them into its own set); `rule` decides which pairs are worth fusing."""
+    return [FuseConvIntoSumPool(rule), FoldScaleIntoFusedConvPool()]
 
 
-def populate_linalg_fuse_conv_pool_patterns() -> list[PatternSet]:
+def populate_linalg_fuse_conv_pool_patterns(rule: CostRule | None = None) -> list[PatternSet]:
     """The pattern set of this pass, also run by `linalg-fuse-ops`."""
-    return [PatternSet.of(*conv_pool_patterns())]
+    return [PatternSet.of(*conv_pool_patterns(rule))]
 
 
 @dataclass(frozen=True)
@@ -311,10 +351,17 @@ class LinalgFuseConvPoolPass(ModulePass):
                pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, ...}
                ins(%x, %w, %ci : ...) outs(%pi : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
 
+    Options `policy`, `max-weight-growth`, `max-mac-growth`: the cost rule of
+    `linalg-fuse-linear-chains`, applied to the composed filter (`conv_pool_cost`).
     (tests/filecheck/transforms/linalg-fuse-conv-pool/docstring.mlir runs this example.)
     """
 
     name = "linalg-fuse-conv-pool"
 
+    policy: str = DEFAULT_POLICY
+    max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
+    max_mac_growth: int | float = 0
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_linalg_fuse_conv_pool_patterns())
+        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
+        apply_pattern_sets(op, populate_linalg_fuse_conv_pool_patterns(rule))

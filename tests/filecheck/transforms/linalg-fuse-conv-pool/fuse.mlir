@@ -1,6 +1,8 @@
 // linalg-fuse-conv-pool: conv + sum/avg pool (+ uniform divide) becomes one
-// tensor_ext.fused_conv_pool, for every form the front ends emit.
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-conv-pool | filecheck %s
+// tensor_ext.fused_conv_pool, for every form the front ends emit. policy=depth fuses
+// every legal pair: the cost rule (cost_rule.mlir) would keep @strided_arg_weights
+// apart (its composed filter is 13x7, 10x the 3x3 one).
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-conv-pool{policy=depth}' | filecheck %s
 
 // torch-mlir's AvgPool2d after a biased conv: broadcast bias as conv init, zero fill
 // as pool init, then a generic dividing by 4.0 captured from outside.

@@ -1,5 +1,6 @@
-// linalg-fuse-conv-pool guards: each case must be left exactly as it is.
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-conv-pool | filecheck %s
+// linalg-fuse-conv-pool guards: each case must be left exactly as it is, even under
+// policy=depth (so the guard, not the cost rule, is what keeps it apart).
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-conv-pool{policy=depth}' | filecheck %s
 
 // An activation between conv and pool (x*x).
 func.func @square_between(%x: tensor<1x1x6x6xf32>, %w: tensor<2x1x3x3xf32>, %ci: tensor<1x2x4x4xf32>, %pi: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
