@@ -13,8 +13,14 @@ from xdsl.dialects.linalg.ops import GenericOp, TransposeOp
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from heirpy.api import parse
-from heirpy.transforms.rewrite import PatternSet, _TypeDispatchApplier, apply_pattern_sets
+from heirpy.api import context_of, parse
+from heirpy.transforms.rewrite import (
+    OutsideGenericBodies,
+    PatternSet,
+    _TypeDispatchApplier,
+    apply_pattern_sets,
+    in_generic_body,
+)
 
 TEXT = """
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -138,3 +144,39 @@ def test_xdsl_op_type_patterns_are_recognised() -> None:
     assert applier.matches_for(arith.AddfOp) == ()
     assert len(applier.matches_for(GenericOp)) == 1
     assert len(applier.matches_for(TransposeOp)) == 1
+
+
+class _RecordOutside(_RecordAll, OutsideGenericBodies):
+    """No op type, but never acts inside a generic body."""
+
+
+def test_a_set_of_patterns_outside_generic_bodies_does_not_visit_body_ops() -> None:
+    pattern = _RecordOutside()
+    module = parse(GENERIC)
+    apply_pattern_sets(module, [PatternSet.of(pattern)])
+    outside = ["func.func", "tensor.empty", "linalg.generic", "func.return"]
+    assert pattern.seen == outside * 2
+    names = [op.name for op in module.walk()]  # the dead body ops are erased all the same
+    assert "arith.mulf" not in names and "arith.addf" not in names and names.count("arith.negf") == 1
+
+
+def test_patterns_marked_outside_generic_bodies_do_nothing_there() -> None:
+    """The mark is a promise the walker relies on: each marked pattern of every pass
+    returns at once for an op inside a generic body, whatever the op."""
+    from heirpy.transforms.linalg_fuse_ops import populate_linalg_fuse_ops_patterns
+
+    module = parse(GENERIC)
+    marked = [
+        p
+        for s in populate_linalg_fuse_ops_patterns(context_of(module))
+        for p in s.patterns
+        if isinstance(p, OutsideGenericBodies)
+    ]
+    assert {type(p).__name__ for p in marked} >= {"ElementwiseToGeneric", "FuseLinearChain"}
+    body = [op for op in module.walk() if in_generic_body(op)]
+    assert len(body) == 4
+    for pattern in marked:
+        for op in body:
+            rewriter = PatternRewriter(op)
+            pattern.match_and_rewrite(op, rewriter)
+            assert not rewriter.has_done_action, (type(pattern).__name__, op.name)

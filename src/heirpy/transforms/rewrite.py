@@ -25,6 +25,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
+from heirpy.ir.dialects.linalg import GenericOp
+
 
 @dataclass(frozen=True)
 class PatternSet:
@@ -52,6 +54,19 @@ def apply_pattern_sets(module: ModuleOp, sets: Sequence[PatternSet]) -> None:
                 apply_recursively=pattern_set.apply_recursively,
                 walk_reverse=pattern_set.walk_reverse,
             ).rewrite_module(module)
+
+
+class OutsideGenericBodies:
+    """Marks a pattern that never acts on an op inside a linalg.generic body: it rewrites
+    tensor-level ops, and a body computes one element with scalar ops. Its
+    `match_and_rewrite` returns at once for such an op (`in_generic_body`). A pattern
+    set does not visit the ops of generic bodies that only marked patterns could match
+    (dead ones it still erases)."""
+
+
+def in_generic_body(op: Operation) -> bool:
+    """Is `op` in the body of a linalg.generic (directly, not in a nested region)?"""
+    return isinstance(op.parent_op(), GenericOp)
 
 
 Match = Callable[[Operation, PatternRewriter], None]
@@ -85,14 +100,23 @@ class _TypeDispatchApplier(RewritePattern):
     a no-op (its wrapper tests `isinstance` first), so skipping it changes nothing."""
 
     def __init__(self, patterns: Sequence[RewritePattern]) -> None:
-        self._patterns = [_unwrap(p) for p in patterns]
+        self._patterns = [(*_unwrap(p), isinstance(p, OutsideGenericBodies)) for p in patterns]
         self._by_class: dict[type[Operation], tuple[Match, ...]] = {}
+        self._in_bodies: dict[type[Operation], bool] = {}
 
     def matches_for(self, cls: type[Operation]) -> tuple[Match, ...]:
         found = self._by_class.get(cls)
         if found is None:
-            found = tuple(m for t, m in self._patterns if t is None or issubclass(cls, t))
+            found = tuple(m for t, m, _ in self._patterns if t is None or issubclass(cls, t))
             self._by_class[cls] = found
+        return found
+
+    def may_match_in_generic_body(self, cls: type[Operation]) -> bool:
+        """Could some pattern act on an op of class `cls` inside a generic body?"""
+        found = self._in_bodies.get(cls)
+        if found is None:
+            found = any(not outside and (t is None or issubclass(cls, t)) for t, _, outside in self._patterns)
+            self._in_bodies[cls] = found
         return found
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
@@ -110,8 +134,10 @@ class _SetWalker(PatternRewriteWalker):
     """xDSL's walker (same order, same worklist, same sweeps to a fixpoint; ops before
     the ops nested in them), except that a sweep does not queue an op that no pattern
     of the set can match and that is not dead: visiting it would only have found that
-    out. Mostly these are the scalar ops of linalg.generic bodies, visited twice per
-    pattern set by xDSL's walker (every set ends with a sweep that changes nothing).
+    out. "Can match": the op's class is one the pattern is written for, and, for an op
+    directly in a linalg.generic body, the pattern is not `OutsideGenericBodies`. Mostly
+    this skips the scalar ops of generic bodies, which xDSL's walker visits twice per
+    pattern set (every set ends with a sweep that changes nothing).
     An op that becomes dead during a sweep because a user is erased is queued by the
     walker's erase handler (it queues the producers of an erased op's single-use
     operands); one whose uses are redirected is erased by the next sweep, where xDSL's
@@ -128,14 +154,14 @@ class _SetWalker(PatternRewriteWalker):
         assert isinstance(op, Region)
         self._push_region(op, not self.walk_reverse)
 
-    def _push_region(self, region: Region, reverse: bool) -> None:
+    def _push_region(self, region: Region, reverse: bool, in_body: bool = False) -> None:
         push = self._worklist.push
-        matches_for = self.pattern.matches_for
+        may_match = self.pattern.may_match_in_generic_body if in_body else self.pattern.matches_for
         for block in reversed(region.blocks) if reverse else region.blocks:
             for op in reversed(block.ops) if reverse else block.ops:
                 for nested in reversed(op.regions) if reverse else op.regions:
-                    self._push_region(nested, reverse)
-                if matches_for(type(op)) or is_trivially_dead(op):
+                    self._push_region(nested, reverse, isinstance(op, GenericOp))
+                if may_match(type(op)) or is_trivially_dead(op):
                     push(op)
 
 

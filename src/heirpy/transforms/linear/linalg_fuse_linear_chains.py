@@ -147,7 +147,7 @@ from heirpy.transforms.linear.linear_match import (
     match_elementwise_affine,
     match_sum_reduction,
 )
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 BATCHED, UNBATCHED = "batched", "unbatched"
 STEP_MEMO_SIZE = 64
@@ -660,7 +660,7 @@ def emit_contraction(chain: Chain, contraction: Contraction) -> list[Operation]:
     return [weight, *init_ops, generic]
 
 
-class FuseLinearChain(RewritePattern):
+class FuseLinearChain(RewritePattern, OutsideGenericBodies):
     """Replace a maximal chain of linear ops (>= 2 costly steps) by ONE linear op.
 
         %a = conv(%x, %w1) outs(%b1); %p = pooling_nchw_sum(%a) ; %q = %p / 4
@@ -733,6 +733,8 @@ class FuseLinearChain(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if rewriter is not self._sweep:
             self._sweep, self._steps = rewriter, {}
+        if in_generic_body(op):
+            return
         step = self._step_of(op)
         if step is None:
             return

@@ -81,7 +81,7 @@ from heirpy.transforms.linear.linear_match import (
     match_elementwise_affine,
     may_be_linear_op,
 )
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def scale_follows(value: SSAValue, reader: ConstantFolder) -> bool:
     return False
 
 
-class FuseElementwiseIntoLinearOp(RewritePattern):
+class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
     """Absorb `L(x) <op> K` (op in + - * /, K constant) into the linear op L.
 
         %l = linalg.matmul ins(%x, %w) outs(%init)
@@ -159,7 +159,7 @@ class FuseElementwiseIntoLinearOp(RewritePattern):
         self.reader = ConstantFolder() if reader is None else reader
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not any(_single_use_of_linear_op(v) for v in op.operands):
+        if in_generic_body(op) or not any(_single_use_of_linear_op(v) for v in op.operands):
             return  # cheap, and implied by what follows: spares the constant folds
         elementwise = match_elementwise_affine(op, self.reader)
         if elementwise is None:
@@ -223,7 +223,7 @@ def column_scale(selected: np.ndarray, factor: float, out_axis: int) -> np.ndarr
     return channel_vector(mask, out_axis)
 
 
-class MoveScaleIntoProjection(RewritePattern):
+class MoveScaleIntoProjection(RewritePattern, OutsideGenericBodies):
     """Move a uniform scale after a product of two ciphertexts into the projection that
     made one of them: attention's `(q kᵀ) / sqrt(d)` becomes `q' kᵀ` with q's columns of
     the qkv projection scaled by 1/sqrt(d).
@@ -252,7 +252,7 @@ class MoveScaleIntoProjection(RewritePattern):
         self.reader = ConstantFolder() if reader is None else reader
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if arith_kind(op) in ("add", "sub"):
+        if arith_kind(op) in ("add", "sub") or in_generic_body(op):
             return  # never a scale (`uniform_factor`): spares the constant folds
         scale = match_elementwise_affine(op, self.reader)
         factor = None if scale is None else uniform_factor(scale)

@@ -75,7 +75,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     split_keeps_reductions_whole,
     substitute,
 )
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 # ------------------------------------------------------------------ generic helpers
 
@@ -624,7 +624,7 @@ def _emit_tree(root: Operation, block: Block) -> tuple[list[SSAValue], list[Oper
     return inputs, members, scalar_result
 
 
-class ElementwiseToGeneric(RewritePattern):
+class ElementwiseToGeneric(RewritePattern, OutsideGenericBodies):
     """A tree of arith/math ops on whole tensors becomes one linalg.generic, so that it can fuse.
 
         %n = arith.negf %t : tensor<1x3x80x80x85xf32>
@@ -652,7 +652,7 @@ class ElementwiseToGeneric(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _is_tensor_elementwise(op) or isinstance(op.parent_op(), GenericOp):
+        if not _is_tensor_elementwise(op) or in_generic_body(op):
             return
         users = [use.operation for use in op.results[0].uses]
         if not any(_fusible_neighbour(v) for v in op.operands) and not any(
