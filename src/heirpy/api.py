@@ -103,14 +103,16 @@ def apply_pass(module_pass: ModulePass, module: ModuleOp, ctx: Context) -> None:
         raise HeirpyError(f"error: pass '{module_pass.name}' failed: {_first(err)}") from err
 
 
-def print_module(module: ModuleOp, *, generic: bool = False) -> str:
-    """MLIR text of `module` as MLIR's tools print it (`module {`, `return` in a
-    function), with the blobs of its dense_resource constants.
+def print_module(module: ModuleOp, *, generic: bool = False, local_scope: bool = False) -> str:
+    """MLIR text of `module` as MLIR's tools print it (`#map = affine_map<...>` aliases
+    ahead of `module {`, `return` in a function), with the blobs of its dense_resource
+    constants.
 
-    `generic=True` prints the generic op form.
+    `generic=True` prints the generic op form; `local_scope=True` prints affine maps
+    inline, without aliases (mlir-opt's `--mlir-print-local-scope`).
     """
     out = StringIO()
-    printer = MLIRPrinter(stream=out, print_generic_format=generic)
+    printer = MLIRPrinter(stream=out, print_generic_format=generic, print_local_scope=local_scope)
     printer.print_op(module)
     out.write("\n")
     printer.print_metadata(context_of(module).loaded_dialects)

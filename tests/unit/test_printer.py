@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 import subprocess
+from io import StringIO
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -19,7 +21,13 @@ from xdsl.ir.affine import (
 from xdsl.parser import Parser
 
 import heirpy
-from heirpy.ir.printer import format_affine_expr, format_affine_map, short_op_name
+from heirpy.ir.printer import (
+    MLIRPrinter,
+    _number_aliases,
+    format_affine_expr,
+    format_affine_map,
+    short_op_name,
+)
 
 
 def test_prefix_of_the_default_dialect_is_dropped() -> None:
@@ -164,3 +172,64 @@ def test_attribute_dictionaries_print_sorted_by_name() -> None:
     generic = heirpy.print_module(module, generic=True)
     assert '<{function_type = () -> (), sym_name = "f"}>' in generic
     assert '{alpha = "a", zeta = 1 : i64}' in generic
+
+
+_TWO_MAPS = """func.func @f(%x: tensor<3xf32>, %o: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<3xf32>) outs(%o : tensor<3x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<3x4xf32>
+  func.return %r : tensor<3x4xf32>
+}
+"""
+
+
+def test_affine_maps_print_as_aliases_ahead_of_the_module() -> None:
+    module = heirpy.parse(_TWO_MAPS)
+    printed = heirpy.print_module(module)
+    assert printed.startswith(
+        "#map = affine_map<(d0, d1) -> (d0)>\n#map1 = affine_map<(d0, d1) -> (d0, d1)>\nmodule {\n"
+    )
+    assert "indexing_maps = [#map, #map1]" in printed
+    assert heirpy.print_module(heirpy.parse(printed)) == printed
+    # Printing again starts afresh (the aliases belong to one top-level print).
+    assert heirpy.print_module(module) == printed
+    local = heirpy.print_module(module, local_scope=True)
+    assert local.startswith("module {\n")
+    assert "indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]" in local
+
+
+def test_an_op_printed_inside_the_ir_keeps_its_maps_inline() -> None:
+    # MLIR's local scope: only an op without a parent prints alias lines.
+    module = heirpy.parse(_TWO_MAPS)
+    func = module.body.block.first_op
+    assert func is not None
+    out = StringIO()
+    MLIRPrinter(stream=out).print_op(func)
+    assert out.getvalue().startswith("func.func @f(")
+    assert "indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]" in out.getvalue()
+
+
+def test_alias_numbering_follows_mlir() -> None:
+    # Sorted stably by (depth, types first, name); a second use of a name is numbered,
+    # with `_` after a name that ends in a digit, skipping names already taken.
+    maps = [AffineMapAttr(AffineMap.constant_map(i)) for i in range(6)]
+    found = {
+        maps[0]: ("map", 1),
+        maps[1]: ("x1", 1),
+        maps[2]: ("map", 1),
+        maps[3]: ("x1", 1),
+        maps[4]: ("map", 2),
+        maps[5]: ("map1", 1),
+    }
+    aliases = _number_aliases(found)
+    assert {m.data.results[0]: aliases[m].text for m in maps} == {
+        AffineConstantExpr(0): "#map",
+        AffineConstantExpr(2): "#map1",
+        AffineConstantExpr(5): "#map1_1",
+        AffineConstantExpr(1): "#x1",
+        AffineConstantExpr(3): "#x1_1",
+        AffineConstantExpr(4): "#map2",
+    }
+    order = [aliases[m].text for m in sorted(maps, key=lambda m: aliases[m].sort_key)]
+    assert order == ["#map", "#map1", "#map1_1", "#x1", "#x1_1", "#map2"]

@@ -19,24 +19,49 @@ as MLIR elides it there. Affine
 maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
 rather than xDSL's fully bracketed `((d1 * 3) + d4)`, and the `dense_resource` blobs in the
 `{-# dialect_resources #-}` trailer one a line in order of first use, as MLIR writes them.
+
+Aliases, as MLIR's AsmPrinter makes them: printing an op that has no parent (a module)
+starts with one line per affine map, integer set or tuple type of more than 16 elements
+that the op's text uses (`#map = affine_map<(d0, d1) -> (d0)>`, `#set = ...`,
+`!tuple = ...`), and the text refers to them by name (`indexing_maps = [#map, #map1]`).
+Like MLIR, heirpy finds them by printing the op once into nothing and noting each one
+it meets, so a map a custom form leaves out (affine.load's, a constant loop bound) gets
+none. Names are numbered in order of first use (`#map`, `#map1`, ...; a name ending in a
+digit takes `_1`); the lines are sorted by nesting depth, then types before attributes,
+then name. In the generic form MLIR meets an op's regions before its own types and
+attributes, so a map inside a body is numbered before the op's own. An op printed inside
+another one (not at the top) prints its maps inline, as MLIR's local scope does;
+`print_local_scope=True` (MLIR's `--mlir-print-local-scope`) prints every map inline.
+MLIR also aliases locations (`#loc`), which heirpy does not track to the column: its
+`--print-debuginfo` locations stay inline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from io import StringIO
+from typing import NamedTuple
 
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AffineSetAttr,
     ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     FloatAttr,
     IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    TupleType,
     UnregisteredOp,
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, Operation, Region
+from xdsl.ir import Attribute, Dialect, Operation, Region, TypeAttribute
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -52,6 +77,7 @@ __all__ = [
     "MLIRPrinter",
     "format_affine_expr",
     "format_affine_map",
+    "mlir_alias_name",
     "short_op_name",
 ]
 
@@ -74,6 +100,58 @@ def short_op_name(name: str, default_dialect: str) -> str:
     if default_dialect and name.startswith(prefix) and name.count(".") == 1:
         return name[len(prefix) :]
     return name
+
+
+def mlir_alias_name(attribute: Attribute) -> str | None:
+    """The alias name MLIR gives `attribute` when it prints it at the top (`map` for an
+    affine map, `set` for an integer set, `tuple` for a tuple type of more than 16
+    elements: builtin's OpAsm interfaces), or None when MLIR prints it inline. No other
+    dialect heirpy parses has aliases in HEIR's and MLIR's linalg/tensor pipelines."""
+    if isinstance(attribute, AffineMapAttr):
+        return "map"
+    if isinstance(attribute, AffineSetAttr):
+        return "set"
+    if isinstance(attribute, TupleType) and len(attribute.types) > 16:
+        return "tuple"
+    return None
+
+
+class _Alias(NamedTuple):
+    text: str
+    """`#map1`, `!tuple`: what the op's text writes in the attribute's place."""
+    sort_key: tuple[int, bool, str]
+    """MLIR's order of the alias lines: depth, types first, name (sorted stably)."""
+
+
+def _number_aliases(found: Mapping[Attribute, tuple[str, int]]) -> dict[Attribute, _Alias]:
+    """MLIR's `AliasInitializer::initializeAliases`: sort stably by (depth, types
+    first, name), then number each name in that order (`map`, `map1`, ...; a name
+    ending in a digit gets `_1`), probing past names already taken."""
+    entries = sorted(
+        found.items(),
+        key=lambda item: (item[1][1], not isinstance(item[0], TypeAttribute), item[1][0]),
+    )
+    used: set[str] = set()
+    counts: dict[str, int] = {}
+    aliases: dict[Attribute, _Alias] = {}
+    for attribute, (name, depth) in entries:
+        if name not in used:
+            used.add(name)
+            unique = name
+        else:
+            probe = name + "_" if name[-1].isdigit() else name
+            counts.setdefault(probe, 1)
+            while True:
+                index = counts[probe]
+                counts[probe] += 1
+                unique = f"{probe}{index}"
+                if unique not in used:
+                    used.add(unique)
+                    break
+        sigil = "!" if isinstance(attribute, TypeAttribute) else "#"
+        is_type = isinstance(attribute, TypeAttribute)
+        aliases[attribute] = _Alias(sigil + unique, (depth, not is_type, name))
+    return aliases
 
 
 def format_affine_map(affine_map: AffineMap) -> str:
@@ -137,6 +215,10 @@ class MLIRPrinter(Printer):
     _resources_in_use_order: dict[str, dict[str, None]] = field(
         default_factory=dict[str, dict[str, None]], init=False
     )
+    print_local_scope: bool = field(default=False)
+    """MLIR's `--mlir-print-local-scope`: no alias lines, every map printed inline."""
+    _aliases: dict[Attribute, _Alias] | None = field(default=None, init=False)
+    """The aliases of the top-level op being printed; None outside one."""
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR keeps every attribute and property dictionary sorted by name (an op's
@@ -145,6 +227,25 @@ class MLIRPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if (
+            self._aliases
+            and isinstance(attribute, (AffineMapAttr, AffineSetAttr, TupleType))
+            and (alias := self._aliases.get(attribute)) is not None
+        ):
+            self.print_string(alias.text)
+            return
+        self._print_attribute_body(attribute)
+
+    def _print_attribute_body(self, attribute: Attribute) -> None:
+        if (
+            isinstance(attribute, MemRefType)
+            and isinstance(attribute.layout, AffineMapAttr)
+            and attribute.layout.data == AffineMap.identity(attribute.get_num_dims())
+        ):
+            # MLIR's memref type holds no identity layout: `memref<4xf32>`.
+            attribute = MemRefType(
+                attribute.element_type, attribute.shape, NoneAttr(), attribute.memory_space
+            )
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{format_affine_map(attribute.data)}>")
             return
@@ -209,6 +310,21 @@ class MLIRPrinter(Printer):
             self._default_dialects.pop()
 
     def print_op(self, op: Operation) -> None:
+        if self._aliases is not None or self.print_local_scope or op.parent is not None:
+            self._print_op(op)
+            return
+        # A top-level op, as MLIR's `printTopLevel`: its alias lines, then the op.
+        self._aliases = _AliasCollector.collect(op, self)
+        try:
+            for attribute, alias in sorted(self._aliases.items(), key=lambda a: a[1].sort_key):
+                self.print_string(f"{alias.text} = ")
+                self._print_attribute_body(attribute)
+                self._print_new_line(indent=0)
+            self._print_op(op)
+        finally:
+            self._aliases = None
+
+    def _print_op(self, op: Operation) -> None:
         # xDSL's print_op with one change: the name of a custom-form op goes through
         # `short_op_name`. xDSL has no hook for the name alone, so the rest of its
         # steps (result names, scopes, diagnostics, debug locations) are repeated here.
@@ -245,3 +361,75 @@ class MLIRPrinter(Printer):
             self.print_op_with_default_format(op)
         if isolated:
             self.exit_scope()
+
+
+class _NullStream(StringIO):
+    """Where the collecting pass writes: nowhere."""
+
+    def write(self, s: str, /) -> int:
+        return len(s)
+
+
+@dataclass(eq=False, repr=False)
+class _AliasCollector(MLIRPrinter):
+    """MLIR's `DummyAliasOperationPrinter`: prints an op into nothing and notes, in
+    order of first use, each attribute or type that has an alias and the depth of
+    aliases nested in it."""
+
+    _found: dict[Attribute, tuple[str, int]] = field(
+        default_factory=dict[Attribute, tuple[str, int]], init=False
+    )
+    _child_depths: list[int] = field(default_factory=lambda: [0], init=False)
+
+    @classmethod
+    def collect(cls, op: Operation, printer: MLIRPrinter) -> dict[Attribute, _Alias]:
+        collector = cls(
+            stream=_NullStream(),
+            print_generic_format=printer.print_generic_format,
+            print_properties_as_attributes=printer.print_properties_as_attributes,
+            print_debuginfo=printer.print_debuginfo,
+        )
+        collector._aliases = {}  # collecting, not at the top: no recursion
+        collector._print_op(op)
+        return _number_aliases(collector._found)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        name = mlir_alias_name(attribute)
+        if name is not None and (seen := self._found.get(attribute)) is not None:
+            self._child_depths[-1] = max(self._child_depths[-1], seen[1])
+            return
+        if name is not None:
+            self._found[attribute] = (name, 1)  # first use fixes the order
+        self._child_depths.append(0)
+        self._visit_nested(attribute)
+        nested = self._child_depths.pop()
+        depth = nested + 1 if nested else (1 if name is not None else 0)
+        if name is not None:
+            self._found[attribute] = (name, depth)
+        self._child_depths[-1] = max(self._child_depths[-1], depth)
+
+    def _visit_nested(self, attribute: Attribute) -> None:
+        # What MLIR's DummyAliasDialectAsmPrinter looks into: nothing inside a map, a
+        # set, a number, a string or a dense array; only the type of an elements
+        # attribute (its values would be slow to print and hold no alias).
+        if isinstance(
+            attribute,
+            (AffineMapAttr, AffineSetAttr, IntegerAttr, FloatAttr, StringAttr, DenseArrayBase),
+        ):
+            return
+        if isinstance(attribute, (DenseIntOrFPElementsAttr, DenseResourceAttr)):
+            self.print_attribute(attribute.get_type())
+            return
+        self._print_attribute_body(attribute)
+
+    def print_op_with_default_format(self, op: Operation) -> None:
+        # MLIR's dummy printer meets a generic-form op's regions first, then its operand
+        # and result types, then its attributes and properties by name.
+        for region in op.regions:
+            self.print_region(region)
+        for operand in op.operands:
+            self.print_attribute(operand.type)
+        for result_type in op.result_types:
+            self.print_attribute(result_type)
+        for _, value in sorted((op.attributes | op.properties).items()):
+            self.print_attribute(value)

@@ -6,6 +6,8 @@ It takes every flag of xdsl-opt (`-p`, `--split-input-file`, `--print-op-generic
   --list-passes   print heirpy's passes with a one-line description (`--list-passes=all`
                   also lists xDSL's)
   --debug         show the Python traceback of an error
+  --print-local-scope  print affine maps inline instead of as `#map` aliases ahead of
+                  the module (mlir-opt's --mlir-print-local-scope)
 
 Bad input (parse or verify error, unknown pass, bad option, missing file) prints one
 `file:line:col: error: ...` line to stderr and exits 1.
@@ -44,25 +46,39 @@ class AlreadyReported(HeirpyError):
 
 @dataclass(frozen=True)
 class HeirpyMLIRTarget(MLIRTarget):
-    """xdsl-opt's `mlir` target (with all its printing flags), printing op names as
-    MLIR's tools do (`module`, `return`). `--syntax-highlight` keeps xDSL's printer."""
+    """xdsl-opt's `mlir` target (with all its printing flags), printing op names and
+    aliases as MLIR's tools do (`module`, `return`, `#map`). `--syntax-highlight` keeps
+    xDSL's printer."""
+
+    print_local_scope: bool = False
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        printer_class: type[Printer] = SyntaxPrinter if self.syntax_highlight else MLIRPrinter
-        printer = printer_class(
-            stream=output,
-            print_generic_format=self.print_generic_format,
-            print_properties_as_attributes=self.print_properties_as_attributes,
-            print_debuginfo=self.print_debuginfo,
-        )
+        printer: Printer
+        if self.syntax_highlight:
+            printer = SyntaxPrinter(
+                stream=output,
+                print_generic_format=self.print_generic_format,
+                print_properties_as_attributes=self.print_properties_as_attributes,
+                print_debuginfo=self.print_debuginfo,
+            )
+        else:
+            printer = MLIRPrinter(
+                stream=output,
+                print_generic_format=self.print_generic_format,
+                print_properties_as_attributes=self.print_properties_as_attributes,
+                print_debuginfo=self.print_debuginfo,
+                print_local_scope=self.print_local_scope,
+            )
         printer.print_op(module)
         printer.print_metadata(ctx.loaded_dialects)
         print("\n", file=output)
 
 
-def _heirpy_mlir_target() -> type[MLIRTarget]:
-    # xdsl-opt tells target factories from legacy emit functions by their arity.
-    return HeirpyMLIRTarget
+@dataclass(frozen=True)
+class LocalScopeMLIRTarget(HeirpyMLIRTarget):
+    """The `mlir` target under `--print-local-scope`."""
+
+    print_local_scope: bool = True
 
 
 class HeirpyOptMain(xDSLOptMain):
@@ -97,7 +113,13 @@ class HeirpyOptMain(xDSLOptMain):
 
     def register_all_targets(self) -> None:
         super().register_all_targets()
-        self.available_targets["mlir"] = _heirpy_mlir_target
+
+        # xdsl-opt tells target factories from legacy emit functions by their arity,
+        # and calls the factory after parsing the arguments.
+        def mlir_target() -> type[MLIRTarget]:
+            return LocalScopeMLIRTarget if self.args.print_local_scope else HeirpyMLIRTarget
+
+        self.available_targets["mlir"] = mlir_target
 
     def register_all_passes(self) -> None:
         for name, factory in available_passes().items():
@@ -114,6 +136,12 @@ class HeirpyOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--debug", action="store_true", help="show Python tracebacks of errors"
+        )
+        arg_parser.add_argument(
+            "--print-local-scope",
+            action="store_true",
+            help="print affine maps inline, without `#map = ...` aliases ahead of the "
+            "module (mlir-opt's --mlir-print-local-scope)",
         )
 
     def start_new_context(self) -> None:
@@ -152,7 +180,9 @@ class HeirpyOptMain(xDSLOptMain):
                 verify_module(module)
             if self.args.print_between_passes and index + 1 < len(self.pipeline_passes):
                 print(f"IR after {module_pass.name}:")
-                MLIRPrinter(stream=sys.stdout).print_op(module)
+                MLIRPrinter(
+                    stream=sys.stdout, print_local_scope=self.args.print_local_scope
+                ).print_op(module)
                 print("\n\n\n")
         output.write(self.output_resulting_program(module))
 

@@ -5,6 +5,7 @@
 // RUN: heirpy-opt %examples/vit_attention.mlir | heir-opt | filecheck %s --check-prefix=MLIR
 // RUN: heirpy-opt %examples/vit_attention.mlir --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
+// CHECK-DAG: #[[SUM:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
 // CHECK-LABEL: func.func @main(%arg0: tensor<1x197x192xf32>) -> tensor<1x197x192xf32>
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<197x192xf32>, tensor<192x576xf32>)
 // CHECK: linalg.transpose {{.*}}permutation = [2, 0, 3, 1, 4]
@@ -16,7 +17,7 @@
 // CHECK: } -> (tensor<1x3x197xf32>, tensor<1x3x197xi64>)
 // CHECK: tensor.expand_shape %[[MAX]]
 // CHECK: math.exp
-// CHECK: affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+// CHECK: indexing_maps = [{{.*}}#[[SUM]]]
 // CHECK: arith.divf
 // CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<3x197x197xf32>, tensor<3x197x64xf32>)
 // CHECK: return {{.*}} : tensor<1x197x192xf32>

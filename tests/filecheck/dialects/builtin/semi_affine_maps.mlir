@@ -6,8 +6,14 @@
 // RUN: heirpy-opt %s | heir-opt | filecheck %s --check-prefix=MLIR
 // RUN: heirpy-opt %s --print-op-generic | heir-opt | filecheck %s --check-prefix=MLIR
 
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0)[s0] -> (d0 ceildiv s0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0)[s0] -> (d0 floordiv s0)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0)[s0] -> (d0 mod s0)>
+// CHECK-DAG: #[[MAP3:.+]] = affine_map<(d0)[s0] -> (d0 * s0)>
+// CHECK-DAG: #[[MAP4:.+]] = affine_map<(d0)[s0] -> (d0 * (s0 * 2), (d0 + s0) * s0, (d0 floordiv s0) * 3 + 1)>
+// CHECK-DAG: #[[MAP5:.+]] = affine_map<(d0)[s0] -> (d0 * s0 + 1)>
 // CHECK-LABEL: func.func @maps(
-// CHECK-SAME:  attributes {ceil = affine_map<(d0)[s0] -> (d0 ceildiv s0)>, floor = affine_map<(d0)[s0] -> (d0 floordiv s0)>, mod = affine_map<(d0)[s0] -> (d0 mod s0)>, mul = affine_map<(d0)[s0] -> (d0 * s0)>, nested = affine_map<(d0)[s0] -> (d0 * (s0 * 2), (d0 + s0) * s0, (d0 floordiv s0) * 3 + 1)>}
+// CHECK-SAME:  attributes {ceil = #[[MAP0]], floor = #[[MAP1]], mod = #[[MAP2]], mul = #[[MAP3]], nested = #[[MAP4]]}
 // MLIR-DAG:    #{{.*}} = affine_map<(d0)[s0] -> (d0 floordiv s0)>
 // MLIR-DAG:    #{{.*}} = affine_map<(d0)[s0] -> (d0 * s0)>
 // MLIR-DAG:    #{{.*}} = affine_map<(d0)[s0] -> (d0 * (s0 * 2), (d0 + s0) * s0, (d0 floordiv s0) * 3 + 1)>
@@ -21,8 +27,8 @@ func.func @maps() attributes {
 }
 
 // CHECK-LABEL: func.func @apply(
-// CHECK:       affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>
-// CHECK:       affine.apply affine_map<(d0)[s0] -> (d0 * s0 + 1)>
+// CHECK:       affine.apply #[[MAP1]]
+// CHECK:       affine.apply #[[MAP5]]
 func.func @apply(%i: index, %n: index) -> index {
   %0 = affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>(%i)[%n]
   %1 = affine.apply affine_map<(d0)[s0] -> (d0 * s0 + 1)>(%0)[%n]

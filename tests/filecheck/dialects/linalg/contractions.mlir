@@ -17,10 +17,19 @@ func.func @matmuls(%a: tensor<3x5xf32>, %at: tensor<5x3xf32>, %k: tensor<5xf32>,
   %3 = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%i, %j : tensor<3x5xi8>, tensor<5x7xi8>) outs(%ci : tensor<3x7xi32>) -> tensor<3x7xi32>
   return %0, %1, %2, %3 : tensor<3x7xf32>, tensor<3x7xf32>, tensor<3x7xf32>, tensor<3x7xi32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[MAP3:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[MAP4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[MAP5:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[MAP6:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[MAP7:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[MAP8:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @matmuls
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<3x5xf32>, tensor<5x7xf32>) outs(%{{.*}} : tensor<3x7xf32>) -> tensor<3x7xf32>
-// CHECK: linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(
-// CHECK: linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(
+// CHECK: linalg.matmul indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP2]]] ins(
+// CHECK: linalg.matmul indexing_maps = [#[[MAP3]], #[[MAP1]], #[[MAP2]]] ins(
 // CHECK: linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%{{.*}}, %{{.*}} : tensor<3x5xi8>, tensor<5x7xi8>)
 // MLIR-LABEL: func.func @matmuls
 // MLIR: linalg.matmul ins(
@@ -36,7 +45,7 @@ func.func @batched(%a: tensor<2x3x5xf32>, %bt: tensor<2x7x5xf32>, %c: tensor<2x3
   return %0, %1 : tensor<2x3x7xf32>, tensor<3x7xf32>
 }
 // CHECK-LABEL: func.func @batched
-// CHECK: linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(
+// CHECK: linalg.batch_matmul indexing_maps = [#[[MAP4]], #[[MAP5]], #[[MAP6]]] ins(
 // CHECK: linalg.batch_reduce_matmul ins(%{{.*}}, %{{.*}} : tensor<2x3x5xf32>, tensor<2x5x7xf32>) outs(%{{.*}} : tensor<3x7xf32>) -> tensor<3x7xf32>
 // MLIR-LABEL: func.func @batched
 // MLIR: linalg.batch_matmul indexing_maps = [
@@ -48,7 +57,7 @@ func.func @contract(%a: tensor<3x5xf32>, %b: tensor<7x5xf32>, %c: tensor<3x7xf32
   return %0 : tensor<3x7xf32>
 }
 // CHECK-LABEL: func.func @contract
-// CHECK: linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(
+// CHECK: linalg.contract indexing_maps = [#[[MAP7]], #[[MAP8]], #[[MAP2]]] ins(
 // MLIR-LABEL: func.func @contract
 // MLIR: linalg.contract indexing_maps = [
 

@@ -26,8 +26,11 @@ func.func @max_argmax(%x: tensor<1x3x7xf32>) -> (tensor<1x3xf32>, tensor<1x3xi64
   } -> (tensor<1x3xf32>, tensor<1x3xi64>)
   return %r#0, %r#1 : tensor<1x3xf32>, tensor<1x3xi64>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @max_argmax
-// CHECK: %[[MAX:.*]], %[[ARG:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x3x7xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<1x3xi64>) {
+// CHECK: %[[MAX:.*]], %[[ARG:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP1]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x3x7xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<1x3xi64>) {
 // CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i64
 // CHECK-NEXT: } -> (tensor<1x3xf32>, tensor<1x3xi64>)
 // CHECK: return %[[MAX]], %[[ARG]] : tensor<1x3xf32>, tensor<1x3xi64>
@@ -48,7 +51,7 @@ func.func @trait_alias(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
 }
 // CHECK-LABEL: func.func @trait_alias
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>) attrs = {note = "kept"}
+// CHECK: linalg.generic {indexing_maps = [#[[MAP2]], #[[MAP2]], #[[MAP2]]], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>) attrs = {note = "kept"}
 // CHECK: } -> (tensor<8xf32>, tensor<8xf32>)
 // MLIR-LABEL: func.func @trait_alias
 // MLIR: linalg.generic {{.*}}attrs = {note = "kept"}

@@ -23,12 +23,13 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
   }
   return %r : tensor<1x2x4x4x3xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>
 // CHECK-LABEL: func.func @k(
 // CHECK:       %[[R:.*]] = tensor_ext.kernel ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x4x4xf32>, tensor<6x8x1x1xf32>, tensor<6xf32>) -> tensor<1x2x4x4x3xf32> {
 // CHECK-NEXT:  ^bb0(%[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>, %[[B:.*]]: tensor<6xf32>):
 // CHECK:         %[[ACC:.*]] = linalg.broadcast ins(%[[B]]
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
-// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>, {{.*}} ins(%[[C]] :
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], {{.*}} ins(%[[C]] :
 // CHECK:         tensor_ext.yield %[[S]] : tensor<1x2x4x4x3xf32>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return %[[R]]
@@ -57,9 +58,11 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf32>
   }
   return %r : tensor<2x6x2xf32>
 }
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2) -> (d0 * 2 + d2, d1)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @matmul(
 // CHECK:       tensor_ext.kernel ins({{.*}}) -> tensor<2x6x2xf32> {
 // CHECK:         linalg.fill
 // CHECK:         linalg.matmul
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 2 + d2, d1)>, affine_map<(d0, d1, d2) -> (d1)>,
+// CHECK:         linalg.generic {indexing_maps = [#[[MAP1]], #[[MAP2]],
 // CHECK:         tensor_ext.yield

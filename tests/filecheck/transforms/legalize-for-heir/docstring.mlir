@@ -25,12 +25,13 @@ func.func @doc(%x: tensor<1x1x4x4xf32>) -> tensor<1x2xf32> {
   %y = linalg.matmul ins(%f, %fc : tensor<1x18xf32>, tensor<18x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
   return %y : tensor<1x2xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @doc
 // CHECK-NEXT: %[[XF:.*]] = tensor.collapse_shape %x {{\[}}[0, 1, 2, 3]] : tensor<1x1x4x4xf32> into tensor<16xf32>
 // CHECK-NEXT: %[[B1:.*]] = arith.constant dense<1.250000e-01> : tensor<18xf32>
 // CHECK-NEXT: %[[A1:.*]] = arith.constant dense<"0x{{[0-9A-F]+}}"> : tensor<18x16xf32>
 // CHECK-NEXT: %[[H:.*]] = linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<18x16xf32>, tensor<16xf32>) outs(%[[B1]] : tensor<18xf32>)
-// CHECK:      %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[H]] : tensor<18xf32>)
+// CHECK:      %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP0]]], iterator_types = ["parallel"]} ins(%[[H]] : tensor<18xf32>)
 // CHECK:        arith.mulf
 // CHECK:      } -> tensor<18xf32>
 // CHECK-NEXT: %[[B2:.*]] = arith.constant dense<[1.000000e+00, -1.000000e+00]> : tensor<2xf32>

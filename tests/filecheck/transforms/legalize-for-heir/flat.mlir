@@ -27,12 +27,13 @@ func.func @residual(%x: tensor<1x2x2x1xf32>) -> tensor<3xf32> {
   %y = linalg.matvec ins(%b, %f : tensor<3x4xf32>, tensor<4xf32>) outs(%z3 : tensor<3xf32>) -> tensor<3xf32>
   return %y : tensor<3xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @residual
 // CHECK:      %[[XF:.*]] = tensor.collapse_shape %x {{.*}} into tensor<4xf32>
 // CHECK:      %[[H:.*]] = linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<4x4xf32>, tensor<4xf32>)
 // CHECK:      %[[K:.*]] = arith.constant dense<[1.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]> : tensor<4xf32>
 // CHECK:      %[[R:.*]] = tensor.collapse_shape %x {{.*}} into tensor<4xf32>
-// CHECK:      %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[H]], %[[K]], %[[R]] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:      %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP0]], #[[MAP0]], #[[MAP0]]], iterator_types = ["parallel"]} ins(%[[H]], %[[K]], %[[R]] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK-NOT:  tensor.expand_shape
 // CHECK:      %[[Y:.*]] = linalg.matvec ins(%{{.*}}, %[[S]] : tensor<3x4xf32>, tensor<4xf32>)
 // CHECK-NEXT: return %[[Y]]

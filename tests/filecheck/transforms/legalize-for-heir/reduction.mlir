@@ -28,10 +28,11 @@ func.func @gap_square_linear(%x: tensor<1x2x2x2xf32>) -> tensor<1x3xf32> {
   %y = linalg.matmul ins(%flat, %w : tensor<1x2xf32>, tensor<2x3xf32>) outs(%b : tensor<1x3xf32>) -> tensor<1x3xf32>
   return %y : tensor<1x3xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @gap_square_linear
 // CHECK-NOT:  "reduction"
 // CHECK:      %[[E:.*]] = tensor.empty() : tensor<1x2x2x2xf32>
-// CHECK:      %[[SQ:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x2x2x2xf32>) outs(%[[E]] : tensor<1x2x2x2xf32>)
+// CHECK:      %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP0]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x2x2x2xf32>) outs(%[[E]] : tensor<1x2x2x2xf32>)
 // CHECK-NEXT: ^{{.*}}(%[[A:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:   %[[P:.*]] = arith.mulf %[[A]], %[[A]] : f32
 // CHECK-NEXT:   linalg.yield %[[P]] : f32

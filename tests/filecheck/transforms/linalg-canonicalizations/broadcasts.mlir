@@ -124,8 +124,10 @@ func.func @broadcast_type_mismatch(%arg0: tensor<3xi32>, %arg1: tensor<3x16xf32>
 // -----
 
 // Must not fire: a single-input broadcast generic is already minimal.
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @single_input_no_broadcast
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK: linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]]]
 func.func @single_input_no_broadcast(%arg0: tensor<3xf32>) -> tensor<3x16xf32> {
   %cst = tensor.empty() : tensor<3x16xf32>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<3xf32>) outs(%cst : tensor<3x16xf32>) {
@@ -190,11 +192,13 @@ func.func @dynamic_transpose(%arg0: tensor<?x3xf32>, %arg1: tensor<3x?xf32>, %o:
 
 // Batch-norm with constant statistics: the mean is a constant, so it keeps its
 // broadcasting map; unfolded it would become a 1x3x16 constant (16 times its content).
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[MAP3:.+]] = affine_map<(d0, d1, d2) -> (d1, 0)>
 // CHECK-LABEL: func.func @batchnorm_constant_mean
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>)
 // CHECK-NEXT: %[[M:.*]] = arith.constant dense<{{\[}}[1.000000e+00], [2.000000e+00], [3.000000e+00]]> : tensor<3x1xf32>
 // CHECK-NEXT: %{{.*}} = tensor.empty() : tensor<1x3x16xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<1x3x16xf32>, tensor<3x1xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP2]], #[[MAP3]], #[[MAP2]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<1x3x16xf32>, tensor<3x1xf32>)
 // CHECK:        arith.subf
 // CHECK:      return %[[R]]
 func.func @batchnorm_constant_mean(%arg0: tensor<1x3x16xf32>) -> tensor<1x3x16xf32> {
@@ -212,11 +216,13 @@ func.func @batchnorm_constant_mean(%arg0: tensor<1x3x16xf32>) -> tensor<1x3x16xf
 
 // A constant computed from constants (torch-mlir's 1/sqrt(var + eps)) counts as a
 // constant too; the activation's broadcast (an argument) is still unfolded.
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[MAP4:.+]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @computed_scale_and_argument_bias
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x16xf32>, %[[B:.*]]: tensor<3xf32>)
 // CHECK:      %[[S:.*]] = arith.divf %{{.*}}, %{{.*}} : tensor<3xf32>
 // CHECK:      %[[BB:.*]] = linalg.broadcast ins(%[[B]] : tensor<3xf32>) outs(%{{.*}} : tensor<1x3x16xf32>) dimensions = [0, 2]
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[X]], %[[S]], %[[BB]] : tensor<1x3x16xf32>, tensor<3xf32>, tensor<1x3x16xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP2]], #[[MAP4]], #[[MAP2]], #[[MAP2]]], {{.*}} ins(%[[X]], %[[S]], %[[BB]] : tensor<1x3x16xf32>, tensor<3xf32>, tensor<1x3x16xf32>)
 // CHECK:      return %[[R]]
 func.func @computed_scale_and_argument_bias(%arg0: tensor<1x3x16xf32>, %bias: tensor<3xf32>) -> tensor<1x3x16xf32> {
   %one = arith.constant 1.0 : f32

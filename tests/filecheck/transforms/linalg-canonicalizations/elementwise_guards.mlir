@@ -36,10 +36,12 @@ func.func @broadcast_of_rank0(%x: tensor<f32>) -> tensor<1x1xf32> {
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 #row = affine_map<(d0, d1) -> (d1)>
 // A broadcasting input of a generic with a transposed output is broadcast over the loops (2x3), not over the output (3x2).
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @transposed_output(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
 // CHECK-NEXT: %[[B:.*]] = linalg.broadcast ins(%b : tensor<3xf32>) outs(%[[E]] : tensor<2x3xf32>) dimensions = [0]
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>]{{.*}} ins(%x, %[[B]] : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<3x2xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP0]], #[[MAP1]]]{{.*}} ins(%x, %[[B]] : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<3x2xf32>)
 func.func @transposed_output(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3x2xf32> {
   %e = tensor.empty() : tensor<3x2xf32>
   %r = linalg.generic {indexing_maps = [#id, #row, #tr], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<2x3xf32>, tensor<3xf32>) outs(%e : tensor<3x2xf32>) {
@@ -56,8 +58,10 @@ func.func @transposed_output(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3
 #row = affine_map<(d0, d1) -> (d1)>
 // A generic with a dynamic input keeps its broadcasting map, even when its output is
 // static.
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @dynamic_broadcasting_input(
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%x, %b : tensor<?x3xf32>, tensor<3xf32>) outs(%e : tensor<2x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP2]], #[[MAP0]]]{{.*}} ins(%x, %b : tensor<?x3xf32>, tensor<3xf32>) outs(%e : tensor<2x3xf32>)
 func.func @dynamic_broadcasting_input(%x: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
   %e = tensor.empty() : tensor<2x3xf32>
   %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<?x3xf32>, tensor<3xf32>) outs(%e : tensor<2x3xf32>) {
@@ -74,8 +78,10 @@ func.func @dynamic_broadcasting_input(%x: tensor<?x3xf32>, %b: tensor<3xf32>) ->
 #row = affine_map<(d0, d1) -> (d1)>
 // A generic on buffers keeps its broadcasting map (a broadcast op would make a tensor).
 // numerics: pipeline only: the evaluator runs tensors, not buffers
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @memref_broadcasting_input(
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%x, %b : memref<2x3xf32>, memref<3xf32>) outs(%o : memref<2x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP2]], #[[MAP0]]]{{.*}} ins(%x, %b : memref<2x3xf32>, memref<3xf32>) outs(%o : memref<2x3xf32>)
 func.func @memref_broadcasting_input(%x: memref<2x3xf32>, %b: memref<3xf32>, %o: memref<2x3xf32>) {
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<2x3xf32>, memref<3xf32>) outs(%o : memref<2x3xf32>) {
   ^bb0(%a: f32, %c: f32, %out: f32):
@@ -91,8 +97,10 @@ func.func @memref_broadcasting_input(%x: memref<2x3xf32>, %b: memref<3xf32>, %o:
 #unit = affine_map<(d0, d1) -> (0)>
 // A map reading only the unit axis of a 1-element input, (d0, d1) -> (0), is left alone
 // (materializing it would collapse to rank 0 first).
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MAP3:.+]] = affine_map<(d0, d1) -> (0)>
 // CHECK-LABEL: func.func @reads_only_unit_axes(
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%x, %b : tensor<2x3xf32>, tensor<1xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP3]], #[[MAP0]]]{{.*}} ins(%x, %b : tensor<2x3xf32>, tensor<1xf32>)
 func.func @reads_only_unit_axes(%x: tensor<2x3xf32>, %b: tensor<1xf32>) -> tensor<2x3xf32> {
   %e = tensor.empty() : tensor<2x3xf32>
   %r = linalg.generic {indexing_maps = [#id, #unit, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<2x3xf32>, tensor<1xf32>) outs(%e : tensor<2x3xf32>) {
@@ -109,8 +117,10 @@ func.func @reads_only_unit_axes(%x: tensor<2x3xf32>, %b: tensor<1xf32>) -> tenso
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 // A generic on buffers keeps its transposing map.
 // numerics: pipeline only: the evaluator runs tensors, not buffers
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @memref_transposed_input(
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%x, %y : memref<2x3xf32>, memref<3x2xf32>) outs(%o : memref<2x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP0]]]{{.*}} ins(%x, %y : memref<2x3xf32>, memref<3x2xf32>) outs(%o : memref<2x3xf32>)
 func.func @memref_transposed_input(%x: memref<2x3xf32>, %y: memref<3x2xf32>, %o: memref<2x3xf32>) {
   linalg.generic {indexing_maps = [#id, #tr, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<2x3xf32>, memref<3x2xf32>) outs(%o : memref<2x3xf32>) {
   ^bb0(%a: f32, %c: f32, %out: f32):

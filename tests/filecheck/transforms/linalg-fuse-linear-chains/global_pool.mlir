@@ -45,6 +45,9 @@ func.func @gap_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
   } -> tensor<1x3xf32>
   return %r : tensor<1x3xf32>
 }
+// CHECK-DAG: #[[XMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>
+// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
+// CHECK-DAG: #[[OUTMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>
 // CHECK-LABEL: func.func @gap_linear(
 // CHECK-SAME: %[[X:.*]]: tensor<1x4x6x6xf32>
 // CHECK-NOT: linalg.{{matmul|fill|transpose}}
@@ -52,7 +55,7 @@ func.func @gap_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
 // CHECK-NEXT: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<3xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x3xf32>
 // CHECK-NEXT: %[[I:.*]] = linalg.broadcast ins(%[[B]] : tensor<3xf32>) outs(%[[E]] : tensor<1x3xf32>) dimensions = [0]
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[X]], %[[W]] : tensor<1x4x6x6xf32>, tensor<3x4xf32>) outs(%[[I]] : tensor<1x3xf32>)
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[XMAP]], #[[WMAP]], #[[OUTMAP]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[X]], %[[W]] : tensor<1x4x6x6xf32>, tensor<3x4xf32>) outs(%[[I]] : tensor<1x3xf32>)
 // CHECK-NEXT: ^{{.*}}(%[[XI:.*]]: f32, %[[WI:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:   %[[P:.*]] = arith.mulf %[[XI]], %[[WI]] : f32
 // CHECK-NEXT:   %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32

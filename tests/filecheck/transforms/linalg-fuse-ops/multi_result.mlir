@@ -3,7 +3,7 @@
 // not fused into its consumer and a two-result epilogue does not make a kernel with a conv --
 // those cases are left exactly as they were.
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-ops | filecheck %s
-// RUN: heirpy-opt %s --split-input-file -p linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext | heirpy-opt | filecheck %s --check-prefix=LOWERED
+// RUN: heirpy-opt %s --split-input-file -p linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext | heirpy-opt --split-input-file | filecheck %s --check-prefix=LOWERED
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // Positive: x² fuses into the two-result generic that reads it.

@@ -25,12 +25,14 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
   return %s : tensor<2x8x3xf32>
 }
 // The kernel is the function's only op, and inside it no reshape or transpose is left.
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @matmul_chain(
 // CHECK-NEXT:  %[[K:.*]] = tensor_ext.kernel ins(
 // CHECK-NOT:     {{tensor.expand_shape|linalg.transpose}}
 // CHECK:         linalg.fill
 // CHECK-NEXT:    %[[C:.*]] = linalg.matmul
-// CHECK-NEXT:    %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// CHECK-NEXT:    %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP1]]]{{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:    arith.addf
 // CHECK-NEXT:    linalg.yield
@@ -39,11 +41,12 @@ func.func @matmul_chain(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %bias3: tensor
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return %[[K]]
 
+// STD-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>
 // STD-LABEL: func.func @matmul_chain(
 // STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
 // STD:       %[[C:.*]] = linalg.matmul
 // STD-NOT:   {{tensor.expand_shape|linalg.transpose|tensor_ext}}
-// STD:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>, {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
+// STD:       %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], {{.*}} ins(%[[C]], %{{.*}} : tensor<6x8xf32>, tensor<2x8x3xf32>)
 // STD-NEXT:  ^bb0
 // STD-NEXT:  arith.addf
 // STD-NEXT:  linalg.yield

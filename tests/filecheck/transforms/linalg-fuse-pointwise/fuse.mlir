@@ -26,11 +26,13 @@ func.func @add_transpose_add_relu(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: 
   } -> tensor<6x4xf32>
   return %r : tensor<6x4xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @add_transpose_add_relu(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[Y:.*]]: tensor<4x6xf32>, %[[Z:.*]]: tensor<6x4xf32>)
 // CHECK-NEXT:    arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP0]], #[[MAP1]], #[[MAP1]]], {{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      arith.addf
 // CHECK-NEXT:      arith.addf
@@ -63,9 +65,11 @@ func.func @collapse_splits_loop(%x: tensor<6x4xf32>, %y: tensor<24xf32>) -> tens
   } -> tensor<24xf32>
   return %b : tensor<24xf32>
 }
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0, d1) -> (d0 * 4 + d1)>
 // CHECK-LABEL: func.func @collapse_splits_loop(
 // CHECK-NEXT:    tensor.empty() : tensor<24xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0 * 4 + d1)>, affine_map<(d0, d1) -> (d0 * 4 + d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP1]], #[[MAP2]], #[[MAP2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<24xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf
@@ -105,11 +109,14 @@ func.func @bias_stays_small(%v: tensor<1x6x4x4xf32>, %bias: tensor<6xf32>) -> te
   } -> tensor<1x2x4x4x3xf32>
   return %r : tensor<1x2x4x4x3xf32>
 }
+// CHECK-DAG: #[[MAP3:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>
+// CHECK-DAG: #[[MAP4:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1 * 3 + d4)>
+// CHECK-DAG: #[[MAP5:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @bias_stays_small(
 // CHECK-SAME:    %[[V:.*]]: tensor<1x6x4x4xf32>, %[[B:.*]]: tensor<6xf32>)
 // CHECK-NEXT:    arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    tensor.empty() : tensor<1x2x4x4x3xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1 * 3 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP3]], #[[MAP4]], #[[MAP5]]]{{.*}} ins(%[[V]], %[[B]] : tensor<1x6x4x4xf32>, tensor<6xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      arith.addf
 // CHECK-NEXT:      arith.negf
@@ -139,9 +146,11 @@ func.func @trailing_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
   %t = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%e1 : tensor<6x4xf32>) permutation = [1, 0]
   return %t : tensor<6x4xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @trailing_transpose(
 // CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]]]
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      linalg.yield
@@ -168,12 +177,14 @@ func.func @dynamic_batch_static_split(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> 
   } -> tensor<?x2x3xf32>
   return %r : tensor<?x2x3xf32>
 }
+// CHECK-DAG: #[[MAP6:.+]] = affine_map<(d0, d1, d2) -> (d0, d1 * 3 + d2)>
+// CHECK-DAG: #[[MAP7:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @dynamic_batch_static_split(
 // CHECK-SAME:    %[[X:.*]]: tensor<?x6xf32>)
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x6xf32>
 // CHECK-NEXT:    tensor.empty(%[[N]]) : tensor<?x2x3xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 * 3 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP6]], #[[MAP7]]]{{.*}} ins(%[[X]] : tensor<?x6xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      linalg.yield
@@ -199,10 +210,12 @@ func.func @tensor_arith_after_transpose(%x: tensor<4x6xf32>) -> tensor<6x4xf32> 
   %r = arith.divf %one, %d : tensor<6x4xf32>
   return %r : tensor<6x4xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @tensor_arith_after_transpose(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>)
 // CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]] : tensor<4x6xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]]]{{.*}} ins(%[[X]] : tensor<4x6xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      arith.negf %{{.*}} : f32
 // CHECK-NEXT:      math.exp %{{.*}} : f32
@@ -232,10 +245,12 @@ func.func @tensor_arith_chain(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>, %z: tens
   %r = arith.maximumf %b, %zero : tensor<6x4xf32>
   return %r : tensor<6x4xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @tensor_arith_chain(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>, %[[Y:.*]]: tensor<4x6xf32>, %[[Z:.*]]: tensor<6x4xf32>)
 // CHECK-NEXT:    tensor.empty() : tensor<6x4xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP0]], #[[MAP1]], #[[MAP1]]]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] :
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      arith.addf
 // CHECK-NEXT:      arith.addf
@@ -261,13 +276,15 @@ func.func @matmul_transpose_only(%a: tensor<6x4xf32>, %b: tensor<4x8xf32>, %z: t
   %t = linalg.transpose ins(%e : tensor<2x3x8xf32>) outs(%i : tensor<2x8x3xf32>) permutation = [0, 2, 1]
   return %t : tensor<2x8x3xf32>
 }
+// CHECK-DAG: #[[MAP8:.+]] = affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>
+// CHECK-DAG: #[[MAP7:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @matmul_transpose_only(
 // CHECK-SAME:    %[[A:.*]]: tensor<6x4xf32>, %[[B:.*]]: tensor<4x8xf32>, %[[Z:.*]]: tensor<6x8xf32>)
 // CHECK-NEXT:  %[[K:.*]] = tensor_ext.kernel ins(%[[A]], %[[B]], %[[Z]] :
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      tensor.empty() : tensor<2x8x3xf32>
 // CHECK-NEXT:      %[[C:.*]] = linalg.matmul
-// CHECK-NEXT:      %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[C]]
+// CHECK-NEXT:      %[[T:.*]] = linalg.generic {indexing_maps = [#[[MAP8]], #[[MAP7]]]{{.*}} ins(%[[C]]
 // CHECK-NEXT:      ^bb0
 // CHECK-NEXT:        linalg.yield
 // CHECK-NEXT:      }
@@ -304,9 +321,11 @@ func.func @reduction_axis_kept_whole(%x: tensor<2x12xf32>, %init: tensor<3x4xf32
   } -> tensor<3x4xf32>
   return %r : tensor<3x4xf32>
 }
+// CHECK-DAG: #[[MAP9:.+]] = affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>
+// CHECK-DAG: #[[MAP10:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @reduction_axis_kept_whole(
 // CHECK-SAME:    %[[X:.*]]: tensor<2x12xf32>, %[[I:.*]]: tensor<3x4xf32>)
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP9]], #[[MAP10]]], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]] : tensor<2x12xf32>) outs(%[[I]] : tensor<3x4xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf
@@ -350,11 +369,15 @@ func.func @collapse_then_expand(%x: tensor<6x4xf32>, %y: tensor<24xf32>, %z: ten
   } -> tensor<2x12xf32>
   return %r : tensor<2x12xf32>
 }
+// CHECK-DAG: #[[MAP11:.+]] = affine_map<(d0, d1, d2) -> (d0 * 3 + d1, d2)>
+// CHECK-DAG: #[[MAP12:.+]] = affine_map<(d0, d1, d2) -> (d0 * 12 + (d1 * 4 + d2))>
+// CHECK-DAG: #[[MAP9:.+]] = affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>
+// CHECK-DAG: #[[MAP7:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @collapse_then_expand(
 // CHECK-SAME:    %[[X:.*]]: tensor<6x4xf32>, %[[Y:.*]]: tensor<24xf32>, %[[Z:.*]]: tensor<2x12xf32>)
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x12xf32>
 // CHECK-NEXT:    %[[V:.*]] = tensor.expand_shape %[[E]] {{\[}}[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 3 + d1, d2)>, affine_map<(d0, d1, d2) -> (d0 * 12 + (d1 * 4 + d2))>, affine_map<(d0, d1, d2) -> (d0, d1 * 4 + d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [#[[MAP11]], #[[MAP12]], #[[MAP9]], #[[MAP7]]]{{.*}} ins(%[[X]], %[[Y]], %[[Z]] : {{.*}}) outs(%[[V]] : tensor<2x3x4xf32>)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf

@@ -69,13 +69,14 @@ func.func @several_users(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %z: tensor<4x
   } -> tensor<6x4xf32>
   return %r1, %r2 : tensor<6x4xf32>, tensor<6x4xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @several_users(
 // CHECK-NOT:   tensor_ext.kernel
 // CHECK:       %[[M:.*]] = linalg.matmul
 // CHECK-NOT:   tensor_ext.kernel
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
+// CHECK:       linalg.generic {indexing_maps = [#[[MAP0]], {{.*}} ins(%[[M]] :
 // CHECK-NOT:   tensor_ext.kernel
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, {{.*}} ins(%[[M]] :
+// CHECK:       linalg.generic {indexing_maps = [#[[MAP0]], {{.*}} ins(%[[M]] :
 // CHECK-NOT:   tensor_ext.kernel
 // CHECK:       return
 
@@ -99,10 +100,11 @@ func.func @broadcast_into_small_producer(%x: tensor<6xf32>, %y: tensor<4x6xf32>)
   } -> tensor<4x6xf32>
   return %r : tensor<4x6xf32>
 }
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @broadcast_into_small_producer(
 // CHECK:       %[[A:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<6xf32>)
 // CHECK:         math.exp
-// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, {{.*}} ins(%[[A]], %{{.*}} : tensor<6xf32>, tensor<4x6xf32>)
+// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [#[[MAP1]], {{.*}} ins(%[[A]], %{{.*}} : tensor<6xf32>, tensor<4x6xf32>)
 // CHECK-NOT:     math.exp
 // CHECK:         linalg.yield
 // CHECK-NEXT:  }
@@ -260,10 +262,11 @@ func.func @index_of_a_split_loop(%x: tensor<6x4xf32>) -> tensor<24xf32> {
   } -> tensor<24xf32>
   return %r : tensor<24xf32>
 }
+// CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @index_of_a_split_loop(
 // CHECK-NEXT:    %[[C:.*]] = tensor.collapse_shape
 // CHECK-NEXT:    tensor.empty() : tensor<24xf32>
-// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[C]] : tensor<24xf32>)
+// CHECK-NEXT:    linalg.generic {indexing_maps = [#[[MAP2]], #[[MAP2]]], iterator_types = ["parallel"]} ins(%[[C]] : tensor<24xf32>)
 
 // -----
 

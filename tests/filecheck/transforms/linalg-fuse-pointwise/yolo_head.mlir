@@ -8,13 +8,15 @@
 // RUN: heirpy-opt %examples/yolo_head_k3.mlir -p linalg-fuse-pointwise,lower-tensor-ext | iree-opt | filecheck %s --check-prefix=LOWERED
 // RUN: heirpy-opt %examples/yolo_head_k1.mlir -p 'linalg-fuse-pointwise{kernels=false}' | heir-opt | filecheck %s --check-prefix=MLIR
 
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 85 + d4, d2, d3)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @main(
 // CHECK-NOT:   linalg.
 // CHECK:       %[[K:.*]] = tensor_ext.kernel ins(
 // K3:            tensor.pad
 // CHECK:         linalg.broadcast
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw
-// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 85 + d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[C]] : tensor<1x255x80x80xf32>) outs(%{{.*}} : tensor<1x3x80x80x85xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]]]{{.*}} ins(%[[C]] : tensor<1x255x80x80xf32>) outs(%{{.*}} : tensor<1x3x80x80x85xf32>)
 // CHECK:         math.exp
 // CHECK:         tensor_ext.yield %[[S]]
 // CHECK-NEXT:  }

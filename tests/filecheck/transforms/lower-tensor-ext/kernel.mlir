@@ -30,6 +30,8 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
   }
   return %r : tensor<1x2x4x4x3xf32>
 }
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
 // CHECK-LABEL: func.func @k(
 // CHECK-SAME:    %[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>, %[[B:.*]]: tensor<6xf32>)
 // CHECK-NOT:   tensor_ext
@@ -40,20 +42,21 @@ func.func @k(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>, %b: tensor<6xf32>
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 3, 4, 4] : tensor<1x6x4x4xf32> into tensor<1x2x3x4x4xf32>
 // CHECK:       %[[T:.*]] = linalg.transpose ins(%[[V]]{{.*}}) outs({{.*}}) permutation = [0, 1, 3, 4, 2]
 // CHECK:       %[[B2:.*]] = tensor.expand_shape %[[B]] {{\[}}[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
-// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[T]], %[[B2]] :
+// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP0]]]{{.*}} ins(%[[T]], %[[B2]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %[[BIAS:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %[[IN]], %[[BIAS]] : f32
 // CHECK-NEXT:    arith.negf %[[SUM]] : f32
 // CHECK-NOT:   d1 * 3
 // CHECK:       return %[[S]]
 
+// INLINE-DAG: #[[MAP2:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>
 // INLINE-LABEL: func.func @k(
 // INLINE-SAME:    %[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>, %[[B:.*]]: tensor<6xf32>)
 // INLINE-NOT:   tensor_ext
 // INLINE:       %[[ACC:.*]] = linalg.broadcast ins(%[[B]]
 // INLINE:       %[[C:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[ACC]] :
 // INLINE-NOT:   linalg.transpose
-// INLINE:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d4, d2, d3)>{{.*}} ins(%[[C]] :
+// INLINE:       %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP2]]{{.*}} ins(%[[C]] :
 // INLINE:       return %[[S]]
 
 // MLIR-LABEL: func.func @k(
@@ -117,11 +120,13 @@ func.func @max_pool(%x: tensor<1x2x4x4xf32>, %init: tensor<1x2x2x2xf32>) -> tens
   }
   return %r : tensor<1x2x2x2xf32>
 }
+// CHECK-DAG: #[[MAP3:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+// CHECK-DAG: #[[MAP4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @max_pool(
 // CHECK-SAME:    %[[X:.*]]: tensor<1x2x4x4xf32>, %[[I:.*]]: tensor<1x2x2x2xf32>)
 // CHECK:       %[[P:.*]] = linalg.pooling_nchw_max {{.*}} outs(%[[I]] :
 // CHECK-NOT:   {{tensor.expand_shape|linalg.transpose}}
-// CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]{{.*}} ins(%[[P]] :
+// CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP3]], #[[MAP4]]]{{.*}} ins(%[[P]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    math.tanh %[[IN]] : f32
 
@@ -145,6 +150,9 @@ func.func @conv3x3(%x: tensor<1x8x6x6xf32>, %w: tensor<6x8x3x3xf32>, %b: tensor<
   }
   return %r : tensor<1x2x4x4x3xf32>
 }
+// CHECK-DAG: #[[MAP5:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d2, d3)>
+// CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
+// CHECK-DAG: #[[MAP0:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @conv3x3(
 // CHECK-SAME:    %[[X:.*]]: tensor<1x8x6x6xf32>, %[[W:.*]]: tensor<6x8x3x3xf32>, %[[B:.*]]: tensor<6xf32>)
 // CHECK-NOT:   linalg.broadcast
@@ -154,7 +162,7 @@ func.func @conv3x3(%x: tensor<1x8x6x6xf32>, %w: tensor<6x8x3x3xf32>, %b: tensor<
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[C]] {{.*}} into tensor<1x2x3x4x4xf32>
 // CHECK-NOT:   linalg.transpose
 // CHECK:       %[[B2:.*]] = tensor.expand_shape %[[B]] {{.*}} into tensor<2x3xf32>
-// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[V]], %[[B2]] :
+// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP5]], #[[MAP1]], #[[MAP0]]]{{.*}} ins(%[[V]], %[[B2]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %[[BIAS:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %[[IN]], %[[BIAS]] : f32
 // CHECK-NEXT:    math.tanh %[[SUM]] : f32
@@ -178,11 +186,13 @@ func.func @zero_init(%a: tensor<8x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x5x4xf
   }
   return %r : tensor<2x5x4xf32>
 }
+// CHECK-DAG: #[[MAP6:.+]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[MAP7:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @zero_init(
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<8x5xf32>
 // CHECK-NEXT:  %[[M:.*]] = linalg.matmul {{.*}} outs(%[[Z]] :
 // CHECK-NOT:   linalg.transpose
 // CHECK:       %[[V:.*]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2]] output_shape [2, 4, 5]
-// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[V]] :
+// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP6]], #[[MAP7]]]{{.*}} ins(%[[V]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    arith.mulf %[[IN]], %[[IN]] : f32
