@@ -325,6 +325,18 @@ def int_binary(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.nd
     return [wrap_to(value, dtype)]
 
 
+@HANDLERS.register("arith.addui_extended")
+def addui_extended(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
+    """The wrapped sum and whether the unsigned addition overflowed (`sum < lhs`)."""
+    lhs, rhs = (np.asarray(a) for a in args)
+    if lhs.dtype == np.bool_:
+        return [np.logical_xor(lhs, rhs), np.logical_and(lhs, rhs)]
+    left = as_unsigned(lhs)
+    with np.errstate(over="ignore"):
+        total = np.asarray(left + as_unsigned(rhs))
+    return [wrap_to(total, result_dtype(op)), np.asarray(total < left)]
+
+
 @HANDLERS.register("math.absi")
 def absi(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]:
     return [wrap_to(np.asarray(np.abs(as_signed(args[0]))), result_dtype(op))]

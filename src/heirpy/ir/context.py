@@ -19,8 +19,8 @@ from heirpy.ir.diagnostics import parse_module_text, verify_module
 
 
 def make_context(*, allow_unregistered: bool = False) -> Context:
-    """A context with every xDSL dialect, heirpy's `linalg`, `tensor` and `scf` in place
-    of xDSL's, and heirpy's `tensor_ext`.
+    """A context with every xDSL dialect, heirpy's `arith`, `linalg`, `tensor` and `scf`
+    in place of xDSL's, and heirpy's `tensor_ext`.
 
     Dialects load lazily, as in xdsl-opt, so building a context is cheap (heirpy's
     own too: their modules are imported when a parse first meets their ops). Each
@@ -29,15 +29,22 @@ def make_context(*, allow_unregistered: bool = False) -> Context:
     """
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
-        if name in ("linalg", "tensor", "builtin", "scf"):
+        if name in ("arith", "linalg", "tensor", "builtin", "scf"):
             continue
         ctx.register_dialect(name, factory)
     ctx.register_dialect("builtin", _builtin_with_own_blob_store)
+    ctx.register_dialect("arith", _arith)
     ctx.register_dialect("linalg", _linalg)
     ctx.register_dialect("tensor", _tensor)
     ctx.register_dialect("scf", _scf)
     ctx.register_dialect("tensor_ext", _tensor_ext)
     return ctx
+
+
+def _arith() -> Dialect:
+    from heirpy.ir.dialects.arith import Arith
+
+    return Arith
 
 
 def _linalg() -> Dialect:

@@ -5,8 +5,8 @@ body applied to whole tensors (`arith.addf %a, %b : tensor<...>`), after unfoldi
 broadcasts and transposes hidden in the generic's indexing maps into explicit
 `linalg.broadcast` / `linalg.transpose` ops. Current MLIR has no named elementwise linalg
 ops (`linalg.add` ...), and arith/math ops on tensors are valid MLIR, so heirpy does the
-same. One deviation, forced by xDSL 0.74: `arith.cmpf`, `arith.cmpi` and `arith.select`
-cannot be typed on tensors there, so bodies using them stay generic.
+same, comparisons, selects and casts included (heirpy's arith dialect types them on
+tensors as MLIR does).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from heirpy.ir.constants import NO_BLOBS, attribute_array
 from heirpy.ir.dialects import linalg
+from heirpy.ir.dialects.arith import ARITH_OPS
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
@@ -42,14 +43,16 @@ from heirpy.ir.utils import (
 from heirpy.transforms.canonicalize.fold_constants import dense_constant
 from heirpy.transforms.linear.constant_folding import is_compile_time_constant
 
-# Scalar ops that apply elementwise to tensors and that xDSL 0.74 types correctly there.
+# Scalar ops that apply elementwise to tensors (MLIR's ElementwiseMappable) and that
+# heirpy types there.
 ELEMENTWISE_OPS: frozenset[str] = frozenset(
     f"arith.{name}"
     for name in (
         "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf "
         "addi subi muli divsi divui remsi remui ceildivsi floordivsi andi ori xori "
         "shli shrsi shrui maxsi minsi maxui minui "
-        "sitofp uitofp fptosi fptoui extf truncf extsi extui trunci"
+        "addui_extended mului_extended mulsi_extended cmpf cmpi select "
+        "sitofp uitofp fptosi fptoui extf truncf extsi extui trunci index_cast index_castui"
     ).split()
 ) | frozenset(
     f"math.{name}"
@@ -379,7 +382,9 @@ class _TensorEmitter:
         if inner.name not in ELEMENTWISE_OPS or inner.regions or inner.successors:
             raise _Abort
         operands = [self.value(o) for o in inner.operands]
-        new = type(inner).create(
+        # heirpy's class for the name: a body op a pass built with xDSL's scalar-only
+        # class (arith.select, arith.cmpf, ...) is re-emitted with the one that takes tensors.
+        new = ARITH_OPS.get(inner.name, type(inner)).create(
             operands=operands,
             result_types=[TensorType(r.type, self.shape) for r in inner.results],
             properties=dict(inner.properties),
@@ -443,7 +448,7 @@ class GenericToElementwise(RewritePattern):
     from outside the body becomes a splat (a dense constant for a constant); several
     results are fine. It stays generic when a map is not the identity, a loop is not
     parallel, the body reads an output's element, or the body has an op that is not
-    elementwise (or that xDSL cannot type on tensors: cmpf/cmpi/select).
+    elementwise.
     """
 
     @op_type_rewrite_pattern

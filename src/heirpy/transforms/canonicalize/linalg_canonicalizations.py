@@ -32,7 +32,6 @@ Differences from HEIR (heir-opt 2026.11.1), each deliberate:
   `fused_conv_pool` with `conv-pool=fused` (see above).
 * HEIR folds an average pool's divide into the filter but leaves a non-zero init
   undivided, which changes the result; heirpy divides the init too, or keeps the divide.
-* `arith.cmpf`/`cmpi`/`select` bodies stay generic (xDSL cannot type them on tensors).
 * folds are bounded: a non-splat folded constant is at most 1 MiB (HEIR bounds only
   the resource it reads), so broadcast biases of real models stay broadcasts.
 * a softmax written out as torch-mlir's five ops (max, subtract, exp, sum, divide)

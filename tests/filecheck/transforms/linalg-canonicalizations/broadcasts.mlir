@@ -105,11 +105,14 @@ func.func @batchnorm1d(%arg0: tensor<1x3x16xf32>, %arg1: tensor<3x1xf32>) -> ten
 
 // -----
 
-// The broadcast is materialised; the body stays generic because xDSL cannot type
-// arith.sitofp on tensors (HEIR emits arith.sitofp on tensors here).
+// The broadcast is materialised, then the body is tensor arith, the cast included, as
+// HEIR emits it.
 // CHECK-LABEL: func.func @broadcast_type_mismatch
-// CHECK: %[[B:.*]] = linalg.broadcast ins(%{{.*}} : tensor<3xi32>) outs(%{{.*}} : tensor<3x16xi32>) dimensions = [1]
-// CHECK: linalg.generic {{.*}} ins(%[[B]], %{{.*}} : tensor<3x16xi32>, tensor<3x16xf32>)
+// CHECK-SAME: (%[[A:.*]]: tensor<3xi32>, %[[Y:.*]]: tensor<3x16xf32>)
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%[[A]] : tensor<3xi32>) outs(%{{.*}} : tensor<3x16xi32>) dimensions = [1]
+// CHECK-NEXT: %[[F:.*]] = arith.sitofp %[[B]] : tensor<3x16xi32> to tensor<3x16xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[F]], %[[Y]] : tensor<3x16xf32>
+// CHECK-NEXT: return %[[S]]
 func.func @broadcast_type_mismatch(%arg0: tensor<3xi32>, %arg1: tensor<3x16xf32>) -> tensor<3x16xf32> {
   %cst = tensor.empty() : tensor<3x16xf32>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<3xi32>, tensor<3x16xf32>) outs(%cst : tensor<3x16xf32>) {

@@ -112,11 +112,14 @@ func.func @reduction(%arg0: tensor<3x16xf32>) -> tensor<3xf32> {
 
 // -----
 
+// A compare and a select are elementwise too: tensor arith with an i1 tensor condition,
+// as HEIR makes it.
 // CHECK-LABEL: func.func @relu
-// CHECK: linalg.generic
-// CHECK: arith.cmpf
-// CHECK: arith.select
-// Must not fire: cmpf/select cannot be typed on tensors in xDSL (HEIR converts them).
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.cmpf ugt, %[[X]], %[[Z]] : tensor<4xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[C]], %[[X]], %[[Z]] : tensor<4xi1>, tensor<4xf32>
+// CHECK-NEXT: return %[[S]]
 #map = affine_map<(d0) -> (d0)>
 func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
   %z = arith.constant 0.0 : f32
