@@ -133,3 +133,21 @@ def test_equivalence_treats_nan_on_both_sides_as_equal() -> None:
     assert not compare_arrays(0, a, np.array([1.0, np.nan, 3.0, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
     big = np.array([1e30], dtype=np.float32)
     assert compare_arrays(0, big, big * np.float32(1 + 1e-6), 1e-4, 1e-5).ok
+
+
+def test_relative_error_against_an_infinite_reference_is_0_or_inf_without_warnings() -> None:
+    """inf against inf is no error; a finite value against inf is an infinite one (it
+    was inf / inf: NaN, and a numpy RuntimeWarning on every such comparison)."""
+    import warnings
+
+    import numpy as np
+
+    from heirpy.interp.equivalence import compare_arrays
+
+    ref = np.array([2.0, np.inf], dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same = compare_arrays(0, ref, ref.copy(), 1e-4, 1e-5)
+        off = compare_arrays(0, ref, np.array([2.0, 3.0], dtype=np.float32), 1e-4, 1e-5)
+    assert same.ok and same.max_rel_error == 0.0
+    assert not off.ok and off.max_rel_error == float("inf")

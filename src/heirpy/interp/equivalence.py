@@ -103,7 +103,13 @@ def _max_rel(diff: np.ndarray, reference: np.ndarray) -> float:
     nonzero = scale > 0
     if not np.any(nonzero):
         return 0.0 if not np.any(diff) else float("inf")
-    return float(np.max(diff[nonzero] / scale[nonzero]))
+    d, s = diff[nonzero], scale[nonzero]
+    # An infinite reference has no relative error to divide out: 0 where the other side
+    # is the same infinity (diff 0), inf otherwise (inf / inf would be NaN).
+    rel = np.where(d > 0, np.inf, 0.0)
+    finite = np.isfinite(s)
+    rel[finite] = d[finite] / s[finite]
+    return float(np.max(rel))
 
 
 def _merge(a: ResultComparison, b: ResultComparison) -> ResultComparison:
