@@ -183,3 +183,32 @@ def test_accumulation_needs_a_sum_into_the_init() -> None:
     assert accumulation(ops["q"]) is None  # max(x, acc)
     x = secret_args(ops["q"], ops["q"].inputs[0])
     assert value_degree(ops["q"].body.block, x) is None  # maximumf is not a polynomial
+
+
+def test_a_declined_rewrite_leaves_no_dangling_use() -> None:
+    """Found by the generated-program fuzzer (legalize-for-heir crashed: "insertion point
+    must have a parent block"): ElementwiseOnFlat built the collapse_shape of %x, then
+    declined on the next input (%t read transposed), leaving %x with a use by an op in
+    no block; erasing a producer later put that op on the rewriter's worklist. Every use
+    of every value must belong to an op that is in the function."""
+    text = """
+    func.func @main(%x: tensor<2x2xf32>, %v: tensor<4xf32>) -> tensor<2x2xf32> {
+      %t = tensor.expand_shape %v [[0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
+      %e = tensor.empty() : tensor<2x2xf32>
+      %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>,
+                                            affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+          ins(%x, %t : tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) {
+      ^bb0(%a: f32, %b: f32, %out: f32):
+        %s = arith.addf %a, %b : f32
+        linalg.yield %s : f32
+      } -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    }
+    """
+    module = parse(text)
+    run_pipeline(module, "legalize-for-heir")
+    func = next(op for op in module.walk() if isinstance(op, FuncOp))
+    in_function = set(func.walk())
+    x = func.body.block.args[0]
+    assert list(x.uses) and all(use.operation in in_function for use in x.uses)
+    assert all(use.operation in in_function for op in in_function for r in op.results for use in r.uses)

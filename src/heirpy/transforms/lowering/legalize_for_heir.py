@@ -455,29 +455,32 @@ class ElementwiseOnFlat(LegalizePattern):
         maps = [m.data for m in op.indexing_maps]
         if not is_identity(maps[-1]):
             return
-        ops: list[Operation] = []
-        inputs: list[SSAValue] = []
-        reads_flat = False
+        # Decide on every input before building an op: a built op already uses its
+        # operands, so one abandoned on a later `return` would leave a dangling use.
+        plan: list[tuple[SSAValue, np.ndarray | SSAValue | None]] = []
         for value, indexing in zip(op.inputs, maps):
             constant = self.reader.fold(value)
             if constant is not None:
-                full = np.asarray(gather_through_map(constant, indexing, out_shape))
-                const_op = dense_constant(full.reshape(-1), flat_type(out_type))
-                ops.append(const_op)
-                inputs.append(const_op.result)
+                plan.append((value, np.asarray(gather_through_map(constant, indexing, out_shape))))
                 continue
             if not is_identity(indexing) or static_shape(value.type) != out_shape:
                 return
-            source = flat_source(value)
-            if source is not None:
-                reads_flat = True
-                inputs.append(source)
-                continue
-            more, flat_value = flatten(value)
-            ops += more
-            inputs.append(flat_value)
-        if not reads_flat:
+            plan.append((value, flat_source(value)))
+        if not any(isinstance(how, SSAValue) for _, how in plan):
             return
+        ops: list[Operation] = []
+        inputs: list[SSAValue] = []
+        for value, how in plan:
+            if isinstance(how, np.ndarray):
+                const_op = dense_constant(how.reshape(-1), flat_type(out_type))
+                ops.append(const_op)
+                inputs.append(const_op.result)
+            elif how is not None:  # the 1-D value `value` is a reshape of
+                inputs.append(how)
+            else:
+                more, flat_value = flatten(value)
+                ops += more
+                inputs.append(flat_value)
         init_ops, init = self._flat_init(op)
         new = GenericOp(
             inputs, [init], op.body.clone(), [AffineMapAttr(AffineMap.identity(1))] * (len(inputs) + 1),
