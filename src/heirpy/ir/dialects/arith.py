@@ -21,7 +21,7 @@ elementwise generics using these ops into tensor arith, as HEIR does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from xdsl.dialects import arith as xarith
 from xdsl.dialects.builtin import (
@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i1,
 )
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -123,7 +123,7 @@ class CmpiOp(xarith.CmpiOp):
     predicate = prop_def(IntegerAttr)
     lhs = operand_def(AnyAttr())
     rhs = operand_def(AnyAttr())
-    result = result_def(AnyAttr())  # type: ignore[arg-type]
+    result: OpResult[Any] = result_def(AnyAttr())  # xDSL types it i1: here i1 or shaped i1
 
     def __init__(self, operand1: Operation | SSAValue, operand2: Operation | SSAValue, arg: int | str):
         lhs = SSAValue.get(operand1)
@@ -152,7 +152,7 @@ class CmpfOp(xarith.CmpfOp):
     lhs = operand_def(AnyAttr())
     rhs = operand_def(AnyAttr())
     fastmath = prop_def(xarith.FastMathFlagsAttr, default_value=xarith.FastMathFlagsAttr("none"))
-    result = result_def(AnyAttr())  # type: ignore[arg-type]
+    result: OpResult[Any] = result_def(AnyAttr())  # xDSL types it i1: here i1 or shaped i1
 
     def __init__(
         self,
@@ -187,7 +187,7 @@ class SelectOp(xarith.SelectOp):
     lhs = operand_def(AnyAttr())
     rhs = operand_def(AnyAttr())
     result = result_def(AnyAttr())
-    assembly_format = None  # type: ignore[assignment]
+    assembly_format = None  # type: ignore[assignment]  # xDSL declares a str: this op parses itself
 
     def verify_(self) -> None:
         if not (self.lhs.type == self.rhs.type == self.result.type):
@@ -253,9 +253,13 @@ class _ElementwiseCast(IRDLOperation):
     scalars, or vectors or tensors of one shape. MLIR's checks in its order: the operand's
     and the result's element kinds, the shapes, then the op's own rule."""
 
-    input = operand_def(AnyAttr())
-    result = result_def(AnyAttr())
-    assembly_format = None
+    # Each subclass also derives from xDSL's op of its name (so isinstance checks against
+    # xDSL's class hold), which types `input` and `result` as scalars and gives the op a
+    # declarative format: hence Any, and one ignore here for the format that this class
+    # turns off (None) where xDSL's classes declare a str.
+    input: SSAValue[Any] = operand_def(AnyAttr())
+    result: OpResult[Any] = result_def(AnyAttr())
+    assembly_format: ClassVar[str] = None  # type: ignore[assignment]
     SOURCE: ClassVar[str]
     TARGET: ClassVar[str]
 
@@ -308,7 +312,7 @@ def _width(type_: Attribute) -> int:
 
 
 @irdl_op_definition
-class ExtSIOp(_ElementwiseCast, xarith.ExtSIOp):  # type: ignore[misc]  # fields retyped for shaped types
+class ExtSIOp(_ElementwiseCast, xarith.ExtSIOp):
     name = "arith.extsi"
     SOURCE: ClassVar[str] = _INT
     TARGET: ClassVar[str] = _INT
@@ -318,7 +322,7 @@ class ExtSIOp(_ElementwiseCast, xarith.ExtSIOp):  # type: ignore[misc]  # fields
 
 
 @irdl_op_definition
-class ExtUIOp(_ElementwiseCast, xarith.ExtUIOp):  # type: ignore[misc]  # fields retyped for shaped types
+class ExtUIOp(_ElementwiseCast, xarith.ExtUIOp):
     name = "arith.extui"
     SOURCE: ClassVar[str] = _INT
     TARGET: ClassVar[str] = _INT
@@ -328,7 +332,7 @@ class ExtUIOp(_ElementwiseCast, xarith.ExtUIOp):  # type: ignore[misc]  # fields
 
 
 @irdl_op_definition
-class TruncIOp(_ElementwiseCast, xarith.TruncIOp):  # type: ignore[misc]  # fields retyped for shaped types
+class TruncIOp(_ElementwiseCast, xarith.TruncIOp):
     name = "arith.trunci"
     SOURCE: ClassVar[str] = _INT
     TARGET: ClassVar[str] = _INT
@@ -338,28 +342,28 @@ class TruncIOp(_ElementwiseCast, xarith.TruncIOp):  # type: ignore[misc]  # fiel
 
 
 @irdl_op_definition
-class SIToFPOp(_ElementwiseCast, xarith.SIToFPOp):  # type: ignore[misc]  # fields retyped for shaped types
+class SIToFPOp(_ElementwiseCast, xarith.SIToFPOp):
     name = "arith.sitofp"
     SOURCE: ClassVar[str] = _INT
     TARGET: ClassVar[str] = _FLOAT
 
 
 @irdl_op_definition
-class UIToFPOp(_ElementwiseCast, xarith.UIToFPOp):  # type: ignore[misc]  # fields retyped for shaped types
+class UIToFPOp(_ElementwiseCast, xarith.UIToFPOp):
     name = "arith.uitofp"
     SOURCE: ClassVar[str] = _INT
     TARGET: ClassVar[str] = _FLOAT
 
 
 @irdl_op_definition
-class FPToSIOp(_ElementwiseCast, xarith.FPToSIOp):  # type: ignore[misc]  # fields retyped for shaped types
+class FPToSIOp(_ElementwiseCast, xarith.FPToSIOp):
     name = "arith.fptosi"
     SOURCE: ClassVar[str] = _FLOAT
     TARGET: ClassVar[str] = _INT
 
 
 @irdl_op_definition
-class FPToUIOp(_ElementwiseCast, xarith.FPToUIOp):  # type: ignore[misc]  # fields retyped for shaped types
+class FPToUIOp(_ElementwiseCast, xarith.FPToUIOp):
     name = "arith.fptoui"
     SOURCE: ClassVar[str] = _FLOAT
     TARGET: ClassVar[str] = _INT
@@ -371,7 +375,7 @@ def _one_index(source: Attribute, target: Attribute) -> bool:
 
 
 @irdl_op_definition
-class IndexCastOp(_ElementwiseCast, xarith.IndexCastOp):  # type: ignore[misc]  # fields retyped for shaped types
+class IndexCastOp(_ElementwiseCast, xarith.IndexCastOp):
     name = "arith.index_cast"
     SOURCE: ClassVar[str] = _INT_OR_INDEX
     TARGET: ClassVar[str] = _INT_OR_INDEX
