@@ -4,8 +4,8 @@
         [--only NAME ...] [--iree-bin DIR] [--keep DIR]
 
 Cases: every case of `bench_kernels.py` (the YOLOv5s heads with a 1x1 and a 3x3 conv,
-matmul -> reshape -> transpose -> add, add -> transpose -> add -> relu) plus both heads at
-batch 2. Variants per case:
+matmul -> reshape -> transpose -> add, add -> transpose -> add -> relu), both heads at
+batch 2, and the ViT attention block of examples/ (checked against its `.npz`). Variants per case:
 
 - raw:     the IR as the front end wrote it;
 - heirpy:  after `--pipeline` (default `linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext`);
@@ -27,7 +27,7 @@ agree on an idle machine; the wall median is printed beside it). With several th
 the wall time means anything. Ratios are against the raw IR measured in the same run.
 
 IREE's own output is checked for every variant: against PyTorch's `result0` in
-`examples/<head>.npz` for the batch-1 heads, else against heirpy's evaluator on the raw IR
+`examples/<name>.npz` for the batch-1 heads and the attention block, else against heirpy's evaluator on the raw IR
 (`heirpy-run --random 0`, which also draws the inputs); allclose with rtol 1e-4, atol 1e-5.
 IREE comes from `iree-base-compiler` and `iree-base-runtime` (benchmarks/requirements.txt);
 run timings under `flock /work/coord/bench.lock` on a shared machine.
@@ -85,6 +85,11 @@ def all_cases() -> list[Case]:
     for head in ("yolo_head_k1", "yolo_head_k3"):
         text = batched((EXAMPLES / f"{head}.mlir").read_text(), 2)
         found.append(Case(f"{head} batch 2", text))
+    # The attention block: linalg-canonicalizations raises torch's written-out softmax to
+    # linalg.softmax so that IREE keeps it one dispatch (its own pattern stops matching
+    # once pointwise fusion has merged the subtract into the exp).
+    vit = EXAMPLES / "vit_attention"
+    found.append(Case(vit.name, vit.with_suffix(".mlir").read_text(), vit.with_suffix(".npz")))
     return found
 
 
