@@ -11,14 +11,21 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, VectorType, i64
 
 from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.utils import i64_elements_like
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
 from heirpy.transforms.linear.fusion_cost import CostRule
-from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_cost, conv_pool_fusable, conv_pool_patterns
+from heirpy.transforms.linear.linalg_fuse_conv_pool import (
+    ConvPoolSpelling,
+    conv_pool_cost,
+    conv_pool_fusable,
+    conv_pool_patterns,
+)
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
 PAR4 = '["parallel", "parallel", "parallel", "parallel"]'
@@ -271,3 +278,20 @@ def test_default_rule_keeps_a_conv_and_a_global_pool_apart() -> None:
     run_pipeline(everything, FUSE_ALL)
     assert [op.name for op in default.walk()].count("tensor_ext.fused_conv_pool") == 0
     assert [op.name for op in everything.walk()].count("tensor_ext.fused_conv_pool") == 1
+
+
+def test_spelling_keeps_each_ops_attribute_type() -> None:
+    """New strides / dilations take the type of the op's own attribute (the other one's
+    when it was left out), else vector<2xi64>; values are the new ones."""
+    as_tensor = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2]), [1, 1])
+    as_vector = DenseIntOrFPElementsAttr.from_list(VectorType(i64, [2]), [2, 2])
+    strides, dilations = ConvPoolSpelling(conv_strides=as_tensor).conv_attrs((4, 2), (1, 1))
+    assert strides.type == dilations.type == TensorType(i64, [2])
+    assert [int(v) for v in strides.get_values()] == [4, 2]
+    strides, dilations = ConvPoolSpelling(as_tensor, as_vector, as_vector, None).pool_attrs((2, 2), (3, 3))
+    assert strides.type == dilations.type == VectorType(i64, [2])
+    assert [int(v) for v in dilations.get_values()] == [3, 3]
+    strides, _ = ConvPoolSpelling().conv_attrs((2, 2), (1, 1))
+    assert strides.type == VectorType(i64, [2])
+    # A type of another length or element type is no spelling for a 2-D window.
+    assert i64_elements_like((1, 1, 1), as_tensor).type == VectorType(i64, [3])

@@ -51,6 +51,24 @@ def i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
     return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), [int(v) for v in values])
 
 
+def i64_elements_like(values: Sequence[int], *spellings: Attribute | None) -> DenseIntElementsAttr:
+    """`values` as a `dense<...>` of the type of the first of `spellings` that is a
+    `vector<Nxi64>` or `tensor<Nxi64>` with N = len(values); `vector<Nxi64>` if none is.
+
+    MLIR takes a conv's or pool's `strides` / `dilations` in either form and prints
+    them as given, so a rewrite that makes new ones from an op's old ones keeps the
+    old spelling."""
+    for attr in spellings:
+        if not isinstance(attr, DenseIntOrFPElementsAttr):
+            continue
+        type_ = attr.type
+        if isinstance(type_, VectorType | TensorType) and type_.get_element_type() == i64 and tuple(
+            type_.get_shape()
+        ) == (len(values),):
+            return DenseIntOrFPElementsAttr.from_list(type_, [int(v) for v in values])
+    return i64_vector(values)
+
+
 def splat_i64_vector(value: int, rank: int) -> DenseIntElementsAttr:
     """`dense<value> : vector<rank x i64>`, the form torch-mlir prints."""
     return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [rank]), [value] * rank)

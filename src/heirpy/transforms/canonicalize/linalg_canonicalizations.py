@@ -73,7 +73,7 @@ from heirpy.transforms.linear.fusion_cost import (
     CostRule,
     cost_rule,
 )
-from heirpy.transforms.linear.linalg_fuse_conv_pool import conv_pool_patterns
+from heirpy.transforms.linear.linalg_fuse_conv_pool import SpellingTable, conv_pool_patterns
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
@@ -93,17 +93,24 @@ def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool =
 
 
 def populate_linalg_canonicalizations_patterns(
-    ctx: Context | None = None, *, elementwise: bool = True, rule: CostRule | None = None
+    ctx: Context | None = None,
+    *,
+    elementwise: bool = True,
+    rule: CostRule | None = None,
+    spellings: SpellingTable | None = None,
 ) -> list[PatternSet]:
     """The pass's sets: torch's five-op softmax raised to `linalg.softmax` while it is
     still in torch's form (before any elementwise rewrite); conv + pool fusion alone, so
     no pool -> conv rewrite can see a pool that a conv feeds; then every pattern, the
     conv-pool group included (for pairs another rewrite exposes). `rule` decides which
-    conv + pool pairs are worth one conv (default: the balanced rule)."""
+    conv + pool pairs are worth one conv (default: the balanced rule); `spellings`
+    collects the attribute spelling of each conv + pool fused."""
     return [
         PatternSet.of(RaiseSoftmax()),
-        PatternSet.of(*conv_pool_patterns(rule)),
-        PatternSet.of(*conv_pool_patterns(rule), *canonicalization_patterns(ctx, elementwise=elementwise)),
+        PatternSet.of(*conv_pool_patterns(rule, spellings)),
+        PatternSet.of(
+            *conv_pool_patterns(rule, spellings), *canonicalization_patterns(ctx, elementwise=elementwise)
+        ),
     ]
 
 
@@ -136,20 +143,27 @@ class LinalgCanonicalizationsPass(ModulePass):
             )
         rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
         already_fused = {o for o in op.walk() if isinstance(o, FusedConvPoolOp)}
-        sets = populate_linalg_canonicalizations_patterns(ctx, elementwise=self.elementwise, rule=rule)
+        spellings: SpellingTable = {}
+        sets = populate_linalg_canonicalizations_patterns(
+            ctx, elementwise=self.elementwise, rule=rule, spellings=spellings
+        )
         apply_pattern_sets(op, sets)
-        if self.conv_pool == "conv" and lower_new_fused_ops(ctx, op, already_fused):
+        if self.conv_pool == "conv" and lower_new_fused_ops(ctx, op, already_fused, spellings):
             # The lowering makes fills and broadcasts of constants; fold them now so a
             # second run of the pass finds nothing to do.
             apply_pattern_sets(op, sets[-1:])
         region_dce(op.body)
 
 
-def lower_new_fused_ops(ctx: Context, module: ModuleOp, keep: Container[Operation]) -> bool:
-    """Lower the fused_conv_pool ops this pass made (not those it was given) to one conv.
+def lower_new_fused_ops(
+    ctx: Context, module: ModuleOp, keep: Container[Operation], spellings: SpellingTable | None = None
+) -> bool:
+    """Lower the fused_conv_pool ops this pass made (not those it was given) to one conv,
+    whose `strides` / `dilations` are spelled as the fused conv's (`spellings`) and the
+    pool of its init's as the fused pool's.
 
     Returns whether there were any."""
-    lowering = LowerFusedConvPool(ctx)
+    lowering = LowerFusedConvPool(ctx, spellings or {})
     made_here = [o for o in module.walk() if isinstance(o, FusedConvPoolOp) and o not in keep]
     for fused in made_here:
         lowering.match_and_rewrite(fused, PatternRewriter(fused))

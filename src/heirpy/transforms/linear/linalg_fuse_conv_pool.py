@@ -30,7 +30,10 @@ conv and a global pool. `conv_pool_cost` gives the figures.
 
 `conv_pool_patterns(rule)` is the pattern group; `linalg-fuse-ops` and
 `linalg-canonicalizations` import it, `linalg-fuse-conv-pool` runs it alone; all three
-take the rule's options (`policy`, `max-weight-growth`, `max-mac-growth`).
+take the rule's options (`policy`, `max-weight-growth`, `max-mac-growth`). Given a
+`SpellingTable`, the patterns note for each fused op how the conv and the pool wrote
+their `strides` / `dilations` (`ConvPoolSpelling`), so that `linalg-canonicalizations`,
+lowering the ops it made, writes them back the same way.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -51,7 +54,15 @@ from xdsl.pattern_rewriter import (
 from heirpy.ir.constants import NO_BLOBS, scalar_constant
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, PoolingNchwSumOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.ir.utils import affine_maps, all_parallel, element_type, int_pair, is_identity, static_shape
+from heirpy.ir.utils import (
+    affine_maps,
+    all_parallel,
+    element_type,
+    i64_elements_like,
+    int_pair,
+    is_identity,
+    static_shape,
+)
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_WEIGHT_GROWTH,
@@ -63,6 +74,56 @@ from heirpy.transforms.linear.fusion_cost import (
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 Shape = tuple[int, ...]
+
+
+# ------------------------------------------------------------------------ spelling
+@dataclass(frozen=True)
+class ConvPoolSpelling:
+    """The `strides` and `dilations` attributes of the conv and of the pool that a
+    `fused_conv_pool` replaced, as written (None where the op left one to its default).
+
+    MLIR takes them as `dense<...> : vector<2xi64>` or `: tensor<2xi64>` and prints
+    them as given; `fused_conv_pool` keeps only the numbers (`array<i64>`). When
+    `linalg-canonicalizations` lowers a fused op it made back to a conv, the conv gets
+    the conv's spelling and the pool of the conv's init the pool's, as in HEIR's tests
+    (HEIR's pass builds that pool from the pool's own attributes; it writes the fused
+    conv's as `tensor<2xi64>` always, which is the conv's spelling in its tests).
+    """
+
+    conv_strides: DenseIntOrFPElementsAttr | None = None
+    conv_dilations: DenseIntOrFPElementsAttr | None = None
+    pool_strides: DenseIntOrFPElementsAttr | None = None
+    pool_dilations: DenseIntOrFPElementsAttr | None = None
+
+    @staticmethod
+    def of(conv: Conv2DNchwFchwOp, pool: PoolingNchwSumOp) -> ConvPoolSpelling:
+        return ConvPoolSpelling(conv.strides, conv.dilations, pool.strides, pool.dilations)
+
+    def conv_attrs(
+        self, strides: Shape, dilations: Shape
+    ) -> tuple[DenseIntOrFPElementsAttr, DenseIntOrFPElementsAttr]:
+        """New conv `strides` / `dilations` spelled as the conv's (either one's type
+        when the other was left out; `vector<2xi64>` when both were)."""
+        return (
+            i64_elements_like(strides, self.conv_strides, self.conv_dilations),
+            i64_elements_like(dilations, self.conv_dilations, self.conv_strides),
+        )
+
+    def pool_attrs(
+        self, strides: Shape, dilations: Shape
+    ) -> tuple[DenseIntOrFPElementsAttr, DenseIntOrFPElementsAttr]:
+        """New pool `strides` / `dilations` spelled as the pool's."""
+        return (
+            i64_elements_like(strides, self.pool_strides, self.pool_dilations),
+            i64_elements_like(dilations, self.pool_dilations, self.pool_strides),
+        )
+
+
+NO_SPELLING = ConvPoolSpelling()
+"""Nothing known of the replaced ops: new attributes are `vector<2xi64>`."""
+
+SpellingTable = dict[FusedConvPoolOp, ConvPoolSpelling]
+"""Per fused op of one pass run, the spelling of the ops it replaced."""
 
 
 # ------------------------------------------------------------------------ legality
@@ -224,11 +285,13 @@ class FuseConvIntoSumPool(RewritePattern):
     are static; conv and pool outputs have their VALID sizes (`conv_pool_fusable`);
     one element type throughout; the cost rule allows the composed filter's growth
     (`conv_pool_cost`). Any strides, dilations, window, batch, channels, conv init
-    (bias) and pool init; the filter may be any value.
+    (bias) and pool init; the filter may be any value. With a `spellings` table, the
+    conv's and pool's attribute spelling is noted there for the fused op.
     """
 
-    def __init__(self, rule: CostRule | None = None) -> None:
+    def __init__(self, rule: CostRule | None = None, spellings: SpellingTable | None = None) -> None:
         self.rule = rule or CostRule()
+        self.spellings = spellings
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, pool: PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
@@ -278,6 +341,8 @@ class FuseConvIntoSumPool(RewritePattern):
             pool_strides=geometry.pool_strides,
             pool_dilations=geometry.pool_dilations,
         )
+        if self.spellings is not None:
+            self.spellings[fused] = ConvPoolSpelling.of(conv, pool)
         rewriter.replace(pool, fused)
         rewriter.erase(conv)
 
@@ -293,8 +358,12 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
     A multiply by c becomes divisor 1/c; an existing divisor D becomes D*c (or D/c).
     Legal when: the fused op's only user is the scale (`elementwise_scale`): one float
     constant for every element, float element type. A per-element divisor (average
-    pool with count_include_pad=False) stays a separate op.
+    pool with count_include_pad=False) stays a separate op. A `spellings` entry of the
+    old op moves to the new one.
     """
+
+    def __init__(self, spellings: SpellingTable | None = None) -> None:
+        self.spellings = spellings
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fused: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
@@ -322,14 +391,19 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
             pool_dilations=fused.int_values("pool_dilations"),
             divisor=combined,
         )
+        if self.spellings is not None and fused in self.spellings:
+            self.spellings[replacement] = self.spellings.pop(fused)
         rewriter.replace(user, replacement)
         rewriter.erase(fused)
 
 
-def conv_pool_patterns(rule: CostRule | None = None) -> list[RewritePattern]:
+def conv_pool_patterns(
+    rule: CostRule | None = None, spellings: SpellingTable | None = None
+) -> list[RewritePattern]:
     """The conv + pool patterns, in the order they apply (`linalg-canonicalizations`
-    mixes them into its own set); `rule` decides which pairs are worth fusing."""
-    return [FuseConvIntoSumPool(rule), FoldScaleIntoFusedConvPool()]
+    mixes them into its own set); `rule` decides which pairs are worth fusing; with
+    `spellings`, each fused op's source spelling is noted there (`ConvPoolSpelling`)."""
+    return [FuseConvIntoSumPool(rule, spellings), FoldScaleIntoFusedConvPool(spellings)]
 
 
 def populate_linalg_fuse_conv_pool_patterns(rule: CostRule | None = None) -> list[PatternSet]:

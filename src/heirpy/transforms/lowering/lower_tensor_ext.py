@@ -9,7 +9,7 @@ heir-opt or iree-opt goes through this pass first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,8 +46,9 @@ from heirpy.ir.dialects.linalg import (
     YieldOp,
 )
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
-from heirpy.ir.utils import element_type, i64_array, i64_vector, int_pair, shape_of, static_shape
+from heirpy.ir.utils import element_type, i64_array, int_pair, shape_of, static_shape
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
+from heirpy.transforms.linear.linalg_fuse_conv_pool import NO_SPELLING, ConvPoolSpelling
 from heirpy.transforms.lowering.expand_reads import ExpandMixedRadixReads
 from heirpy.transforms.lowering.lower_kernel import LowerKernel, LowerKernelToLayoutOps
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
@@ -120,16 +121,19 @@ def sum_pool(
     window: Sequence[int],
     strides: Sequence[int],
     dilations: Sequence[int],
+    spelling: ConvPoolSpelling = NO_SPELLING,
 ) -> list[Operation]:
-    """`linalg.pooling_nchw_sum` of `value` into `init` (the window operand is empty)."""
+    """`linalg.pooling_nchw_sum` of `value` into `init` (the window operand is empty),
+    its `strides` / `dilations` spelled as `spelling`'s pool."""
     element = element_type(init.type)
     window_tensor = tensor.EmptyOp([], TensorType(element, list(window)))
+    strides_attr, dilations_attr = spelling.pool_attrs(tuple(strides), tuple(dilations))
     pool = PoolingNchwSumOp(
         [value, window_tensor.tensor],
         [init],
         [init.type],
-        strides=i64_vector(strides),
-        dilations=i64_vector(dilations),
+        strides=strides_attr,
+        dilations=dilations_attr,
     )
     return [window_tensor, pool]
 
@@ -198,10 +202,13 @@ class LowerFusedConvPool(RewritePattern):
     dense_resource), else `composed_filter_ops` computes it with standard linalg.
     `%k` is folded (fill / per-channel broadcast / dense constant) when both inits are
     constants, else computed by a `pooling_nchw_sum` (and a divide) on the inits.
+    The conv's `strides` / `dilations` are `vector<2xi64>`, or spelled as the replaced
+    conv's (and that pool's as the replaced pool's) for an op in `spellings`.
     Legal when: all shapes are static.
     """
 
     ctx: Context | None = field(default=None)
+    spellings: Mapping[FusedConvPoolOp, ConvPoolSpelling] = field(default_factory=dict)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
@@ -210,6 +217,7 @@ class LowerFusedConvPool(RewritePattern):
             return
         geometry = fused_geometry(op)
         divisor = op.divisor_value()
+        spelling = self.spellings.get(op, NO_SPELLING)
         result_type = op.result.type
         assert isinstance(result_type, TensorType)
         element = result_type.get_element_type()
@@ -242,19 +250,15 @@ class LowerFusedConvPool(RewritePattern):
                     geometry.pool_window,
                     geometry.pool_strides,
                     geometry.pool_dilations,
+                    spelling,
                 )
                 term = new_ops[-1].results[0]
             if divisor is not None:
                 new_ops += divide_by_constant(term, divisor)
                 term = new_ops[-1].results[0]
 
-        conv = Conv2DNchwFchwOp(
-            [op.input, composed],
-            [term],
-            [result_type],
-            strides=i64_vector(geometry.composed_strides()),
-            dilations=i64_vector((1, 1)),
-        )
+        strides, dilations = spelling.conv_attrs(geometry.composed_strides(), (1, 1))
+        conv = Conv2DNchwFchwOp([op.input, composed], [term], [result_type], strides=strides, dilations=dilations)
         # Readable names instead of copies of the replaced result's name.
         for new_op in new_ops:
             for result in new_op.results:
