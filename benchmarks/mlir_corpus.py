@@ -25,8 +25,11 @@ in generic form and each print is re-parsed by heir-opt (round trip).
 With `--heir`, HEIR's lit files for `linalg-canonicalizations` and
 `linalg-fuse-linear-ops` run unchanged with heirpy-opt in place of heir-opt (the
 heir-opt flags of the RUN line become a heirpy-opt pipeline) and the FileCheck verdict
-is counted; then every chunk of those files goes through both tools and each output is
-compared with its input by heirpy's evaluator (3 random seeds).
+is counted, for each whole file and for each of its `// -----` chunks on its own (the
+chunk with its own CHECK lines, through the same RUN line; a chunk that HEIR's own
+output fails numerically is marked as a HEIR miscompile); then every chunk of those
+files goes through both tools and each output is compared with its input by heirpy's
+evaluator (3 random seeds).
 
 `--gaps` lists, per op, the valid chunks heirpy does not accept and the invalid chunks
 it accepts.
@@ -349,9 +352,15 @@ class LitResult:
     detail: str
 
 
-def run_heir_lit(path: Path, rel: str) -> LitResult:
-    """Run the file's RUN lines with heirpy-opt for heir-opt; FileCheck judges the output."""
-    run_lines = re.findall(r"^// RUN:(.*)$", path.read_text(), re.MULTILINE)
+def run_lines_of(path: Path) -> list[str]:
+    return re.findall(r"^// RUN:(.*)$", path.read_text(), re.MULTILINE)
+
+
+def run_heir_lit(path: Path, rel: str, run_lines: Sequence[str] | None = None) -> LitResult:
+    """Run the file's RUN lines (or `run_lines`, with `%s` = `path`) with heirpy-opt for
+    heir-opt; FileCheck judges the output."""
+    if run_lines is None:
+        run_lines = run_lines_of(path)
     missing: list[str] = []
     for line in run_lines:
         stages = [shlex.split(stage.replace("%s", str(path))) for stage in line.split("|")]
@@ -362,7 +371,7 @@ def run_heir_lit(path: Path, rel: str) -> LitResult:
         missing += lacking
         code, out, err = run_heirpy(flags)
         if code != 0:
-            return LitResult(rel, False, missing, first_error(err))
+            return LitResult(rel, False, missing, first_error(err).replace(str(path), rel))
         for stage in stages[1:]:
             if stage[0] != "FileCheck":
                 return LitResult(rel, False, missing, f"unsupported RUN stage {stage[0]}")
@@ -370,8 +379,56 @@ def run_heir_lit(path: Path, rel: str) -> LitResult:
                 ["filecheck", *stage[1:]], input=out, capture_output=True, text=True
             )
             if check.returncode != 0:
-                return LitResult(rel, False, missing, first_error(check.stderr + check.stdout))
+                detail = first_error(check.stderr + check.stdout).replace(str(path), rel)
+                return LitResult(rel, False, missing, detail)
     return LitResult(rel, True, missing, "")
+
+
+@dataclass
+class LitChunkResult:
+    chunk: str  # file#index, as the numerics name it
+    line: int  # first line of the chunk in its file
+    functions: list[str]
+    verdict: str  # "pass" / "FAIL" / "no checks"
+    detail: str  # the first error, at the line of the original file
+    missing_passes: list[str]  # HEIR-only passes of the RUN line
+    heir_opt_passes: bool  # the control: heir-opt's own output of the chunk passes its checks
+    heir_miscompile: bool = False  # heir-opt's own output differs numerically (HEIR's passes only)
+
+
+def run_heir_lit_chunks(path: Path, rel: str, out_dir: Path) -> list[LitChunkResult]:
+    """Each `// -----` chunk of a lit file on its own: its text (after as many empty
+    lines as precede it, so FileCheck's line numbers are the file's) through the file's
+    RUN lines, checked against its own CHECK lines."""
+    run_lines = run_lines_of(path)
+    results = []
+    for chunk in split_chunks(rel, path.read_text()):
+        chunk_path = out_dir / f"{rel.replace('/', '__')}.{chunk.index}.mlir"
+        chunk_path.parent.mkdir(parents=True, exist_ok=True)
+        chunk_path.write_text("\n" * (chunk.line - 1) + chunk.text)
+        lit = run_heir_lit(chunk_path, rel, run_lines)
+        verdict = "pass" if lit.passed else "FAIL"
+        if not lit.passed and "no check strings found" in lit.detail.lower():
+            verdict = "no checks"
+        results.append(LitChunkResult(
+            chunk.name, chunk.line, _functions(chunk.text), verdict, lit.detail, lit.missing_passes,
+            heir_opt_lit(chunk_path, run_lines),
+        ))
+    return results
+
+
+def heir_opt_lit(path: Path, run_lines: Sequence[str]) -> bool:
+    """The RUN lines with heir-opt itself: whether splitting lost nothing the checks need."""
+    for line in run_lines:
+        stages = [shlex.split(stage.replace("%s", str(path))) for stage in line.split("|")]
+        code, out, _ = run_heir_opt(stages[0][1:])
+        if code != 0:
+            return False
+        for stage in stages[1:]:
+            check = subprocess.run(["filecheck", *stage[1:]], input=out, capture_output=True, text=True)
+            if check.returncode != 0:
+                return False
+    return True
 
 
 @dataclass
@@ -384,7 +441,7 @@ class NumericResult:
 
 def compare_numerics(path: Path, rel: str, out_dir: Path) -> list[NumericResult]:
     """Each chunk through both tools; each output against its input with the evaluator."""
-    run_lines = re.findall(r"^// RUN:(.*)$", path.read_text(), re.MULTILINE)
+    run_lines = run_lines_of(path)
     args = [a for a in shlex.split(run_lines[0].split("|")[0])[1:] if a != "%s"]
     heir_args = [a for a in args if a != "--split-input-file"]
     heirpy_flags, missing = heirpy_args(heir_args)
@@ -602,16 +659,18 @@ def heir_section(source: str, out: Path) -> dict[str, object]:
     shutil.rmtree(root, ignore_errors=True)
     files = copy_tree(source, HEIR_FILES, root)
     lit = [run_heir_lit(f, f.relative_to(root).as_posix()) for f in files]
-    print(f"\nHEIR's lit files with heirpy-opt for heir-opt: {sum(r.passed for r in lit)} of "
-          f"{len(lit)} pass")
-    print("\n| HEIR lit file | FileCheck | first failure |")
-    print("|---|---|---|")
-    for r in lit:
-        note = f" (HEIR-only pass: {', '.join(r.missing_passes)})" if r.missing_passes else ""
-        print(f"| {r.file} | {'pass' if r.passed else 'FAIL'}{note} | {r.detail[:160]} |")
+    chunk_dir = out / "heir-lit-chunks"
+    shutil.rmtree(chunk_dir, ignore_errors=True)
+    chunks = {f: run_heir_lit_chunks(f, f.relative_to(root).as_posix(), chunk_dir) for f in files}
     numeric_dir = out / "heir-chunks"
     numeric_dir.mkdir(parents=True, exist_ok=True)
     numerics = [n for f in files for n in compare_numerics(f, f.relative_to(root).as_posix(), numeric_dir)]
+    miscompiled = {n.chunk for n in numerics if n.heir == "MISMATCH"}
+    for results in chunks.values():
+        for c in results:
+            # HEIR-only passes (activation approximations) change values on purpose.
+            c.heir_miscompile = c.chunk in miscompiled and not c.missing_passes
+    print_heir_lit(lit, [chunks[f] for f in files])
     tally = {tool: Counter(getattr(n, tool).split(":")[0] for n in numerics) for tool in ("heir", "heirpy")}
     print(f"\nNumerics of each output against its input ({len(numerics)} functions):")
     for tool, label in (("heir", "heir-opt"), ("heirpy", "heirpy-opt")):
@@ -619,7 +678,48 @@ def heir_section(source: str, out: Path) -> dict[str, object]:
     for n in numerics:
         if "MISMATCH" in (n.heir, n.heirpy):
             print(f"  MISMATCH {n.chunk} @{n.function}: heir-opt {n.heir}, heirpy {n.heirpy}")
-    return {"lit": [asdict(r) for r in lit], "numerics": [asdict(n) for n in numerics]}
+    return {
+        "lit": [asdict(r) for r in lit],
+        "lit_chunks": [asdict(c) for f in files for c in chunks[f]],
+        "numerics": [asdict(n) for n in numerics],
+    }
+
+
+def print_heir_lit(lit: Sequence[LitResult], chunks: Sequence[Sequence[LitChunkResult]]) -> None:
+    """Whole files, then each chunk on its own: a file passes only if every chunk does,
+    so the chunk count says how much of a failing file heirpy already matches."""
+    counted = [c for file_chunks in chunks for c in file_chunks if c.verdict != "no checks"]
+    passing = [c for c in counted if c.verdict == "pass"]
+    print(f"\nHEIR's lit files with heirpy-opt for heir-opt: {sum(r.passed for r in lit)} of "
+          f"{len(lit)} pass")
+    failing = [c for c in counted if c.verdict == "FAIL"]
+    wrong = sum(c.heir_miscompile for c in failing)
+    control = sum(c.heir_opt_passes for c in counted)
+    print(f"their `// -----` chunks, each alone with its own CHECK lines: {len(passing)} of {len(counted)} "
+          f"pass (heir-opt itself: {control} of {len(counted)})"
+          + (f"; {wrong} of the {len(failing)} failing expect what heir-opt miscompiles" if wrong else ""))
+    print("\n| HEIR lit file | FileCheck | chunks passing | first failure |")
+    print("|---|---|---|---|")
+    for r, file_chunks in zip(lit, chunks):
+        note = f" (HEIR-only pass: {', '.join(r.missing_passes)})" if r.missing_passes else ""
+        checked = [c for c in file_chunks if c.verdict != "no checks"]
+        ok = sum(c.verdict == "pass" for c in checked)
+        print(f"| {r.file} | {'pass' if r.passed else 'FAIL'}{note} | {ok}/{len(checked)} | {r.detail[:160]} |")
+    print(f"| total | {sum(r.passed for r in lit)}/{len(lit)} | {len(passing)}/{len(counted)} | |")
+    if failing:
+        print("\nFailing chunks (function: first error, at the file's line):")
+    for c in failing:
+        where = ", ".join(f"@{name}" for name in c.functions) or f"line {c.line}"
+        mark = " [HEIR's expectation is a miscompile: heir-opt's output differs from its input]" \
+            if c.heir_miscompile else ""
+        if c.missing_passes:
+            mark = f" [HEIR-only pass: {', '.join(c.missing_passes)}]"
+        file = c.chunk.rsplit("#", 1)[0]
+        detail = re.sub(rf"^{re.escape(file)}:(\d+): ", r"line \1: ", c.detail)
+        print(f"  {c.chunk} {where}: {detail[:200]}{mark}")
+    unchecked = [c.chunk for file_chunks in chunks for c in file_chunks if c.verdict == "no checks"]
+    if unchecked:
+        print(f"not counted (no CHECK line of the RUN line's prefix): {', '.join(unchecked)}")
 
 
 if __name__ == "__main__":
