@@ -26,10 +26,11 @@ With `--heir`, HEIR's lit files for `linalg-canonicalizations` and
 `linalg-fuse-linear-ops` run unchanged with heirpy-opt in place of heir-opt (the
 heir-opt flags of the RUN line become a heirpy-opt pipeline) and the FileCheck verdict
 is counted, for each whole file and for each of its `// -----` chunks on its own (the
-chunk with its own CHECK lines, through the same RUN line; a chunk that HEIR's own
-output fails numerically is marked as a HEIR miscompile); then every chunk of those
-files goes through both tools and each output is compared with its input by heirpy's
-evaluator (3 random seeds).
+chunk with its own CHECK lines, through the same RUN line; heir-opt runs the same
+chunks as a control, and a failing chunk whose heir-opt output differs numerically from
+its input is marked as expecting a miscompile); then every chunk of those files goes
+through both tools and each output is compared with its input by heirpy's evaluator (3
+random seeds).
 
 `--gaps` lists, per op, the valid chunks heirpy does not accept and the invalid chunks
 it accepts.
