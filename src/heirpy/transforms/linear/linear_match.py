@@ -12,7 +12,10 @@
 * `linear_op_view(op)`: for matmul / matvec / vecmat / conv_2d_nchw_fchw /
   depthwise_conv_2d_nchw_chw, which operand
   is the (constant) weight, which the activation, and which weight axis produces which
-  output axis, so a per-output-channel scale can move into the weights.
+  output axis, so a per-output-channel scale can move into the weights;
+  `weight_slots(op)` gives the same readings without requiring a constant weight.
+* `init_operand_index(op)`: where an op that computes `init + f(inputs)` keeps its
+  init, so a bias after it can move into the init.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from heirpy.interp.linalg_generic import eval_affine
 from heirpy.ir.dialects.linalg import (
+    BatchMatmulOp,
     Conv2DNchwFchwOp,
     DepthwiseConv2DNchwChwOp,
     GenericOp,
@@ -283,22 +287,84 @@ def may_be_linear_op(op: Operation) -> bool:
     return len(op.operands) == 3 and len(op.results) == 1 and isinstance(op, _VIEW_CLASSES)
 
 
+@dataclass(frozen=True)
+class WeightSlot:
+    """One way to read a linear op as `out = init + f(activation, weight)`, with no
+    claim that the weight is constant: a scale along output axis `out_axis` equals
+    scaling operand `weight_index` along its axis `weight_axis`."""
+
+    op: Operation
+    weight_index: int
+    activation_index: int
+    out_axis: int
+    weight_axis: int
+
+    @property
+    def weight(self) -> SSAValue:
+        return self.op.operands[self.weight_index]
+
+    @property
+    def activation(self) -> SSAValue:
+        return self.op.operands[self.activation_index]
+
+    @property
+    def init(self) -> SSAValue:
+        return self.op.operands[2]
+
+
+def weight_slots(op: Operation) -> list[WeightSlot]:
+    """Every reading of a matmul/matvec/vecmat/conv_2d_nchw_fchw/depthwise_conv_2d_nchw_chw
+    on static tensors as a weighted linear op, in `_VIEWS` order (a matmul has two: the
+    weight on the right, then on the left); empty for any other op."""
+    if not may_be_linear_op(op):
+        return []
+    if any(static_shape(v.type) is None for v in (*op.operands, op.results[0])):
+        return []
+    return [
+        WeightSlot(op, weight_index, activation_index, out_axis, weight_axis)
+        for cls, weight_index, activation_index, out_axis, weight_axis in _VIEWS
+        if isinstance(op, cls)
+    ]
+
+
 def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None:
     """The view of a matmul/matvec/vecmat/conv_2d_nchw_fchw/depthwise_conv_2d_nchw_chw
-    on static tensors whose
-    weight operand is a constant; None otherwise (function-argument weights included:
-    this pass folds constants only)."""
-    if len(op.operands) != 3 or len(op.results) != 1:
-        return None
-    if any(static_shape(v.type) is None for v in (*op.operands, op.results[0])):
-        return None
-    for cls, weight_index, activation_index, out_axis, weight_axis in _VIEWS:
-        if not isinstance(op, cls):
-            continue
-        weight = reader.fold(op.operands[weight_index])
+    on static tensors whose weight operand is a constant; None otherwise (weights that
+    are function arguments are `weight_slots`' business)."""
+    for slot in weight_slots(op):
+        weight = reader.fold(slot.weight)
         if weight is None:
             continue
-        if reader.fold(op.operands[activation_index]) is not None:
+        if reader.fold(op.operands[slot.activation_index]) is not None:
             return None  # plaintext work: nothing to fold into
-        return LinearOpView(op, activation_index, weight_index, out_axis, weight_axis, weight)
+        return LinearOpView(
+            op, slot.activation_index, slot.weight_index, slot.out_axis, slot.weight_axis, weight
+        )
     return None
+
+
+# ------------------------------------------------------------------------- accumulators
+_ACCUMULATING: tuple[type[Operation], ...] = (*_VIEW_CLASSES, BatchMatmulOp)
+
+
+def init_operand_index(op: Operation) -> int | None:
+    """The operand index of the init of an op that computes `init + f(inputs)` with `f`
+    not reading the init, so that adding `b` to its result equals adding `b` to its init:
+    a named matmul / matvec / vecmat / batch_matmul / conv_2d_nchw_fchw /
+    depthwise_conv_2d_nchw_chw, or a one-result `linalg.generic` whose body yields
+    `out + g(ins)` (`out` read nowhere else); None for any other op."""
+    if isinstance(op, _ACCUMULATING):
+        return 2 if len(op.operands) == 3 and len(op.results) == 1 else None
+    if not isinstance(op, GenericOp) or len(op.outputs) != 1 or len(op.res) != 1:
+        return None
+    block = op.body.block
+    out = block.args[len(op.inputs)]
+    last = block.last_op
+    if not isinstance(last, YieldOp) or len(last.operands) != 1:
+        return None
+    total = last.operands[0].owner
+    if not isinstance(total, arith.AddfOp) or not out.has_one_use():
+        return None
+    if out not in (total.lhs, total.rhs) or total.lhs is total.rhs:
+        return None
+    return len(op.inputs)
