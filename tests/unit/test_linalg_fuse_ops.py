@@ -31,7 +31,7 @@ TRANSFORM_TESTS = ROOT / "tests" / "filecheck" / "transforms"
 # Each group of the umbrella, the component pass that is the same group alone, and the
 # umbrella's spec with every other group switched off.
 COMPONENTS = {
-    "linalg-fuse-linear-ops": "linalg-fuse-ops{conv-pool=false linear-chains=false pointwise=false}",
+    "linalg-fuse-linear-ops": "linalg-fuse-ops{conv-pool=false linear-chains=false pointwise=false bias-into-init=true}",
     "linalg-fuse-conv-pool": "linalg-fuse-ops{linear-ops=false linear-chains=false pointwise=false}",
     "linalg-fuse-linear-chains": "linalg-fuse-ops{linear-ops=false conv-pool=false pointwise=false}",
     "linalg-fuse-pointwise": "linalg-fuse-ops{linear-ops=false conv-pool=false linear-chains=false}",

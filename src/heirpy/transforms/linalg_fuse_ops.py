@@ -63,15 +63,18 @@ def populate_linalg_fuse_ops_patterns(
     pointwise: bool = True,
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
     rule: CostRule | None = None,
+    bias_into_init: bool = False,
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-linear-ops`,
     `linalg-fuse-conv-pool`, `linalg-fuse-linear-chains` and `linalg-fuse-pointwise`
     run; `slot_budget` is the linear-chain group's, `rule` the cost rule of the
-    conv-pool and linear-chain groups."""
+    conv-pool and linear-chain groups, `bias_into_init` the linear-op group's bias
+    rule (false here: a bias left as an add is the epilogue of its kernel, and IREE
+    moves a non-zero init of a named op back out into an add)."""
     sets: list[PatternSet] = []
     if linear_ops:
-        sets += populate_linalg_fuse_linear_ops_patterns(ctx)
+        sets += populate_linalg_fuse_linear_ops_patterns(ctx, bias_into_init)
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns(rule)
     if linear_chains:
@@ -97,7 +100,9 @@ class LinalgFuseOpsPass(ModulePass):
     Options switch groups off: `linalg-fuse-ops{linear-ops=false}`,
     `{conv-pool=false}`, `{linear-chains=false}`, `{pointwise=false}`; `policy`,
     `max-weight-growth` and `max-mac-growth` are the cost rule of the conv-pool and
-    linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`; the order is in
+    linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`;
+    `bias-into-init` is the linear-op group's bias rule (default false, unlike
+    `linalg-fuse-linear-ops`); the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """
@@ -113,6 +118,9 @@ class LinalgFuseOpsPass(ModulePass):
     policy: str = DEFAULT_POLICY
     max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
     max_mac_growth: int | float = 0
+    bias_into_init: bool = False
+    """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
+    HEIR's, is true)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
@@ -124,5 +132,6 @@ class LinalgFuseOpsPass(ModulePass):
             pointwise=self.pointwise,
             slot_budget=self.slot_budget or None,
             rule=rule,
+            bias_into_init=self.bias_into_init,
         )
         apply_pattern_sets(op, sets)

@@ -1,4 +1,4 @@
-"""Fold constant bias, scale and batch-norm arithmetic into the preceding linear op.
+"""Fold bias, scale and batch-norm arithmetic into the preceding linear op.
 
 Example (a conv, then its bias and a per-channel scale, as torch-mlir emits them):
 
@@ -16,25 +16,33 @@ Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differen
 
 * linear ops: `linalg.matmul` (weight on either side), `matvec`, `vecmat`,
   `conv_2d_nchw_fchw`, `depthwise_conv_2d_nchw_chw` (MobileNet's batch-norm follows
-  one: its per-channel scale multiplies filter `K[c]`), whose weight is a compile-time
-  constant. Weights that are
-  function arguments are NOT folded (the pass does not fire): heirpy folds with numpy
-  only, so the output never carries extra plaintext ops.
+  one: its per-channel scale multiplies filter `K[c]`).
 * elementwise ops: `arith.addf/subf/mulf/divf` on tensors or a single-op
   `linalg.generic` (torch-mlir's form, the constant through any indexing map or a
-  captured scalar); the other side must fold to a constant (constants through
-  transpose/expand/broadcast/sqrt ... are folded with heirpy's evaluator).
-* add/sub go into the init: `init' = init ± K` (`K - L(x)` negates the weights too).
-  A `tensor.empty` init counts as zeros (it is undefined, so any value refines it).
-  Unlike HEIR, a bias is moved into a zero init only when a scale after it needs the
-  linear op's result directly (batch-norm's `- mean` before its `* 1/sqrt(var)`):
-  an add costs no level, a bias left as an add becomes the epilogue of the op's kernel,
-  and IREE moves a non-zero init of a named op back out into an add generic
-  (`DetachElementwiseFromNamedOps`). An init that already holds constants takes any
-  bias (`bias_fold_allowed`).
+  captured scalar).
+* what is folded, and how: when the weight, the other operand and the init are
+  compile-time constants (constants through transpose/expand/broadcast/sqrt ... are
+  folded with heirpy's evaluator), numpy folds them and the output carries new
+  constants only (`FuseElementwiseIntoLinearOp`). When one of them is plaintext known
+  only at run time (a function argument not marked `secret.secret`, HEIR's rule:
+  `heirpy.analysis.secretness`), the fold is written as plaintext ops before the
+  linear op, as HEIR writes it (`FuseRuntimeScaleIntoWeights`,
+  `FuseRuntimeBiasIntoInit`; the arith form on tensors only). Nothing secret is ever
+  folded: that would turn a plaintext operation into one on ciphertexts.
+* add/sub go into the init: `init' = init ± K` (`K - L(x)` negates the weights too,
+  for constants only). A `tensor.empty` init counts as zeros (it is undefined, so any
+  value refines it). Option `bias-into-init` (default true, HEIR's rule) moves every
+  bias; with it false, as `linalg-fuse-ops` runs, a bias is moved into a zero init
+  only when a scale after it needs the linear op's result directly (batch-norm's
+  `- mean` before its `* 1/sqrt(var)`): an add costs no level, a bias left as an add
+  becomes the epilogue of the op's kernel, and IREE moves a non-zero init of a named
+  op back out into an add generic (`DetachElementwiseFromNamedOps`). An init that
+  already holds a bias takes any bias (`bias_fold_allowed`).
 * mul/div scale the weights along the output channel AND the existing init (HEIR scales
   only the weights, which is wrong with a pre-existing bias), and only when the
-  scale is constant across every other output axis; `K / L(x)` never fuses.
+  scale is constant across every other output axis (for a run-time scale: a
+  `linalg.broadcast` of a 1-D tensor); `K / L(x)` never fuses. An undefined
+  (`tensor.empty`) init stays as it is.
 * the linear op's result must have no other user (HEIR rewrites it in place, which
   would change the other users' values).
 
@@ -54,8 +62,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -63,6 +72,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from heirpy.analysis.secretness import argument_sources, is_secret
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
@@ -70,16 +80,26 @@ from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
     erase_dead_constant_slices,
+    is_compile_time_constant,
 )
 from heirpy.transforms.linear.element_paths import read_elsewhere, reads_of_path_end, trace_back
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
     ElementwiseAffine,
     LinearOpView,
+    WeightSlot,
     arith_kind,
+    init_operand_index,
     linear_op_view,
     match_elementwise_affine,
     may_be_linear_op,
+    weight_slots,
+)
+from heirpy.transforms.linear.runtime_operands import (
+    broadcast_along,
+    channel_source,
+    hoist,
+    hoist_plan,
 )
 from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
@@ -129,16 +149,67 @@ def bias_fold_allowed(init_is_zero: bool, scale_follows: bool) -> bool:
 
 
 def scale_follows(value: SSAValue, reader: ConstantFolder) -> bool:
-    """Is `value` (through single-use constant adds/subs) scaled by a constant?"""
+    """Is `value` (through single-use adds/subs of constants or run-time plaintext)
+    scaled by a constant or by run-time plaintext?"""
     while value.has_one_use():
         user = next(iter(value.uses)).operation
         match = match_elementwise_affine(user, reader)
-        if match is None or match.operand is not value:
+        if match is not None and match.operand is value:
+            if match.kind in ("mul", "div"):
+                return match.is_affine()
+            value = match.result
+            continue
+        runtime = match_runtime_elementwise(user, value, reader)
+        if runtime is None:
             return False
-        if match.kind in ("mul", "div"):
-            return match.is_affine()
-        value = match.result
+        if runtime.kind in ("mul", "div"):
+            return True
+        value = runtime.op.results[0]
     return False
+
+
+@dataclass(frozen=True)
+class RuntimeElementwise:
+    """`op` computes `value <kind> other` (or `other <kind> value` when `value_is_lhs`
+    is False) on tensors of one type, `other` being plaintext (not secret) that is not
+    known at compile time, or known while the linear op's weight is not."""
+
+    op: Operation
+    kind: str  # add | sub | mul | div
+    value_is_lhs: bool
+    other: SSAValue
+
+
+def match_runtime_elementwise(
+    op: Operation, value: SSAValue, reader: ConstantFolder
+) -> RuntimeElementwise | None:
+    """`op` as `value <kind> other` with `other` not secret (`analysis.secretness`);
+    None for anything else (a generic, two uses of `value`, a secret `other`)."""
+    kind = arith_kind(op)
+    if kind is None or value not in op.operands or op.operands[0] is op.operands[1]:
+        return None
+    if static_shape(op.results[0].type) is None or op.results[0].type != value.type:
+        return None
+    value_is_lhs = op.operands[0] is value
+    other = op.operands[1] if value_is_lhs else op.operands[0]
+    if is_secret(other):
+        return None
+    return RuntimeElementwise(op, kind, value_is_lhs, other)
+
+
+def on_data_path(value: SSAValue, data: set[BlockArgument]) -> bool:
+    """Is `value` computed from one of the `data` arguments (a linear op's input
+    arguments, `argument_sources`)? Such a value is the network's data, not a
+    parameter: a residual `conv(x) + x` keeps its add."""
+    return bool(argument_sources([value]) & data)
+
+
+def _is_zero_init(value: SSAValue, reader: ConstantFolder) -> bool:
+    """Is the init `value` a `tensor.empty` (undefined: zeros refine it) or zeros?"""
+    if isinstance(value.owner, tensor.EmptyOp):
+        return True
+    known = reader.init_value(value)
+    return known is not None and not np.any(known)
 
 
 class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
@@ -155,8 +226,9 @@ class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
     a scale after it must reach L).
     """
 
-    def __init__(self, reader: ConstantFolder | None = None):
+    def __init__(self, reader: ConstantFolder | None = None, bias_into_init: bool = True):
         self.reader = ConstantFolder() if reader is None else reader
+        self.bias_into_init = bias_into_init
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or not any(_single_use_of_linear_op(v) for v in op.operands):
@@ -173,8 +245,9 @@ class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
         init = self.reader.init_value(view.init)
         if init is None:
             return
-        if elementwise.kind in ("add", "sub") and not bias_fold_allowed(
-            not np.any(init), scale_follows(elementwise.result, self.reader)
+        if elementwise.kind in ("add", "sub") and not (
+            self.bias_into_init
+            or bias_fold_allowed(not np.any(init), scale_follows(elementwise.result, self.reader))
         ):
             return
         folded = fold_elementwise(view, init, elementwise)
@@ -186,9 +259,15 @@ class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
         weight_op = dense_constant(
             folded.weight.astype(element_dtype(weight_type)), weight_type
         )
-        init_ops, init_result = build_init(
-            folded.init.astype(element_dtype(init_type)), init_type
-        )
+        if elementwise.kind in ("mul", "div") and isinstance(view.init.owner, tensor.EmptyOp):
+            # A scaled undefined init is still undefined: keep the `tensor.empty`
+            # rather than write out the zeros it was read as.
+            init_ops: list[Operation] = []
+            init_result = view.init
+        else:
+            init_ops, init_result = build_init(
+                folded.init.astype(element_dtype(init_type)), init_type
+            )
         new_linear = view.op.clone()
         new_linear.operands[view.weight_index] = weight_op.result
         new_linear.operands[2] = init_result
@@ -197,6 +276,224 @@ class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
         rewriter.replace(op, [], [new_linear.results[0]])
         rewriter.erase(view.op)
         erase_dead_constant_slices(rewriter, old_operands)
+
+
+class FuseRuntimeScaleIntoWeights(RewritePattern, OutsideGenericBodies):
+    """Move a scale `L(x) * s` (or `L(x) / s`) into L's weight when the scale or the
+    weight is plaintext known only at run time (a function argument not marked
+    `secret.secret`): the fold becomes plaintext ops before L, and L's result no longer
+    takes a multiplication (one level less under CKKS).
+
+        %m = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x4xf32>)
+               outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+        %sb = linalg.broadcast ins(%s : tensor<4xf32>) outs(%e1 : tensor<2x4xf32>) dimensions = [0]
+        %r = arith.mulf %m, %sb : tensor<2x4xf32>
+      ->
+        %sw = linalg.broadcast ins(%s : tensor<4xf32>) outs(%e2 : tensor<3x4xf32>) dimensions = [0]
+        %w2 = arith.mulf %w, %sw : tensor<3x4xf32>
+        %r = linalg.matmul ins(%x, %w2 : tensor<2x3xf32>, tensor<3x4xf32>)
+               outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+
+    Legality: `arith.mulf` / `arith.divf` on tensors (`s / L` never); L is the only
+    user of its result and has a weight slot (`weight_slots`) whose weight is not
+    secret; the scale is not secret and repeats one value per output channel: a
+    constant (`channel_vector`) or, at run time, a `linalg.broadcast` of a 1-D tensor
+    along the other axes, or a 1-D tensor for a 1-D result (`channel_source`); a
+    non-zero init is scaled too (`init * s`, HEIR forgets this), and must not be
+    secret. When the weight and the scale are both constants
+    `FuseElementwiseIntoLinearOp` folds them with numpy instead.
+    """
+
+    def __init__(self, reader: ConstantFolder | None = None):
+        self.reader = ConstantFolder() if reader is None else reader
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if arith_kind(op) not in ("mul", "div") or in_generic_body(op):
+            return
+        for value in op.operands:
+            if not _single_use_of_linear_op(value):
+                continue
+            match = match_runtime_elementwise(op, value, self.reader)
+            if match is None or (match.kind == "div" and not match.value_is_lhs):
+                continue
+            linear = value.owner
+            assert isinstance(linear, Operation)
+            if self._fuse(match, linear, rewriter):
+                return
+
+    def _fuse(self, match: RuntimeElementwise, linear: Operation, rewriter: PatternRewriter) -> bool:
+        slots = weight_slots(linear)
+        if is_compile_time_constant(match.other) and any(is_compile_time_constant(s.weight) for s in slots):
+            return False  # all constant: FuseElementwiseIntoLinearOp's (numpy) case
+        constant = self.reader.fold(match.other)
+        for slot in slots:
+            if is_secret(slot.weight) or is_compile_time_constant(slot.activation):
+                continue
+            data = argument_sources([slot.activation])
+            if on_data_path(match.other, data) or on_data_path(slot.weight, data):
+                continue
+            plan = self._plan(match, slot, constant, data)
+            if plan is not None:
+                self._rewrite(match, slot, plan, rewriter)
+                return True
+        return False
+
+    def _plan(
+        self, match: RuntimeElementwise, slot: WeightSlot, constant: np.ndarray | None,
+        data: set[BlockArgument],
+    ) -> _RuntimeScalePlan | None:
+        weight_type = slot.weight.type
+        assert isinstance(weight_type, TensorType)
+        if constant is not None:
+            vector = channel_vector(constant, slot.out_axis)
+            if vector is None or (match.kind == "div" and np.any(vector == 0)):
+                return None
+            shape = [1] * len(weight_type.get_shape())
+            shape[slot.weight_axis] = vector.size
+            full = np.broadcast_to(vector.reshape(shape), weight_type.get_shape())
+            scale_ops: list[Operation] = [dense_constant(full.astype(element_dtype(weight_type)), weight_type)]
+            hoisted: list[Operation] = []
+        else:
+            source = channel_source(match.other, slot.out_axis)
+            if source is None:
+                return None
+            plan = hoist_plan(source, slot.op)
+            if plan is None:
+                return None
+            scale_ops, hoisted = broadcast_along(source, weight_type, slot.weight_axis), plan
+        init_scaled = not _is_zero_init(slot.init, self.reader)
+        if init_scaled:
+            if is_secret(slot.init) or on_data_path(slot.init, data):
+                return None
+            init_hoist = hoist_plan(match.other, slot.op)
+            if init_hoist is None:
+                return None
+            hoisted = [*hoisted, *(o for o in init_hoist if o not in hoisted)]
+        return _RuntimeScalePlan(hoisted, scale_ops, init_scaled)
+
+    def _rewrite(
+        self, match: RuntimeElementwise, slot: WeightSlot, plan: _RuntimeScalePlan, rewriter: PatternRewriter
+    ) -> None:
+        linear = slot.op
+        block = linear.parent_block()
+        hoisted = set(plan.hoisted)
+        hoist(rewriter, [o for o in block.ops if o in hoisted] if block is not None else [], linear)
+        binary = arith.MulfOp if match.kind == "mul" else arith.DivfOp
+        new_weight = binary(slot.weight, plan.scale_ops[-1].results[0])
+        ops: list[Operation] = [*plan.scale_ops, new_weight]
+        new_linear = linear.clone()
+        new_linear.operands[slot.weight_index] = new_weight.result
+        if plan.init_scaled:
+            new_init = binary(slot.init, match.other)
+            ops.append(new_init)
+            new_linear.operands[2] = new_init.result
+        rewriter.insert([*ops, new_linear], InsertPoint.before(linear))
+        rewriter.replace(match.op, [], [new_linear.results[0]])
+        rewriter.erase(linear)
+
+
+@dataclass(frozen=True)
+class _RuntimeScalePlan:
+    hoisted: list[Operation]  # ops moved before the linear op (the scale's slice)
+    scale_ops: list[Operation]  # build the scale at the weight's shape (last: the value)
+    init_scaled: bool
+
+
+class FuseRuntimeBiasIntoInit(RewritePattern, OutsideGenericBodies):
+    """Move a bias `L(x) + b` (or `L(x) - b`) into L's init when numpy cannot fold it:
+    `b` or L's init is plaintext known only at run time (a function argument not
+    marked `secret.secret`), or L's weight is, or L is a `linalg.generic` that
+    accumulates into its init.
+
+        %m = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x4xf32>)
+               outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+        %bb = linalg.broadcast ins(%b : tensor<4xf32>) outs(%e1 : tensor<2x4xf32>) dimensions = [0]
+        %r = arith.addf %m, %bb : tensor<2x4xf32>
+      ->
+        %bb = linalg.broadcast ins(%b : tensor<4xf32>) outs(%e1 : tensor<2x4xf32>) dimensions = [0]
+        %r = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x4xf32>)
+               outs(%bb : tensor<2x4xf32>) -> tensor<2x4xf32>
+
+    The new init is `b` itself over an empty or zero init (`-b` for a subtraction:
+    `arith.negf`, or a negated constant), else `init + b` (`init - b`); `b - L` is
+    left alone (it would negate the weights). Legality: `arith.addf` / `arith.subf`
+    on tensors; L computes `init + f(ins)` (`init_operand_index`) and is the only user
+    of its result; neither `b` nor the init is secret; `b`'s defining ops can move
+    before L (`hoist_plan`); and the pass's bias rule allows it (`bias_into_init`, or
+    `bias_fold_allowed`). When L has a constant weight and `b` and the init are
+    constants, `FuseElementwiseIntoLinearOp` folds them with numpy instead.
+    """
+
+    def __init__(self, reader: ConstantFolder | None = None, bias_into_init: bool = True):
+        self.reader = ConstantFolder() if reader is None else reader
+        self.bias_into_init = bias_into_init
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if arith_kind(op) not in ("add", "sub") or in_generic_body(op):
+            return
+        for value in op.operands:
+            linear = value.owner
+            if not value.has_one_use() or not isinstance(linear, Operation):
+                continue
+            index = init_operand_index(linear)
+            match = None if index is None else match_runtime_elementwise(op, value, self.reader)
+            if index is None or match is None or (match.kind == "sub" and not match.value_is_lhs):
+                continue
+            if self._fuse(match, linear, index, rewriter):
+                return
+
+    def _fuse(self, match: RuntimeElementwise, linear: Operation, index: int, rewriter: PatternRewriter) -> bool:
+        init = linear.operands[index]
+        constant_init = isinstance(init.owner, tensor.EmptyOp) or is_compile_time_constant(init)
+        if (
+            constant_init
+            and is_compile_time_constant(match.other)
+            and any(is_compile_time_constant(s.weight) for s in weight_slots(linear))
+        ):
+            return False  # all constant: FuseElementwiseIntoLinearOp's (numpy) case
+        if is_secret(init):
+            return False
+        slots = weight_slots(linear)
+        inputs = [slots[0].activation] if slots else [v for i, v in enumerate(linear.operands) if i != index]
+        data = argument_sources(inputs)  # a generic's inputs: all of them, to be safe
+        if on_data_path(match.other, data) or on_data_path(init, data):
+            return False
+        zero = _is_zero_init(init, self.reader)
+        if not (self.bias_into_init or bias_fold_allowed(zero, scale_follows(match.op.results[0], self.reader))):
+            return False
+        addend = self.reader.fold(match.other)
+        known_init = self.reader.init_value(init)
+        init_type = init.type
+        assert isinstance(init_type, TensorType)
+        hoisted: list[Operation] = []
+        if addend is not None and known_init is not None:
+            total = known_init + addend if match.kind == "add" else known_init - addend
+            new_ops, new_init = build_init(total.astype(element_dtype(init_type)), init_type)
+        else:
+            plan = hoist_plan(match.other, linear)
+            if plan is None:
+                return False
+            hoisted = plan
+            new_ops, new_init = self._combine(match, init, zero)
+        hoist(rewriter, hoisted, linear)
+        new_linear = linear.clone()
+        new_linear.operands[index] = new_init
+        rewriter.insert([*new_ops, new_linear], InsertPoint.before(linear))
+        rewriter.replace(match.op, [], [new_linear.results[0]])
+        rewriter.erase(linear)
+        return True
+
+    @staticmethod
+    def _combine(match: RuntimeElementwise, init: SSAValue, zero: bool) -> tuple[list[Operation], SSAValue]:
+        """The ops making `init ± b` (just `b` or `-b` over a zero init)."""
+        if zero and match.kind == "add":
+            return [], match.other
+        if zero:
+            negated = arith.NegfOp(match.other)
+            return [negated], negated.result
+        binary = arith.AddfOp if match.kind == "add" else arith.SubfOp
+        combined = binary(init, match.other)
+        return [combined], combined.result
 
 
 def _single_use_of_linear_op(value: SSAValue) -> bool:
@@ -345,23 +642,39 @@ class _ScalePlan:
     scale: np.ndarray  # per output channel of the linear op
 
 
-def populate_linalg_fuse_linear_ops_patterns(ctx: Context | None = None) -> list[PatternSet]:
+def populate_linalg_fuse_linear_ops_patterns(
+    ctx: Context | None = None, bias_into_init: bool = True
+) -> list[PatternSet]:
     """The patterns of this pass (`ctx` holds the blobs of `dense_resource` constants;
-    without it the module's remembered context is used)."""
+    without it the module's remembered context is used; `bias_into_init` is the pass
+    option of that name)."""
     reader = ConstantFolder(ctx)
-    return [PatternSet.of(FuseElementwiseIntoLinearOp(reader), MoveScaleIntoProjection(reader))]
+    return [
+        PatternSet.of(
+            FuseElementwiseIntoLinearOp(reader, bias_into_init),
+            FuseRuntimeScaleIntoWeights(reader),
+            FuseRuntimeBiasIntoInit(reader, bias_into_init),
+            MoveScaleIntoProjection(reader),
+        )
+    ]
 
 
 @dataclass(frozen=True)
 class LinalgFuseLinearOpsPass(ModulePass):
-    """Fold constant bias, scale and batch-norm arithmetic into the preceding linear op.
+    """Fold bias, scale and batch-norm arithmetic into the preceding linear op.
 
     Example: `%c = conv(x, w) outs(zeros); %r = %c * k[f] + b[f]` becomes
     `%r = conv(x, w * k[f]) outs(broadcast(b))` (see the module docstring and
-    tests/filecheck/transforms/linalg-fuse-linear-ops/docstring.mlir).
+    tests/filecheck/transforms/linalg-fuse-linear-ops/docstring.mlir; run-time
+    plaintext operands: runtime_operands.mlir there).
     """
 
     name = "linalg-fuse-linear-ops"
 
+    bias_into_init: bool = True
+    """HEIR's rule (true): every plaintext bias moves into the init. false: a bias
+    after a zero init stays an add unless a scale after it needs the linear op's result
+    (`bias_fold_allowed`), which is what `linalg-fuse-ops` does for IREE."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_linalg_fuse_linear_ops_patterns(ctx))
+        apply_pattern_sets(op, populate_linalg_fuse_linear_ops_patterns(ctx, self.bias_into_init))

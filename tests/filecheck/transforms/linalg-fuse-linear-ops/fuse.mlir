@@ -1,4 +1,6 @@
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops | filecheck %s
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-ops{bias-into-init=false}' | filecheck %s
+// heirpy's bias rule (the one linalg-fuse-ops uses); HEIR's default rule and run-time
+// plaintext operands are in runtime_operands.mlir.
 
 // Bias add on tensors (HEIR's form) after a matmul with a zero init: it stays an add
 // (no level to save; it becomes the kernel's epilogue; IREE would move it back out).
@@ -107,12 +109,11 @@ func.func @conv_scalar_div(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
   } -> tensor<1x1x2x2xf32>
   return %r : tensor<1x1x2x2xf32>
 }
+// The init stays the `tensor.empty` it was: a scaled undefined init is still undefined.
 // CHECK-LABEL: func.func @conv_scalar_div(
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x1x2x2xf32>
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1x2x2xf32>
-// CHECK-NEXT: arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: tensor.empty() : tensor<1x1x2x2xf32>
-// CHECK-NEXT: %[[INIT:.*]] = linalg.fill
-// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[INIT]]
+// CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[E]]
 // CHECK-NEXT: return %[[R]]
 
 // -----
@@ -148,17 +149,20 @@ func.func @no_divide_by_zero(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// Must not fire: weights are a function argument (heirpy folds constants only).
-func.func @no_argument_weights(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> tensor<1x2xf32> {
+// Weights are a function argument (not marked secret): the constant column scale
+// multiplies them as a plaintext op before the matmul.
+func.func @argument_weights(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> tensor<1x2xf32> {
   %b = arith.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
   %z = arith.constant dense<0.0> : tensor<1x2xf32>
   %m = linalg.matmul ins(%x, %w : tensor<1x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2xf32>) -> tensor<1x2xf32>
   %r = arith.mulf %m, %b : tensor<1x2xf32>
   return %r : tensor<1x2xf32>
 }
-// CHECK-LABEL: func.func @no_argument_weights(
-// CHECK:      %[[M:.*]] = linalg.matmul ins(%x, %w
-// CHECK-NEXT: arith.mulf %[[M]], %b
+// CHECK-LABEL: func.func @argument_weights(
+// CHECK:      %[[S:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [1.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: %[[W:.*]] = arith.mulf %w, %[[S]] : tensor<2x2xf32>
+// CHECK-NEXT: %[[M:.*]] = linalg.matmul ins(%x, %[[W]] : {{.*}}) outs(%z : tensor<1x2xf32>)
+// CHECK-NEXT: return %[[M]]
 
 // -----
 
