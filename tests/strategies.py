@@ -569,6 +569,36 @@ def _broadcast_add(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, 
     return b.generic([(x, shape, ident), (wide, shape, ident)], shape, add), shape
 
 
+def _arith_affine(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """HEIR's form of a per-channel scale then bias: `arith.mulf`/`divf` and
+    `arith.addf`/`subf` on tensors, each [C] parameter (axis 1) through
+    `linalg.broadcast`, the parameter on either side; parameters may be arguments, so
+    linear-op fusion meets run-time plaintext."""
+    rank = len(shape)
+    channel = (shape[1],)
+    added = ", ".join(str(d) for d in range(rank) if d != 1)
+    result = x
+    for ops in (("arith.mulf", "arith.divf"), ("arith.addf", "arith.subf")):
+        op = draw(st.sampled_from(ops))
+        kind = draw(st.sampled_from(WEIGHT_KINDS))
+        if op == "arith.divf" and kind != "arg":  # a constant divisor away from zero
+            param = b.constant(np.round(b.rng.uniform(0.5, 2.0, channel) * 64.0) / 64.0)
+        else:
+            param = b.weight(channel, kind, 0.5)
+        e = b.empty(shape)
+        wide = b.fresh("broadcasted")
+        b.emit(
+            f"{wide} = linalg.broadcast ins({param} : {tensor_type(channel)}) outs({e} : {tensor_type(shape)}) "
+            f"dimensions = [{added}]"
+        )
+        lhs, rhs = (result, wide) if op == "arith.divf" or draw(st.booleans()) else (wide, result)
+        name = b.fresh()
+        b.emit(f"{name} = {op} {lhs}, {rhs} : {tensor_type(shape)}")
+        b.layers.append(f"{op.split('.')[1]}/{kind}")
+        result = name
+    return result, shape
+
+
 def _factor_pairs(size: int) -> list[tuple[int, int]]:
     return [(a, size // a) for a in range(2, size) if size % a == 0]
 
@@ -657,6 +687,7 @@ LAYERS: dict[str, Callable[[Draw, _Builder, str, Shape], tuple[str, Shape]]] = {
     "max_dim": _max_dim,
     "softmax": _softmax,
     "two_results": _two_results,
+    "arith_affine": _arith_affine,
 }
 
 
@@ -668,7 +699,7 @@ def _allowed(shape: Shape) -> list[str]:
         allowed += ["conv"] * 4 + ["pool"] * 4  # the common case in front-end IR
         allowed += ["depthwise_conv", "batch_norm", "batch_norm", "global_avg_pool"]
     if rank >= 2:
-        allowed += ["softmax"]
+        allowed += ["softmax", "arith_affine"]
     if rank >= 3:
         allowed += ["max_dim"]
     if prod(shape[1:]) <= 600:

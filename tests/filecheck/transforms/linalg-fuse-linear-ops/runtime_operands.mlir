@@ -155,6 +155,9 @@ func.func @generic_accumulator(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %init: 
 // CHECK-NEXT: %[[I:.*]] = arith.addf %init, %bias : tensor<2x4xf32>
 // CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} outs(%[[I]] : tensor<2x4xf32>)
 // CHECK:      return %[[G]]
+// An init that already holds something takes the bias under linalg-fuse-ops' rule too.
+// KEEP-LABEL: func.func @generic_accumulator(
+// KEEP-NEXT: %[[I:.*]] = arith.addf %init, %bias : tensor<2x4xf32>
 
 // -----
 
@@ -282,3 +285,5 @@ func.func @no_data_path_operands(%a: tensor<2x2xf32>, %x: tensor<2xf32>) -> (ten
 // CHECK-NEXT: %[[X2:.*]] = arith.mulf %x, %x
 // CHECK-NEXT: %[[R2:.*]] = arith.mulf %[[M2]], %[[X2]]
 // CHECK-NEXT: return %[[R1]], %[[R2]]
+// KEEP-LABEL: func.func @no_data_path_operands(
+// KEEP:      arith.addf %{{.*}}, %x
