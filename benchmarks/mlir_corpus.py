@@ -394,7 +394,14 @@ class LitChunkResult:
     detail: str  # the first error, at the line of the original file
     missing_passes: list[str]  # HEIR-only passes of the RUN line
     heir_opt_passes: bool  # the control: heir-opt's own output of the chunk passes its checks
-    heir_miscompile: bool = False  # heir-opt's own output differs numerically (HEIR's passes only)
+    heir_output_differs: bool = False  # heir-opt's own output differs numerically from its input
+
+    @property
+    def heir_miscompile(self) -> bool:
+        """HEIR's expectation is a miscompile: heir-opt's output differs from its input and
+        every pass of the RUN line is one heirpy has too (a HEIR-only pass may change
+        values on purpose, so such a chunk is only flagged, not counted)."""
+        return self.heir_output_differs and not self.missing_passes
 
 
 def run_heir_lit_chunks(path: Path, rel: str, out_dir: Path) -> list[LitChunkResult]:
@@ -666,11 +673,10 @@ def heir_section(source: str, out: Path) -> dict[str, object]:
     numeric_dir = out / "heir-chunks"
     numeric_dir.mkdir(parents=True, exist_ok=True)
     numerics = [n for f in files for n in compare_numerics(f, f.relative_to(root).as_posix(), numeric_dir)]
-    miscompiled = {n.chunk for n in numerics if n.heir == "MISMATCH"}
+    differs = {n.chunk for n in numerics if n.heir == "MISMATCH"}
     for results in chunks.values():
         for c in results:
-            # HEIR-only passes (activation approximations) change values on purpose.
-            c.heir_miscompile = c.chunk in miscompiled and not c.missing_passes
+            c.heir_output_differs = c.chunk in differs
     print_heir_lit(lit, [chunks[f] for f in files])
     tally = {tool: Counter(getattr(n, tool).split(":")[0] for n in numerics) for tool in ("heir", "heirpy")}
     print(f"\nNumerics of each output against its input ({len(numerics)} functions):")
@@ -714,7 +720,8 @@ def print_heir_lit(lit: Sequence[LitResult], chunks: Sequence[Sequence[LitChunkR
         mark = " [HEIR's expectation is a miscompile: heir-opt's output differs from its input]" \
             if c.heir_miscompile else ""
         if c.missing_passes:
-            mark = f" [HEIR-only pass: {', '.join(c.missing_passes)}]"
+            also = "; heir-opt's output differs from its input" if c.heir_output_differs else ""
+            mark = f" [HEIR-only pass: {', '.join(c.missing_passes)}{also}]"
         file = c.chunk.rsplit("#", 1)[0]
         detail = re.sub(rf"^{re.escape(file)}:(\d+): ", r"line \1: ", c.detail)
         print(f"  {c.chunk} {where}: {detail[:200]}{mark}")
