@@ -1,6 +1,7 @@
 """The pattern driver (`heirpy.transforms.rewrite`): the cyclic garbage collector is
 paused for one pass run only, and its state is restored whatever happens; a pattern
-set visits the ops its patterns can match, and erases dead ops everywhere."""
+set visits the ops its patterns can match, and erases dead ops everywhere; a pattern
+is called only on the op types it declares."""
 
 from __future__ import annotations
 
@@ -8,16 +9,15 @@ import gc
 from collections.abc import Iterator
 
 import pytest
-from xdsl.dialects import arith
 from xdsl.dialects.linalg.ops import GenericOp, TransposeOp
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from heirpy.api import context_of, parse
 from heirpy.transforms.rewrite import (
+    OpPattern,
     OutsideGenericBodies,
     PatternSet,
-    _TypeDispatchApplier,
     apply_pattern_sets,
     in_generic_body,
 )
@@ -94,7 +94,7 @@ func.func @main(%x: tensor<4xf32>, %c: f32) -> tensor<4xf32> {
 
 
 class _RecordAll(RewritePattern):
-    """No op type: called on every op the walker visits."""
+    """No declared op types: called on every op the walker visits."""
 
     def __init__(self) -> None:
         self.seen: list[str] = []
@@ -103,12 +103,21 @@ class _RecordAll(RewritePattern):
         self.seen.append(op.name)
 
 
-class _RecordTranspose(RewritePattern):
+class _RecordTranspose(OpPattern[TransposeOp | GenericOp]):
+    """Declares two op types; records the ops it is called on (`called`) and the ones
+    its `rewrite` sees (`seen`)."""
+
+    op_types = (TransposeOp, GenericOp)
+
     def __init__(self) -> None:
+        self.called: list[str] = []
         self.seen: list[str] = []
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: TransposeOp | GenericOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        self.called.append(op.name)
+        super().match_and_rewrite(op, rewriter)
+
+    def rewrite(self, op: TransposeOp | GenericOp, rewriter: PatternRewriter) -> None:
         self.seen.append(op.name)
 
 
@@ -120,10 +129,21 @@ def test_a_pattern_without_an_op_type_sees_every_live_op_in_walk_order() -> None
     assert pattern.seen == first + [name for name in first if name != "arith.mulf"]
 
 
-def test_an_op_type_pattern_is_called_on_its_types_only() -> None:
+def test_a_pattern_is_called_on_its_declared_op_types_only() -> None:
+    """The driver reads `op_types`: it does not even call the pattern on other ops."""
     pattern = _RecordTranspose()
     apply_pattern_sets(parse(GENERIC), [PatternSet.of(pattern)])
-    assert pattern.seen == ["linalg.generic"] * 2  # the sweep that erased the dead ops, and the last one
+    assert pattern.called == ["linalg.generic"] * 2  # the sweep that erased the dead ops, and the last one
+    assert pattern.seen == pattern.called
+
+
+def test_a_declared_pattern_acts_on_its_op_types_only_under_xdsls_walker() -> None:
+    """Under xDSL's own walker the pattern is called on every op, and `rewrite` still
+    sees only the declared types: the same pattern works with both drivers."""
+    pattern = _RecordTranspose()
+    PatternRewriteWalker(pattern).rewrite_module(parse(GENERIC))
+    assert "func.return" in pattern.called and "arith.negf" in pattern.called
+    assert set(pattern.seen) == {"linalg.generic"}
 
 
 def test_dead_ops_are_erased_where_no_pattern_can_match_them() -> None:
@@ -134,16 +154,6 @@ def test_dead_ops_are_erased_where_no_pattern_can_match_them() -> None:
     apply_pattern_sets(module, [PatternSet.of(_RecordTranspose())])
     names = [op.name for op in module.walk()]
     assert names.count("arith.negf") == 1 and "arith.mulf" not in names and "arith.addf" not in names
-
-
-def test_xdsl_op_type_patterns_are_recognised() -> None:
-    """The dispatch reads the op type out of xDSL's `op_type_rewrite_pattern` wrapper;
-    if xDSL changes that wrapper, patterns are called on every op again (slower, same
-    result) -- this test says so."""
-    applier = _TypeDispatchApplier([_RecordTranspose()])
-    assert applier.matches_for(arith.AddfOp) == ()
-    assert len(applier.matches_for(GenericOp)) == 1
-    assert len(applier.matches_for(TransposeOp)) == 1
 
 
 class _RecordOutside(_RecordAll, OutsideGenericBodies):

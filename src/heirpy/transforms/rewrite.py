@@ -10,10 +10,11 @@ such as `linalg-fuse-ops` -- runs it the same way through `apply_pattern_sets`.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
+from abc import abstractmethod
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from typing import Generic, TypeVar
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region
@@ -21,7 +22,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
@@ -69,45 +69,57 @@ def in_generic_body(op: Operation) -> bool:
     return isinstance(op.parent_op(), GenericOp)
 
 
-Match = Callable[[Operation, PatternRewriter], None]
+OpT = TypeVar("OpT", bound=Operation)
 
 
-def _probe(self: RewritePattern, op: Operation, rewriter: PatternRewriter) -> None: ...
+class OpPattern(RewritePattern, Generic[OpT]):
+    """A pattern that acts only on ops of the classes in `op_types` (its declaration):
+    `match_and_rewrite` calls `rewrite` for such an op and returns at once for any
+    other, so the pattern behaves the same under xDSL's `PatternRewriteWalker`, and
+    `apply_pattern_sets` can skip it on other ops without calling it. A pattern that
+    may act on any op says so with `op_types = (Operation,)`. A subclass may override
+    `match_and_rewrite` to add a check, as long as it still acts on `op_types` only.
+
+        class FoldConstantFill(ConstantPattern[FillOp]):
+            op_types = (FillOp,)
+
+            def rewrite(self, op: FillOp, rewriter: PatternRewriter) -> None: ...
+    """
+
+    op_types: tuple[type[OpT], ...]
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, self.op_types):
+            self.rewrite(op, rewriter)
+
+    @abstractmethod
+    def rewrite(self, op: OpT, rewriter: PatternRewriter) -> None:
+        """Match `op` (of one of `op_types`), check legality, rewrite."""
 
 
-_OP_TYPE_IMPL = op_type_rewrite_pattern(_probe).__code__
-"""The code of xDSL's `op_type_rewrite_pattern` wrapper: `if isinstance(op, T): f(...)`."""
-
-
-def _unwrap(pattern: RewritePattern) -> tuple[type | None, Match]:
-    """(T, f) for a pattern whose `match_and_rewrite` is xDSL's op-type wrapper of `f`
-    for op type T (a class or a union); (None, the method) for any other pattern."""
-    method = type(pattern).match_and_rewrite
-    code = getattr(method, "__code__", None)
-    closure = getattr(method, "__closure__", None)
-    if code is not _OP_TYPE_IMPL or closure is None:
-        return None, pattern.match_and_rewrite
-    cells = dict(zip(code.co_freevars, closure, strict=True))
-    expected, func = cells["expected_type"].cell_contents, cells["func"].cell_contents
-    return expected, partial(func, pattern)
+def _declared_op_types(pattern: RewritePattern) -> tuple[type[Operation], ...]:
+    """The op classes `pattern` may act on: its declaration, or every op when it has
+    none (xDSL's own patterns, or a heirpy pattern that is a plain `RewritePattern`)."""
+    return pattern.op_types if isinstance(pattern, OpPattern) else (Operation,)
 
 
 class _TypeDispatchApplier(RewritePattern):
     """xDSL's `GreedyRewritePatternApplier` (trivially dead ops are erased first, then
-    the patterns are tried in order until one acts; no folding), except that a pattern
-    written for op type T is only called on ops of type T: the patterns an op's class
-    can match are looked up once per class. Calling an op-type pattern on another op is
-    a no-op (its wrapper tests `isinstance` first), so skipping it changes nothing."""
+    the patterns are tried in order until one acts; no folding), except that an
+    `OpPattern` is only called on ops of its `op_types`: the patterns an op's class can
+    match are looked up once per class. An `OpPattern` called on another op returns at
+    once, so skipping it changes nothing."""
 
     def __init__(self, patterns: Sequence[RewritePattern]) -> None:
-        self._patterns = [(*_unwrap(p), isinstance(p, OutsideGenericBodies)) for p in patterns]
-        self._by_class: dict[type[Operation], tuple[Match, ...]] = {}
+        self._patterns = [(_declared_op_types(p), p, isinstance(p, OutsideGenericBodies)) for p in patterns]
+        self._by_class: dict[type[Operation], tuple[RewritePattern, ...]] = {}
         self._in_bodies: dict[type[Operation], bool] = {}
 
-    def matches_for(self, cls: type[Operation]) -> tuple[Match, ...]:
+    def matches_for(self, cls: type[Operation]) -> tuple[RewritePattern, ...]:
+        """The patterns that may act on an op of class `cls`, in the set's order."""
         found = self._by_class.get(cls)
         if found is None:
-            found = tuple(m for t, m, _ in self._patterns if t is None or issubclass(cls, t))
+            found = tuple(p for types, p, _ in self._patterns if issubclass(cls, types))
             self._by_class[cls] = found
         return found
 
@@ -115,7 +127,7 @@ class _TypeDispatchApplier(RewritePattern):
         """Could some pattern act on an op of class `cls` inside a generic body?"""
         found = self._in_bodies.get(cls)
         if found is None:
-            found = any(not outside and (t is None or issubclass(cls, t)) for t, _, outside in self._patterns)
+            found = any(not outside and issubclass(cls, types) for types, _, outside in self._patterns)
             self._in_bodies[cls] = found
         return found
 
@@ -123,8 +135,8 @@ class _TypeDispatchApplier(RewritePattern):
         if is_trivially_dead(op):
             rewriter.erase(op)
             return
-        for match in self.matches_for(type(op)):
-            match(op, rewriter)
+        for pattern in self.matches_for(type(op)):
+            pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 return
 
@@ -134,7 +146,7 @@ class _SetWalker(PatternRewriteWalker):
     """xDSL's walker (same order, same worklist, same sweeps to a fixpoint; ops before
     the ops nested in them), except that a sweep does not queue an op that no pattern
     of the set can match and that is not dead: visiting it would only have found that
-    out. "Can match": the op's class is one the pattern is written for, and, for an op
+    out. "Can match": the op's class is one of the pattern's `op_types`, and, for an op
     directly in a linalg.generic body, the pattern is not `OutsideGenericBodies`. Mostly
     this skips the scalar ops of generic bodies, which xDSL's walker visits twice per
     pattern set (every set ends with a sweep that changes nothing).
