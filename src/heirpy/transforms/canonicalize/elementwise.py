@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import VerifyException
 
@@ -42,6 +42,7 @@ from heirpy.ir.utils import (
 )
 from heirpy.transforms.canonicalize.fold_constants import dense_constant
 from heirpy.transforms.linear.constant_folding import is_compile_time_constant
+from heirpy.transforms.rewrite import OpPattern
 
 # Scalar ops that apply elementwise to tensors (MLIR's ElementwiseMappable) and that
 # heirpy types there.
@@ -98,7 +99,7 @@ def unit_reassociation(rank: int, unit_dims: Sequence[int]) -> list[list[int]]:
 
 
 # ------------------------------------------------------------------ broadcasts
-class BroadcastToExpandShape(RewritePattern):
+class BroadcastToExpandShape(OpPattern[linalg.xops.BroadcastOp]):
     """A broadcast that only adds unit dims is a reshape.
 
         %r = linalg.broadcast ins(%x : tensor<2x3xf32>) outs(%e : tensor<1x2x3x1xf32>) dimensions = [0, 3]
@@ -109,8 +110,9 @@ class BroadcastToExpandShape(RewritePattern):
     Legality: tensor semantics, static shapes, every added dim has size 1, input rank > 0.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.xops.BroadcastOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.xops.BroadcastOp,)
+
+    def rewrite(self, op: linalg.xops.BroadcastOp, rewriter: PatternRewriter) -> None:
         if len(op.result) != 1:
             return
         in_shape, out_shape = static_shape(op.input.type), static_shape(op.result[0].type)
@@ -128,15 +130,16 @@ class BroadcastToExpandShape(RewritePattern):
         )
 
 
-class FoldCollapseOfExpand(RewritePattern):
+class FoldCollapseOfExpand(OpPattern[tensor.CollapseShapeOp]):
     """`collapse_shape(expand_shape(x))` with the same reassociation is `x` (MLIR's
     canonicalizer does this inside HEIR's pass; BroadcastToExpandShape creates it).
 
     Legality: same reassociation on both, and the collapse yields x's type.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter) -> None:
+    op_types = (tensor.CollapseShapeOp,)
+
+    def rewrite(self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter) -> None:
         expand = op.src.owner
         if not isinstance(expand, tensor.ExpandShapeOp):
             return
@@ -145,7 +148,7 @@ class FoldCollapseOfExpand(RewritePattern):
         rewriter.replace(op, [], [expand.src])
 
 
-class MaterializeBroadcasts(RewritePattern):
+class MaterializeBroadcasts(OpPattern[linalg.GenericOp]):
     """Unfold broadcasting input maps of a multi-input parallel generic into explicit
     broadcasts, so the generic becomes elementwise (HEIR's batch-norm normalisation):
 
@@ -165,8 +168,9 @@ class MaterializeBroadcasts(RewritePattern):
     folded (HEIR writes it out in full); the generic then stays a generic.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.GenericOp,)
+
+    def rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) < 2 or not all_parallel(op.iterator_types) or not op.res:
             return
         maps = affine_maps(op.indexing_maps)
@@ -245,7 +249,7 @@ def _materialize(
     return [*ops, empty, broadcast], broadcast.result[0]
 
 
-class DecomposeProjectedPermutation(RewritePattern):
+class DecomposeProjectedPermutation(OpPattern[linalg.GenericOp]):
     """Unfold transposes (and broadcasts) hidden in input maps into explicit ops, as
     MLIR's `populateDecomposeProjectedPermutationPatterns` does inside HEIR's pass:
 
@@ -261,8 +265,9 @@ class DecomposeProjectedPermutation(RewritePattern):
     that broadcasts (a transpose alone is unfolded: it folds to a same-size constant).
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.GenericOp,)
+
+    def rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if (len(op.inputs) == 1 and len(op.outputs) == 1) or not all_parallel(op.iterator_types) or not op.res:
             return
         body_ops = list(op.body.block.ops)
@@ -431,7 +436,7 @@ def discard_ops(ops: Sequence[Operation]) -> None:
         op.erase()
 
 
-class GenericToElementwise(RewritePattern):
+class GenericToElementwise(OpPattern[linalg.GenericOp]):
     """An elementwise generic is its body applied to whole tensors (HEIR's
     LinalgGenericToElementwise; MLIR has no named elementwise linalg ops any more):
 
@@ -451,8 +456,9 @@ class GenericToElementwise(RewritePattern):
     elementwise.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.GenericOp,)
+
+    def rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if not op.res or not all_parallel(op.iterator_types):
             return
         if not all(is_identity(m) for m in affine_maps(op.indexing_maps)):
@@ -471,7 +477,7 @@ class GenericToElementwise(RewritePattern):
         rewriter.replace(op, new_ops, results)
 
 
-class MapToElementwise(RewritePattern):
+class MapToElementwise(OpPattern[linalg.MapOp]):
     """A `linalg.map` whose body is one elementwise op is that op on tensors:
 
         %r = linalg.map { arith.mulf } ins(%c, %x : tensor<1x512xf32>, tensor<1x512xf32>)
@@ -485,8 +491,9 @@ class MapToElementwise(RewritePattern):
     swaps its arguments stays correct (HEIR passes the inputs in order regardless).
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.MapOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.MapOp,)
+
+    def rewrite(self, op: linalg.MapOp, rewriter: PatternRewriter) -> None:
         if not op.res or len(list(op.body.block.ops)) != 2:
             return
         result_type = op.res[0].type
@@ -507,15 +514,16 @@ class MapToElementwise(RewritePattern):
         rewriter.replace(op, new_ops, results)
 
 
-class DropCfAssertInLinalg(RewritePattern):
+class DropCfAssertInLinalg(OpPattern[cf.AssertOp]):
     """`cf.assert` inside a generic body is dropped (HEIR's DropCfAssertInLinalg): FHE
     code cannot branch on data, and front ends emit these for index checks.
 
     Legality: the assert sits directly in a `linalg.generic` body.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter) -> None:
+    op_types = (cf.AssertOp,)
+
+    def rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), linalg.GenericOp):
             rewriter.erase(op)
 
@@ -527,7 +535,7 @@ COMMUTATIVE_OPS: frozenset[str] = frozenset(
 """arith ops with MLIR's `Commutative` trait (xDSL 0.74 marks only the integer ones)."""
 
 
-class ConstantsToTheRight(RewritePattern):
+class ConstantsToTheRight(OpPattern[Operation]):
     """A commutative op takes its constant operands last, as MLIR's folder orders them
     (`OpTrait::impl::foldCommutative`, run by every greedy rewrite, HEIR's pass included):
 
@@ -539,7 +547,10 @@ class ConstantsToTheRight(RewritePattern):
     relative order of the constants, and of the others, is kept.
     """
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    # Any op: the commutative ones are listed by name (`COMMUTATIVE_OPS`).
+    op_types = (Operation,)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name not in COMMUTATIVE_OPS or len(op.operands) < 2:
             return
         operands = list(op.operands)

@@ -17,12 +17,13 @@ from math import prod
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.ir import Attribute, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 
 from heirpy.ir.constants import NO_BLOBS, Blobs, constant_array, numpy_dtype, scalar_constant
 from heirpy.ir.constants import dense_constant as _dense_constant
 from heirpy.ir.dialects import linalg
+from heirpy.transforms.rewrite import OpPattern, OpT
 
 # HEIR refuses to expand a resource blob over 1 MiB; heirpy also bounds what a fold may
 # *produce* (non-splat), so that a broadcast bias (1x255x80x80 in YOLO) stays an op
@@ -30,7 +31,7 @@ from heirpy.ir.dialects import linalg
 MAX_FOLDED_BYTES = 1 << 20
 
 
-class ConstantPattern(RewritePattern):
+class ConstantPattern(OpPattern[OpT]):
     """A pattern that reads constants: it needs the `dense_resource` blobs of the module
     being rewritten (`ContextBlobs(ctx)` for the pass's context)."""
 
@@ -75,7 +76,7 @@ def broadcast_values(array: np.ndarray, out_shape: tuple[int, ...], dims: tuple[
 
 
 # ------------------------------------------------------------------ patterns
-class FoldConstantFill(ConstantPattern):
+class FoldConstantFill(ConstantPattern[linalg.xops.FillOp]):
     """A fill of a constant scalar is a splat constant.
 
         %c = arith.constant 1.0 : f32
@@ -86,8 +87,9 @@ class FoldConstantFill(ConstantPattern):
     Legality: tensor semantics (a result exists), static result shape, constant fill value.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.xops.FillOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.xops.FillOp,)
+
+    def rewrite(self, op: linalg.xops.FillOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != 1 or len(op.inputs) != 1:
             return
         value = self.array(op.inputs[0])
@@ -98,7 +100,7 @@ class FoldConstantFill(ConstantPattern):
         rewriter.replace(op, dense_constant(value, out_type))
 
 
-class FoldConstantBroadcast(ConstantPattern):
+class FoldConstantBroadcast(ConstantPattern[linalg.xops.BroadcastOp]):
     """A broadcast of a splat constant is a splat constant.
 
         %c = arith.constant dense<1.0> : tensor<f32>
@@ -115,8 +117,9 @@ class FoldConstantBroadcast(ConstantPattern):
     expects a 4-element blob broadcast to 4x2 as a literal, differs here by design.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.xops.BroadcastOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.xops.BroadcastOp,)
+
+    def rewrite(self, op: linalg.xops.BroadcastOp, rewriter: PatternRewriter) -> None:
         if len(op.result) != 1:
             return
         value = self.array(op.input)
@@ -135,7 +138,7 @@ class FoldConstantBroadcast(ConstantPattern):
         rewriter.replace(op, dense_constant(folded, out_type))
 
 
-class FoldConstantTranspose(ConstantPattern):
+class FoldConstantTranspose(ConstantPattern[linalg.xops.TransposeOp]):
     """A transpose of a constant is the transposed constant.
 
         %c = arith.constant dense<[[1., 2.], [3., 4.], [5., 6.]]> : tensor<3x2xf16>
@@ -148,8 +151,9 @@ class FoldConstantTranspose(ConstantPattern):
     only hit by constants over `MAX_FOLDED_BYTES`, which stay transposes).
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.xops.TransposeOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.xops.TransposeOp,)
+
+    def rewrite(self, op: linalg.xops.TransposeOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != 1 or len(op.inputs) != 1:
             return
         value = self.array(op.inputs[0])
@@ -165,7 +169,7 @@ class FoldConstantTranspose(ConstantPattern):
         rewriter.replace(op, dense_constant(folded, out_type))
 
 
-class FoldConstantExtractSlice(ConstantPattern):
+class FoldConstantExtractSlice(ConstantPattern[tensor.ExtractSliceOp]):
     """A static slice of a constant (or of a broadcast / fill of one) is a constant.
 
         %c = arith.constant dense<[1., 2., 3., 4.]> : tensor<4xf32>
@@ -179,8 +183,9 @@ class FoldConstantExtractSlice(ConstantPattern):
     and result shape; a constant source. Rank-reducing slices drop unit sizes.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+    op_types = (tensor.ExtractSliceOp,)
+
+    def rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
         if op.offsets or op.sizes or op.strides:
             return  # dynamic offsets/sizes/strides
         out_type = op.result.type
@@ -204,7 +209,7 @@ class FoldConstantExtractSlice(ConstantPattern):
         rewriter.replace(op, dense_constant(sliced, out_type))
 
 
-class FoldConstantReshape(ConstantPattern):
+class FoldConstantReshape(ConstantPattern[tensor.CollapseShapeOp | tensor.ExpandShapeOp]):
     """`tensor.collapse_shape` / `tensor.expand_shape` of an `arith.constant` is the
     reshaped constant (MLIR's folders do this inside HEIR's greedy driver).
 
@@ -217,9 +222,9 @@ class FoldConstantReshape(ConstantPattern):
     ops), static result shape, result within the fold bound.
     """
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
-            return
+    op_types = (tensor.CollapseShapeOp, tensor.ExpandShapeOp)
+
+    def rewrite(self, op: tensor.CollapseShapeOp | tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
         if not isinstance(op.src.owner, arith.ConstantOp) or op.operands[1:]:
             return
         out_type = op.result.type

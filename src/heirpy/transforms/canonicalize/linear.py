@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from heirpy.ir.constants import element_dtype
 from heirpy.ir.dialects import linalg
@@ -35,6 +35,7 @@ from heirpy.transforms.canonicalize.fold_constants import (
     dense_constant,
 )
 from heirpy.transforms.linear.linear_maps import pool_filter as sum_pool_filter
+from heirpy.transforms.rewrite import OpPattern
 
 
 # ------------------------------------------------------------------ legality helpers
@@ -62,10 +63,10 @@ def _same_form(attr: DenseIntElementsAttr, value: int) -> DenseIntElementsAttr:
 
 
 # ------------------------------------------------------------------ dilated convs
-class _UndilateConv(ConstantPattern):
+class _UndilateConv(ConstantPattern[linalg.Conv2DNchwFchwOp | linalg.Conv1DNcwFcwOp]):
     """Shared body of the two undilate patterns (1-D and 2-D differ only in op type)."""
 
-    def rewrite_conv(self, op: linalg.Conv2DNchwFchwOp | linalg.Conv1DNcwFcwOp, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: linalg.Conv2DNchwFchwOp | linalg.Conv1DNcwFcwOp, rewriter: PatternRewriter) -> None:
         dilations = op.window_dilations()
         if all(d == 1 for d in dilations):
             return
@@ -107,9 +108,7 @@ class UndilateConv2D(_UndilateConv):
     a static shape; the expanded filter is within the fold size bound.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.Conv2DNchwFchwOp, rewriter: PatternRewriter) -> None:
-        self.rewrite_conv(op, rewriter)
+    op_types = (linalg.Conv2DNchwFchwOp,)
 
 
 class UndilateConv1D(_UndilateConv):
@@ -119,9 +118,7 @@ class UndilateConv1D(_UndilateConv):
     Legality: as for `UndilateConv2D`.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.Conv1DNcwFcwOp, rewriter: PatternRewriter) -> None:
-        self.rewrite_conv(op, rewriter)
+    op_types = (linalg.Conv1DNcwFcwOp,)
 
 
 # ------------------------------------------------------------------ pools
@@ -165,12 +162,12 @@ def _as_float(value: float | int | None) -> float | None:
     return value if value != 0.0 else None
 
 
-class _PoolToConv(ConstantPattern):
+class _PoolToConv(ConstantPattern[linalg.PoolingNchwSumOp | linalg.PoolingNcwSumOp]):
     """Shared body of the 1-D and 2-D pool -> conv patterns."""
 
     conv_type: type[linalg.Conv2DNchwFchwOp] | type[linalg.Conv1DNcwFcwOp]
 
-    def rewrite_pool(self, op: linalg.PoolingNchwSumOp | linalg.PoolingNcwSumOp, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: linalg.PoolingNchwSumOp | linalg.PoolingNcwSumOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.res) != 1:
             return
         source, window, init = op.inputs[0], op.inputs[1], op.outputs[0]
@@ -240,11 +237,8 @@ class PoolToConv2D(_PoolToConv):
     the result when the init is non-zero; heirpy does not.
     """
 
+    op_types = (linalg.PoolingNchwSumOp,)
     conv_type = linalg.Conv2DNchwFchwOp
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
-        self.rewrite_pool(op, rewriter)
 
 
 class PoolToConv1D(_PoolToConv):
@@ -254,11 +248,8 @@ class PoolToConv1D(_PoolToConv):
     Legality: as for `PoolToConv2D`.
     """
 
+    op_types = (linalg.PoolingNcwSumOp,)
     conv_type = linalg.Conv1DNcwFcwOp
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.PoolingNcwSumOp, rewriter: PatternRewriter) -> None:
-        self.rewrite_pool(op, rewriter)
 
 
 # ------------------------------------------------------------------ transposed matvecs
@@ -279,7 +270,7 @@ def _contraction(
     return cls(ins, outs, [r.type for r in old.results], dict(old.attributes))
 
 
-class TransposedVecmatToMatvec(RewritePattern):
+class TransposedVecmatToMatvec(OpPattern[linalg.VecmatOp]):
     """`x^T (A^T)` is `A x`.
 
         %t = linalg.transpose ins(%A : tensor<512x784xf32>) outs(%e : tensor<784x512xf32>) permutation = [1, 0]
@@ -290,8 +281,9 @@ class TransposedVecmatToMatvec(RewritePattern):
     Legality: the matrix operand is a [1, 0] transpose (an identity "transpose" is not).
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.VecmatOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.VecmatOp,)
+
+    def rewrite(self, op: linalg.VecmatOp, rewriter: PatternRewriter) -> None:
         source = transposed_2d_source(op.inputs[1]) if len(op.inputs) == 2 else None
         if source is None:
             return
@@ -301,7 +293,7 @@ class TransposedVecmatToMatvec(RewritePattern):
         )
 
 
-class TransposedMatvecToVecmat(RewritePattern):
+class TransposedMatvecToVecmat(OpPattern[linalg.MatvecOp]):
     """`(A^T) x` is `x^T A`.
 
         %t = linalg.transpose ins(%A : tensor<784x512xf32>) outs(%e : tensor<512x784xf32>) permutation = [1, 0]
@@ -312,8 +304,9 @@ class TransposedMatvecToVecmat(RewritePattern):
     Legality: the matrix operand is a [1, 0] transpose.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.MatvecOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.MatvecOp,)
+
+    def rewrite(self, op: linalg.MatvecOp, rewriter: PatternRewriter) -> None:
         source = transposed_2d_source(op.inputs[0]) if len(op.inputs) == 2 else None
         if source is None:
             return

@@ -19,13 +19,14 @@ from xdsl.dialects import math
 from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from heirpy.ir.constants import NO_BLOBS, scalar_constant
 from heirpy.ir.dialects import linalg
 from heirpy.ir.dialects.linalg_softmax import SoftmaxOp
 from heirpy.ir.dialects.tensor import ExpandShapeOp
 from heirpy.ir.utils import affine_maps, is_identity, iterator_kinds, static_shape
+from heirpy.transforms.rewrite import OpPattern
 
 NEG_INF = float("-inf")
 
@@ -153,7 +154,7 @@ def match_exp(value: SSAValue) -> tuple[SSAValue, Operation] | None:
     return op.inputs[0], op
 
 
-class RaiseSoftmax(RewritePattern):
+class RaiseSoftmax(OpPattern[linalg.GenericOp]):
     """A softmax over loop `d`, in the five ops torch-mlir emits, becomes `linalg.softmax`:
 
         %m:2 = linalg.generic {max over d3, init -inf; #1 = argmax, unused} ins(%x) outs(%ninf, %zeros)
@@ -170,8 +171,9 @@ class RaiseSoftmax(RewritePattern):
     intermediate values have no other users; otherwise the ops are left as they were.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (linalg.GenericOp,)
+
+    def rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != 1 or not isinstance(op.res[0].type, TensorType):
             return
         kinds = iterator_kinds(op.iterator_types)
