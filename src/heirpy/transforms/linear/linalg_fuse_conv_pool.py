@@ -48,7 +48,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 
 from heirpy.ir.constants import NO_BLOBS, scalar_constant
@@ -71,7 +70,7 @@ from heirpy.transforms.linear.fusion_cost import (
     FusionCost,
     cost_rule,
 )
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
 Shape = tuple[int, ...]
 
@@ -271,7 +270,7 @@ def elementwise_scale(user: Operation, data: SSAValue) -> float | None:
 
 
 # ------------------------------------------------------------------------ patterns
-class FuseConvIntoSumPool(RewritePattern):
+class FuseConvIntoSumPool(OpPattern[PoolingNchwSumOp]):
     """conv_2d_nchw_fchw -> pooling_nchw_sum  ==>  tensor_ext.fused_conv_pool.
 
         %c = linalg.conv_2d_nchw_fchw {strides = S, dilations = D} ins(%x, %w) outs(%ci)
@@ -289,12 +288,13 @@ class FuseConvIntoSumPool(RewritePattern):
     conv's and pool's attribute spelling is noted there for the fused op.
     """
 
+    op_types = (PoolingNchwSumOp,)
+
     def __init__(self, rule: CostRule | None = None, spellings: SpellingTable | None = None) -> None:
         self.rule = rule or CostRule()
         self.spellings = spellings
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, pool: PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
+    def rewrite(self, pool: PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
         if len(pool.inputs) != 2 or len(pool.outputs) != 1 or len(pool.res) != 1:
             return
         conv_value = pool.inputs[0]
@@ -347,7 +347,7 @@ class FuseConvIntoSumPool(RewritePattern):
         rewriter.erase(conv)
 
 
-class FoldScaleIntoFusedConvPool(RewritePattern):
+class FoldScaleIntoFusedConvPool(OpPattern[FusedConvPoolOp]):
     """fused_conv_pool -> divide/multiply by a uniform constant  ==>  its `divisor`.
 
         %f = tensor_ext.fused_conv_pool {...} ins(...) outs(%pi)
@@ -362,11 +362,12 @@ class FoldScaleIntoFusedConvPool(RewritePattern):
     old op moves to the new one.
     """
 
+    op_types = (FusedConvPoolOp,)
+
     def __init__(self, spellings: SpellingTable | None = None) -> None:
         self.spellings = spellings
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, fused: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
+    def rewrite(self, fused: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
         if not fused.result.has_one_use():
             return
         user = next(iter(fused.result.uses)).operation

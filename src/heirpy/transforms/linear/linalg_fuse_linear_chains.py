@@ -89,7 +89,6 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
 
@@ -147,7 +146,7 @@ from heirpy.transforms.linear.linear_match import (
     match_elementwise_affine,
     match_sum_reduction,
 )
-from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 BATCHED, UNBATCHED = "batched", "unbatched"
 STEP_MEMO_SIZE = 64
@@ -660,7 +659,7 @@ def emit_contraction(chain: Chain, contraction: Contraction) -> list[Operation]:
     return [weight, *init_ops, generic]
 
 
-class FuseLinearChain(RewritePattern, OutsideGenericBodies):
+class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
     """Replace a maximal chain of linear ops (>= 2 costly steps) by ONE linear op.
 
         %a = conv(%x, %w1) outs(%b1); %p = pooling_nchw_sum(%a) ; %q = %p / 4
@@ -678,6 +677,9 @@ class FuseLinearChain(RewritePattern, OutsideGenericBodies):
     `choose_form` (the cheapest remaining form), and the cost rule
     (`fusion_cost.CostRule.allows`: levels saved against weight growth).
     """
+
+    # Any op: `step_of` decides which ops a chain is made of.
+    op_types = (Operation,)
 
     def __init__(
         self,
@@ -730,7 +732,7 @@ class FuseLinearChain(RewritePattern, OutsideGenericBodies):
         others = [n for op, n in self._carried[func].items() if op not in own]
         return SlotBudget(self.slot_budget, max(others, default=0))
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if rewriter is not self._sweep:
             self._sweep, self._steps = rewriter, {}
         if in_generic_body(op):

@@ -68,7 +68,6 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
 
@@ -101,7 +100,7 @@ from heirpy.transforms.linear.runtime_operands import (
     hoist,
     hoist_plan,
 )
-from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 
 @dataclass(frozen=True)
@@ -212,7 +211,7 @@ def _is_zero_init(value: SSAValue, reader: ConstantFolder) -> bool:
     return known is not None and not np.any(known)
 
 
-class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
+class FuseElementwiseIntoLinearOp(OpPattern[Operation], OutsideGenericBodies):
     """Absorb `L(x) <op> K` (op in + - * /, K constant) into the linear op L.
 
         %l = linalg.matmul ins(%x, %w) outs(%init)
@@ -226,11 +225,14 @@ class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
     a scale after it must reach L).
     """
 
+    # Any op: an elementwise op may be an arith op or a linalg.generic.
+    op_types = (Operation,)
+
     def __init__(self, reader: ConstantFolder | None = None, bias_into_init: bool = True):
         self.reader = ConstantFolder() if reader is None else reader
         self.bias_into_init = bias_into_init
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or not any(_single_use_of_linear_op(v) for v in op.operands):
             return  # cheap, and implied by what follows: spares the constant folds
         elementwise = match_elementwise_affine(op, self.reader)
@@ -278,7 +280,7 @@ class FuseElementwiseIntoLinearOp(RewritePattern, OutsideGenericBodies):
         erase_dead_constant_slices(rewriter, old_operands)
 
 
-class FuseRuntimeScaleIntoWeights(RewritePattern, OutsideGenericBodies):
+class FuseRuntimeScaleIntoWeights(OpPattern[Operation], OutsideGenericBodies):
     """Move a scale `L(x) * s` (or `L(x) / s`) into L's weight when the scale or the
     weight is plaintext known only at run time (a function argument not marked
     `secret.secret`): the fold becomes plaintext ops before L, and L's result no longer
@@ -304,10 +306,13 @@ class FuseRuntimeScaleIntoWeights(RewritePattern, OutsideGenericBodies):
     `FuseElementwiseIntoLinearOp` folds them with numpy instead.
     """
 
+    # Any op: `arith_kind` picks the multiplies and divides, as cheaply as a type test.
+    op_types = (Operation,)
+
     def __init__(self, reader: ConstantFolder | None = None):
         self.reader = ConstantFolder() if reader is None else reader
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if arith_kind(op) not in ("mul", "div") or in_generic_body(op):
             return
         for value in op.operands:
@@ -399,7 +404,7 @@ class _RuntimeScalePlan:
     init_scaled: bool
 
 
-class FuseRuntimeBiasIntoInit(RewritePattern, OutsideGenericBodies):
+class FuseRuntimeBiasIntoInit(OpPattern[Operation], OutsideGenericBodies):
     """Move a bias `L(x) + b` (or `L(x) - b`) into L's init when numpy cannot fold it:
     `b` or L's init is plaintext known only at run time (a function argument not
     marked `secret.secret`), or L's weight is, or L is a `linalg.generic` that
@@ -424,11 +429,14 @@ class FuseRuntimeBiasIntoInit(RewritePattern, OutsideGenericBodies):
     constants, `FuseElementwiseIntoLinearOp` folds them with numpy instead.
     """
 
+    # Any op: `arith_kind` picks the adds and subtracts, as cheaply as a type test.
+    op_types = (Operation,)
+
     def __init__(self, reader: ConstantFolder | None = None, bias_into_init: bool = True):
         self.reader = ConstantFolder() if reader is None else reader
         self.bias_into_init = bias_into_init
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if arith_kind(op) not in ("add", "sub") or in_generic_body(op):
             return
         for value in op.operands:
@@ -520,7 +528,7 @@ def column_scale(selected: np.ndarray, factor: float, out_axis: int) -> np.ndarr
     return channel_vector(mask, out_axis)
 
 
-class MoveScaleIntoProjection(RewritePattern, OutsideGenericBodies):
+class MoveScaleIntoProjection(OpPattern[Operation], OutsideGenericBodies):
     """Move a uniform scale after a product of two ciphertexts into the projection that
     made one of them: attention's `(q kᵀ) / sqrt(d)` becomes `q' kᵀ` with q's columns of
     the qkv projection scaled by 1/sqrt(d).
@@ -545,10 +553,13 @@ class MoveScaleIntoProjection(RewritePattern, OutsideGenericBodies):
     its bias op) have no users but those views.
     """
 
+    # Any op: a scale may be an arith op or a linalg.generic.
+    op_types = (Operation,)
+
     def __init__(self, reader: ConstantFolder | None = None):
         self.reader = ConstantFolder() if reader is None else reader
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if arith_kind(op) in ("add", "sub") or in_generic_body(op):
             return  # never a scale (`uniform_factor`): spares the constant folds
         scale = match_elementwise_affine(op, self.reader)

@@ -20,7 +20,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.dialects.linalg import GenericOp, TransposeOp
@@ -33,6 +33,7 @@ from heirpy.ir.utils import (
     reassociation_attr,
     static_shape,
 )
+from heirpy.transforms.rewrite import OpPattern
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def set_generic_inputs(
     rewriter.notify_op_modified(op)
 
 
-class ExpandMixedRadixReads(RewritePattern):
+class ExpandMixedRadixReads(OpPattern[GenericOp]):
     """Read reshaped operands through `tensor.expand_shape` views, not mixed-radix maps.
 
         %r = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d2 * 80 + d1), id, id]}
@@ -178,8 +179,9 @@ class ExpandMixedRadixReads(RewritePattern):
     maps; a generic with no such input is left alone.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         sizes = generic_loop_sizes(op)
         if sizes is None:
             return

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import AnyFloat, TensorType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl.operations import IRDLOperation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import Blobs, dense_constant, scalar_constant
@@ -34,6 +34,7 @@ from heirpy.transforms.lowering.expand_reads import (
     plan_read_expansion,
     set_generic_inputs,
 )
+from heirpy.transforms.rewrite import OpPattern
 
 
 def inline_kernel(op: KernelOp, rewriter: PatternRewriter) -> None:
@@ -47,7 +48,7 @@ def inline_kernel(op: KernelOp, rewriter: PatternRewriter) -> None:
     rewriter.replace(op, [], values)
 
 
-class LowerKernel(RewritePattern):
+class LowerKernel(OpPattern[KernelOp]):
     """Inline a kernel's body in place of the kernel: root op + one generic.
 
         %r = tensor_ext.kernel ins(%x, %w : ...) -> tensor<1x2x4x4x3xf32> {
@@ -63,8 +64,9 @@ class LowerKernel(RewritePattern):
     Always legal: the kernel's semantics are defined as those of its inlined body.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
+    op_types = (KernelOp,)
+
+    def rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
         inline_kernel(op, rewriter)
 
 
@@ -116,7 +118,7 @@ def without_results(amap: AffineMap, drop: set[int]) -> AffineMap:
 
 
 @dataclass
-class LowerKernelToLayoutOps(RewritePattern):
+class LowerKernelToLayoutOps(OpPattern[KernelOp]):
     """Lower a kernel to root + reshape/transpose ops + epilogue, the form IREE fuses.
 
         %r = tensor_ext.kernel ins(%x, %w, %b) -> tensor<1x2x4x4x3xf32> {
@@ -158,10 +160,11 @@ class LowerKernelToLayoutOps(RewritePattern):
     the kernel is inlined as `LowerKernel` does (always legal).
     """
 
+    op_types = (KernelOp,)
+
     blobs: Blobs
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
         root, epilogue = op.root(), op.epilogue()
         inline_kernel(op, rewriter)
         if root is None or not isinstance(epilogue, GenericOp) or len(root.results) != 1:

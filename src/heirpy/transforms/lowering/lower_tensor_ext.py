@@ -31,8 +31,6 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    RewritePattern,
-    op_type_rewrite_pattern,
 )
 
 from heirpy.ir.constants import NO_BLOBS, ContextBlobs, constant_array, dense_constant
@@ -51,7 +49,7 @@ from heirpy.transforms.linear.filter_compose import ConvPoolGeometry, compose_fi
 from heirpy.transforms.linear.linalg_fuse_conv_pool import NO_SPELLING, ConvPoolSpelling
 from heirpy.transforms.lowering.expand_reads import ExpandMixedRadixReads
 from heirpy.transforms.lowering.lower_kernel import LowerKernel, LowerKernelToLayoutOps
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
 
 def _scalar_attr(value: float | int, element: Attribute) -> FloatAttr | IntegerAttr:
@@ -187,7 +185,7 @@ def fused_geometry(op: FusedConvPoolOp) -> ConvPoolGeometry:
 
 
 @dataclass
-class LowerFusedConvPool(RewritePattern):
+class LowerFusedConvPool(OpPattern[FusedConvPoolOp]):
     """tensor_ext.fused_conv_pool  ==>  ONE linalg.conv_2d_nchw_fchw with the composed filter.
 
         %r = tensor_ext.fused_conv_pool {conv_strides = S, conv_dilations = D,
@@ -207,11 +205,12 @@ class LowerFusedConvPool(RewritePattern):
     Legal when: all shapes are static.
     """
 
+    op_types = (FusedConvPoolOp,)
+
     ctx: Context | None = field(default=None)
     spellings: Mapping[FusedConvPoolOp, ConvPoolSpelling] = field(default_factory=dict)
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
+    def rewrite(self, op: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
         operands = (op.input, op.filter, op.conv_init, op.pool_init)
         if any(static_shape(v.type) is None for v in operands):
             return

@@ -20,11 +20,12 @@ from xdsl.dialects.tensor import (
     InsertSliceOp,
 )
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.dialects.tensor_ext import KernelOp, KernelYieldOp, slice_position
 from heirpy.ir.utils import shape_of
+from heirpy.transforms.rewrite import OpPattern
 
 _VIEWS = (ExpandShapeOp, CollapseShapeOp)
 
@@ -193,7 +194,7 @@ def with_store(piece: Piece, destination: SSAValue) -> KernelOp:
     return stored
 
 
-class WriteKernelsIntoConcat(RewritePattern):
+class WriteKernelsIntoConcat(OpPattern[ConcatOp]):
     """Each kernel feeding a `tensor.concat` writes its own slice of one destination.
 
         %k0 = tensor_ext.kernel ins(%x0, %w0 : ...) -> tensor<1x3x8x8x5xf32> { ... }
@@ -217,8 +218,9 @@ class WriteKernelsIntoConcat(RewritePattern):
     order, so each takes the buffer the previous one filled.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
+    op_types = (ConcatOp,)
+
+    def rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
         pieces = plan_pieces(op)
         if pieces is None:
             return

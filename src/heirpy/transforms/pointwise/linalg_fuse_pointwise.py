@@ -40,8 +40,6 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    RewritePattern,
-    op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
@@ -75,7 +73,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     split_keeps_reductions_whole,
     substitute,
 )
-from heirpy.transforms.rewrite import OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 # ------------------------------------------------------------------ generic helpers
 
@@ -209,7 +207,7 @@ def plan_absorb(
     return AbsorbPlan(tuple(new_maps), new_kinds, groups, shape)
 
 
-class AbsorbLayoutChain(RewritePattern):
+class AbsorbLayoutChain(OpPattern[GenericOp]):
     """Read through reshape/transpose/broadcast chains with an affine map.
 
         %e = tensor.expand_shape %c [[0], [1, 2], [3], [4]] output_shape [1, 3, 85, 80, 80]
@@ -230,8 +228,9 @@ class AbsorbLayoutChain(RewritePattern):
     just skips the broadcast loops. The chain ops are erased once nothing reads them.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
             return  # memref form: leave alone
         shapes = _shapes(op)
@@ -349,7 +348,7 @@ def producer_fusion_maps(
     return fused
 
 
-class FuseElementwiseProducer(RewritePattern):
+class FuseElementwiseProducer(OpPattern[GenericOp]):
     """Inline an all-parallel generic into the generic that reads its result.
 
         %a = linalg.generic {maps = [id, id]} ins(%x) outs(%i) { add }
@@ -362,8 +361,9 @@ class FuseElementwiseProducer(RewritePattern):
     consumer reads every producer element exactly once (`producer_fusion_maps`).
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
             return
         shapes = _shapes(op)
@@ -432,7 +432,7 @@ def _fuse(
     return _rebuild(consumer, inputs, maps, iterator_kinds(consumer.iterator_types), Region(block))
 
 
-class TransposeToGeneric(RewritePattern):
+class TransposeToGeneric(OpPattern[TransposeOp]):
     """A transpose of a single-use pointwise or root result becomes a generic (then fuses).
 
         %a = linalg.generic ... -> tensor<2x3xf32>
@@ -446,8 +446,9 @@ class TransposeToGeneric(RewritePattern):
     pointwise op reads the transpose: that one absorbs it without a copy.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+    op_types = (TransposeOp,)
+
+    def rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 1 or len(op.res) != 1:
             return
         if any(
@@ -624,7 +625,7 @@ def _emit_tree(root: Operation, block: Block) -> tuple[list[SSAValue], list[Oper
     return inputs, members, scalar_result
 
 
-class ElementwiseToGeneric(RewritePattern, OutsideGenericBodies):
+class ElementwiseToGeneric(OpPattern[Operation], OutsideGenericBodies):
     """A tree of arith/math ops on whole tensors becomes one linalg.generic, so that it can fuse.
 
         %n = arith.negf %t : tensor<1x3x80x80x85xf32>
@@ -650,8 +651,10 @@ class ElementwiseToGeneric(RewritePattern, OutsideGenericBodies):
     producer, another such op).
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    # Any op: the arith and math ops are known by dialect name (`_is_tensor_elementwise`).
+    op_types = (Operation,)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not _is_tensor_elementwise(op) or in_generic_body(op):
             return
         users = [use.operation for use in op.results[0].uses]
@@ -695,7 +698,7 @@ def kernel_read_is_whole(read: AffineMap, epilogue_sizes: Sequence[int], root_sh
     return no_recompute(read, epilogue_sizes) and prod(epilogue_sizes) == prod(root_shape)
 
 
-class FormKernel(RewritePattern):
+class FormKernel(OpPattern[GenericOp]):
     """A reduction root and its pointwise epilogue become one `tensor_ext.kernel`.
 
         %acc = linalg.broadcast ins(%bias) outs(%e) dimensions = [0, 2, 3]
@@ -719,8 +722,9 @@ class FormKernel(RewritePattern):
     when the root is their only user; constants and `tensor.empty` are cloned in.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if not is_kernel_epilogue(op) or len(op.res) != 1 or isinstance(op.parent_op(), KernelOp):
             return
         roots = [
