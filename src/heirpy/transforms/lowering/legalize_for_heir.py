@@ -60,7 +60,7 @@ from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, secret_values, slots_needed
 from heirpy.interp.linalg_named import CONV_LAYOUTS, convolve
@@ -96,7 +96,7 @@ from heirpy.transforms.lowering.generic_forms import (
     sums_elements,
     value_degree,
 )
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OpPattern, OpT, PatternSet, apply_pattern_sets
 
 MAX_PIECES = 64
 """`ExpandInPieces` gives up above this many pieces (ops, and heir-opt's time)."""
@@ -240,7 +240,7 @@ class NativeFunctions:
         return self._native[key]
 
 
-class LegalizePattern(RewritePattern):
+class LegalizePattern(OpPattern[OpT]):
     """A pattern of this pass: skips functions HEIR compiles as they are."""
 
     def __init__(self, reader: ConstantFolder, native: NativeFunctions):
@@ -248,15 +248,13 @@ class LegalizePattern(RewritePattern):
         self.native = native
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not self.native.owns(op):
+        # `OpPattern`'s dispatch, with the skip of native functions added.
+        if isinstance(op, self.op_types) and not self.native.owns(op):
             self.rewrite(op, rewriter)
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        raise NotImplementedError
 
 
 # ----------------------------------------------------------------------------- patterns
-class ContractionToMatvec(LegalizePattern):
+class ContractionToMatvec(LegalizePattern[MatmulOp | VecmatOp]):
     """A matmul with a secret left operand (torch's `Linear`), or a vecmat, as a
     `linalg.matvec` with the transposed constant.
 
@@ -276,12 +274,14 @@ class ContractionToMatvec(LegalizePattern):
     constant (flattened at compile time) or is collapsed.
     """
 
+    op_types = (MatmulOp, VecmatOp)
+
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
         super().__init__(reader, native)
         self.slot_count = slot_count
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, (MatmulOp, VecmatOp)) or len(op.results) != 1:
+    def rewrite(self, op: MatmulOp | VecmatOp, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1:
             return
         lhs, rhs, init = op.operands[0], op.operands[1], op.operands[2]
         out_type = op.results[0].type
@@ -316,7 +316,7 @@ class ContractionToMatvec(LegalizePattern):
         rewriter.replace(op, ops + back, [result])
 
 
-class DenseStageToMatvec(LegalizePattern):
+class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFchwOp | PoolingNchwSumOp]):
     """A conv, depthwise conv or sum pool (with the zero pad that feeds it) as ONE
     matvec on the flattened input, with the dense matrix of the map.
 
@@ -347,11 +347,15 @@ class DenseStageToMatvec(LegalizePattern):
     linear stage does not stay a conv (`consumer_stays`).
     """
 
+    op_types = (DepthwiseConv2DNchwChwOp, Conv2DNchwFchwOp, PoolingNchwSumOp)
+
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
         super().__init__(reader, native)
         self.slot_count = slot_count
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+    def rewrite(
+        self, op: DepthwiseConv2DNchwChwOp | Conv2DNchwFchwOp | PoolingNchwSumOp, rewriter: PatternRewriter
+    ) -> None:
         chain = self.dense_chain(op)
         if chain is None or self.consumer_stays(op):
             return
@@ -427,7 +431,7 @@ def next_stage(op: Operation) -> Operation | None:
     return None
 
 
-class ElementwiseOnFlat(LegalizePattern):
+class ElementwiseOnFlat(LegalizePattern[GenericOp]):
     """An elementwise generic on a reshaped flat vector runs on the flat vector.
 
         %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
@@ -445,8 +449,10 @@ class ElementwiseOnFlat(LegalizePattern):
     flattened at compile time).
     """
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, GenericOp) or len(op.results) != 1 or len(op.outputs) != 1:
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1 or len(op.outputs) != 1:
             return
         out_type = op.results[0].type
         out_shape = static_shape(out_type)
@@ -497,7 +503,7 @@ class ElementwiseOnFlat(LegalizePattern):
         return [empty], empty.tensor
 
 
-class FoldReshapesToFlat(LegalizePattern):
+class FoldReshapesToFlat(LegalizePattern[tensor.CollapseShapeOp]):
     """A collapse to 1-D of reshapes of a 1-D value is that value.
 
         %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
@@ -510,16 +516,16 @@ class FoldReshapesToFlat(LegalizePattern):
     row-major element order) and the origin has the result's type.
     """
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tensor.CollapseShapeOp):
-            return
+    op_types = (tensor.CollapseShapeOp,)
+
+    def rewrite(self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter) -> None:
         source = flat_source(op.results[0])
         if source is None or source.type != op.results[0].type:
             return
         rewriter.replace(op, [], [source])
 
 
-class FoldAffineIntoMatvec(LegalizePattern):
+class FoldAffineIntoMatvec(LegalizePattern[Operation]):
     """A constant scale or shift of a matvec's result moves into its matrix and init.
 
         %v = linalg.matvec ins(%A, %x) outs(%b)
@@ -537,6 +543,9 @@ class FoldAffineIntoMatvec(LegalizePattern):
     (`value_degree`; torch's `x / 16` keeps its constant inside the body), α and β then
     evaluated at 0 and 1; the matvec has no other user; matrix and init fold to constants.
     """
+
+    # Any op: the scale or shift may be an arith op or a linalg.generic.
+    op_types = (Operation,)
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         found = self._scale_and_shift(op)
@@ -597,7 +606,7 @@ class FoldAffineIntoMatvec(LegalizePattern):
         return operand, at_one - shift, shift
 
 
-class SplitReductionPrologue(LegalizePattern):
+class SplitReductionPrologue(LegalizePattern[GenericOp]):
     """A reduction whose summed term is an activation runs the activation first, over
     the whole loop space, then a plain sum.
 
@@ -623,12 +632,14 @@ class SplitReductionPrologue(LegalizePattern):
     ranges; loop space and result fit `slot_count`.
     """
 
+    op_types = (GenericOp,)
+
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
         super().__init__(reader, native)
         self.slot_count = slot_count
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, GenericOp) or not sums_elements(op):
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not sums_elements(op):
             return
         acc = accumulation(op)
         out_shape = static_shape(op.results[0].type)
@@ -671,7 +682,7 @@ class SplitReductionPrologue(LegalizePattern):
         rewriter.replace(op, [empty, prologue, summed], [summed.results[0]])
 
 
-class LinearGenericToMatvec(LegalizePattern):
+class LinearGenericToMatvec(LegalizePattern[GenericOp]):
     """A reducing generic that is affine in its one non-constant input (a contraction
     such as heirpy's fused global average pool + Linear, or a plain sum) is ONE matvec
     with its dense matrix.
@@ -696,12 +707,14 @@ class LinearGenericToMatvec(LegalizePattern):
     shapes; input and result fit `slot_count` (`fits`).
     """
 
+    op_types = (GenericOp,)
+
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
         super().__init__(reader, native)
         self.slot_count = slot_count
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, GenericOp) or len(op.results) != 1 or len(op.outputs) != 1:
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1 or len(op.outputs) != 1:
             return
         if not sums_elements(op):
             return
@@ -737,7 +750,7 @@ class LinearGenericToMatvec(LegalizePattern):
         return constant is not None
 
 
-class ComposeMatvecs(LegalizePattern):
+class ComposeMatvecs(LegalizePattern[MatvecOp]):
     """A matvec of a matvec is one matvec with the product matrix.
 
         %h = linalg.matvec ins(%A, %x : tensor<4x64xf32>, tensor<64xf32>) outs(%a)
@@ -751,12 +764,14 @@ class ComposeMatvecs(LegalizePattern):
     constants; the product fits `slot_count` (`fits`).
     """
 
+    op_types = (MatvecOp,)
+
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
         super().__init__(reader, native)
         self.slot_count = slot_count
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, MatvecOp) or not isinstance(op.operands[1].owner, MatvecOp):
+    def rewrite(self, op: MatvecOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.operands[1].owner, MatvecOp):
             return
         inner = op.operands[1].owner
         if not op.operands[1].has_one_use():
@@ -778,7 +793,7 @@ class ComposeMatvecs(LegalizePattern):
         rewriter.erase(inner)
 
 
-class ExpandInPieces(LegalizePattern):
+class ExpandInPieces(LegalizePattern[tensor.ExpandShapeOp]):
     """A returned secret vector expanded to a shape with several non-unit dims is
     assembled from 1-D pieces (HEIR's expand_shape may only add unit dims).
 
@@ -798,9 +813,9 @@ class ExpandInPieces(LegalizePattern):
     a constant; at most MAX_PIECES pieces.
     """
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tensor.ExpandShapeOp):
-            return
+    op_types = (tensor.ExpandShapeOp,)
+
+    def rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
         source, out_type = op.operands[0], op.results[0].type
         source_shape, shape = static_shape(source.type), static_shape(out_type)
         if source_shape is None or shape is None or len(source_shape) != 1 or not isinstance(out_type, TensorType):
@@ -832,7 +847,7 @@ class ExpandInPieces(LegalizePattern):
         rewriter.replace(op, ops, [dest])
 
 
-class SliceOfMatvec(LegalizePattern):
+class SliceOfMatvec(LegalizePattern[tensor.ExtractSliceOp]):
     """A slice of a matvec's result is a matvec with those rows of the matrix.
 
         %v = linalg.matvec ins(%A, %x : tensor<20x64xf32>, tensor<64xf32>) outs(%b)
@@ -845,8 +860,10 @@ class SliceOfMatvec(LegalizePattern):
     Legality: static 1-D slice; matrix and init fold to constants.
     """
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tensor.ExtractSliceOp) or not isinstance(op.operands[0].owner, MatvecOp):
+    op_types = (tensor.ExtractSliceOp,)
+
+    def rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.operands[0].owner, MatvecOp):
             return
         params = static_slice(op)
         out_type = op.results[0].type
@@ -862,7 +879,7 @@ class SliceOfMatvec(LegalizePattern):
         rewriter.replace(op, ops, [ops[-1].results[0]])
 
 
-class SliceOfElementwise(LegalizePattern):
+class SliceOfElementwise(LegalizePattern[tensor.ExtractSliceOp]):
     """A slice of a 1-D elementwise generic's result is the generic on slices.
 
         %s = linalg.generic {(d0) -> (d0)} ins(%a, %k : tensor<20xf32>, tensor<20xf32>) outs(%e)
@@ -875,8 +892,10 @@ class SliceOfElementwise(LegalizePattern):
     Constant inputs are sliced at compile time.
     """
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, tensor.ExtractSliceOp) or not isinstance(op.operands[0].owner, GenericOp):
+    op_types = (tensor.ExtractSliceOp,)
+
+    def rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.operands[0].owner, GenericOp):
             return
         generic = op.operands[0].owner
         params = static_slice(op)
