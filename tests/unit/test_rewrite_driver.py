@@ -1,7 +1,8 @@
 """The pattern driver (`heirpy.transforms.rewrite`): the cyclic garbage collector is
 paused for one pass run only, and its state is restored whatever happens; a pattern
 set visits the ops its patterns can match, and erases dead ops everywhere; a pattern
-is called only on the op types it declares."""
+is called only on the op types it declares, and every pattern of heirpy's passes
+declares them."""
 
 from __future__ import annotations
 
@@ -154,6 +155,59 @@ def test_dead_ops_are_erased_where_no_pattern_can_match_them() -> None:
     apply_pattern_sets(module, [PatternSet.of(_RecordTranspose())])
     names = [op.name for op in module.walk()]
     assert names.count("arith.negf") == 1 and "arith.mulf" not in names and "arith.addf" not in names
+
+
+def _every_heirpy_pattern() -> list[RewritePattern]:
+    """The patterns of every heirpy pass, under each option that changes the set."""
+    from heirpy.transforms.canonicalize.linalg_canonicalizations import populate_linalg_canonicalizations_patterns
+    from heirpy.transforms.linalg_fuse_ops import populate_linalg_fuse_ops_patterns
+    from heirpy.transforms.linear.linalg_fuse_conv_pool import populate_linalg_fuse_conv_pool_patterns
+    from heirpy.transforms.linear.linalg_fuse_linear_chains import populate_linalg_fuse_linear_chains_patterns
+    from heirpy.transforms.linear.linalg_fuse_linear_ops import populate_linalg_fuse_linear_ops_patterns
+    from heirpy.transforms.lowering.legalize_for_heir import populate_legalize_for_heir_patterns
+    from heirpy.transforms.lowering.lower_tensor_ext import populate_lower_tensor_ext_patterns
+    from heirpy.transforms.pointwise.linalg_fuse_pointwise import populate_linalg_fuse_pointwise_patterns
+
+    sets = [
+        *populate_linalg_canonicalizations_patterns(),
+        *populate_linalg_fuse_ops_patterns(),
+        *populate_linalg_fuse_conv_pool_patterns(),
+        *populate_linalg_fuse_linear_chains_patterns(),
+        *populate_linalg_fuse_linear_ops_patterns(),
+        *populate_legalize_for_heir_patterns(),
+        *populate_lower_tensor_ext_patterns(layout_ops=True),
+        *populate_lower_tensor_ext_patterns(layout_ops=False),
+        *populate_linalg_fuse_pointwise_patterns(kernels=True),
+        *populate_linalg_fuse_pointwise_patterns(kernels=False),
+    ]
+    return [p for s in sets for p in s.patterns]
+
+
+# The patterns that may act on any op, each for a reason its `op_types` comment gives.
+# A new pattern declares its op types, or joins this list on purpose.
+DELIBERATELY_GENERIC = {
+    "ConstantsToTheRight",
+    "ElementwiseToGeneric",
+    "FoldAffineIntoMatvec",
+    "FuseElementwiseIntoLinearOp",
+    "FuseLinearChain",
+    "FuseRuntimeBiasIntoInit",
+    "FuseRuntimeScaleIntoWeights",
+    "MoveScaleIntoProjection",
+}
+
+
+def test_every_heirpy_pattern_declares_its_op_types() -> None:
+    patterns = _every_heirpy_pattern()
+    assert len({type(p) for p in patterns}) >= 40
+    generic = set()
+    for pattern in patterns:
+        name = type(pattern).__name__
+        assert isinstance(pattern, OpPattern), f"{name} does not declare the op types it acts on"
+        assert pattern.op_types and all(issubclass(t, Operation) for t in pattern.op_types), name
+        if Operation in pattern.op_types:
+            generic.add(name)
+    assert generic == DELIBERATELY_GENERIC
 
 
 class _RecordOutside(_RecordAll, OutsideGenericBodies):
