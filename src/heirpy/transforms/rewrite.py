@@ -23,6 +23,8 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsolatedFromAbove
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from heirpy.ir.dialects.linalg import GenericOp
@@ -62,6 +64,19 @@ class OutsideGenericBodies:
     `match_and_rewrite` returns at once for such an op (`in_generic_body`). A pattern
     set does not visit the ops of generic bodies that only marked patterns could match
     (dead ones it still erases)."""
+
+
+def constant_insertion_point(op: Operation) -> InsertPoint:
+    """Where a constant that a rewrite of `op` folds goes: the start of the entry block
+    of the nearest op isolated from above (the function), as MLIR's folder places
+    constants, so printed IR lists folded constants before the code that uses them, as
+    MLIR tools print it. Falls back to just before `op` when no such block encloses it."""
+    current = op.parent_op()
+    while current is not None and not current.has_trait(IsolatedFromAbove):
+        current = current.parent_op()
+    if current is None or not current.regions or current.regions[0].first_block is None:
+        return InsertPoint.before(op)
+    return InsertPoint.at_start(current.regions[0].first_block)
 
 
 def in_generic_body(op: Operation) -> bool:

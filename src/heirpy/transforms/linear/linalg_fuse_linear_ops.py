@@ -100,7 +100,14 @@ from heirpy.transforms.linear.runtime_operands import (
     hoist,
     hoist_plan,
 )
-from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
+from heirpy.transforms.rewrite import (
+    OpPattern,
+    OutsideGenericBodies,
+    PatternSet,
+    apply_pattern_sets,
+    constant_insertion_point,
+    in_generic_body,
+)
 
 
 @dataclass(frozen=True)
@@ -273,7 +280,8 @@ class FuseElementwiseIntoLinearOp(OpPattern[Operation], OutsideGenericBodies):
         new_linear = view.op.clone()
         new_linear.operands[view.weight_index] = weight_op.result
         new_linear.operands[2] = init_result
-        rewriter.insert([weight_op, *init_ops, new_linear], InsertPoint.before(view.op))
+        rewriter.insert(weight_op, constant_insertion_point(view.op))
+        rewriter.insert([*init_ops, new_linear], InsertPoint.before(view.op))
         old_operands = [*op.operands, *view.op.operands]
         rewriter.replace(op, [], [new_linear.results[0]])
         rewriter.erase(view.op)
@@ -633,7 +641,8 @@ class MoveScaleIntoProjection(OpPattern[Operation], OutsideGenericBodies):
         new_linear = view.op.clone()
         new_linear.operands[view.weight_index] = weight_op.result
         new_linear.operands[2] = init_value
-        rewriter.insert([weight_op, *init_ops, new_linear], InsertPoint.before(view.op))
+        rewriter.insert(weight_op, constant_insertion_point(view.op))
+        rewriter.insert([*init_ops, new_linear], InsertPoint.before(view.op))
         old_operands = list(view.op.operands)
         if plan.bias is not None:
             old_operands += list(plan.bias.op.operands)

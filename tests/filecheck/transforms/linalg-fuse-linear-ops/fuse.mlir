@@ -110,9 +110,10 @@ func.func @conv_scalar_div(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
   return %r : tensor<1x1x2x2xf32>
 }
 // The init stays the `tensor.empty` it was: a scaled undefined init is still undefined.
+// The folded weight goes to the top of the function, where MLIR's folder puts constants.
 // CHECK-LABEL: func.func @conv_scalar_div(
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x1x2x2xf32>
 // CHECK-NEXT: %[[W:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1x2x2xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x1x2x2xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %[[W]] : {{.*}}) outs(%[[E]]
 // CHECK-NEXT: return %[[R]]
 
