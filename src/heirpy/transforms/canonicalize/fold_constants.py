@@ -3,7 +3,8 @@
 Patterns here replace a layout op whose input is a compile-time constant by the constant
 it computes: `linalg.fill`, `linalg.broadcast` of a splat, `linalg.transpose` of a
 constant and `tensor.extract_slice` of a broadcast constant. No fold writes a constant
-larger than its content: a broadcast of a varying vector stays a broadcast. Constants may be `dense<...>` (list,
+larger than its content (a broadcast of a varying vector stays a broadcast) unless the
+function only returns it. Constants may be `dense<...>` (list,
 splat or hex) or `dense_resource<...>`; results are always plain `dense<...>`.
 
 Reading and building constants is `heirpy.ir.constants`; this module only adds
@@ -15,7 +16,7 @@ from __future__ import annotations
 from math import prod
 
 import numpy as np
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -111,10 +112,11 @@ class FoldConstantBroadcast(ConstantPattern[linalg.xops.BroadcastOp]):
     Legality: tensor semantics, static shapes, constant input (dense or dense_resource),
     and a result that stores no more than the input: a splat (also a blob whose values
     are all equal), or a broadcast that only adds unit dims. A broadcast of a varying
-    constant (a `[C]` bias over `1xCxHxW`) stays a broadcast: folding it would write
-    the vector out H*W times. HEIR folds every broadcast of a constant (it bounds only a
-    `dense_resource` input, at 1 MiB), so HEIR's fold_broadcast_extract_slice test, which
-    expects a 4-element blob broadcast to 4x2 as a literal, differs here by design.
+    constant (a `[C]` bias over `1xCxHxW`) stays a broadcast while an op uses it:
+    folding it would write the vector out H*W times for every later pass and kernel to
+    carry. When the function only returns it, the broadcast tensor is what the function
+    produces anyway, so it folds (within `MAX_FOLDED_BYTES`), as HEIR folds it (HEIR
+    folds every broadcast of a constant, bounding only a `dense_resource` input).
     """
 
     op_types = (linalg.xops.BroadcastOp,)
@@ -133,9 +135,15 @@ class FoldConstantBroadcast(ConstantPattern[linalg.xops.BroadcastOp]):
         if value.ndim + len(dims) != len(out_shape):
             return
         folded = broadcast_values(value, out_shape, dims)
-        if not (_is_splat(folded) or folded.size <= value.size) or not _foldable(folded, out_type):
+        small = _is_splat(folded) or folded.size <= value.size or _only_returned(op.result[0])
+        if not small or not _foldable(folded, out_type):
             return
         rewriter.replace(op, dense_constant(folded, out_type))
+
+
+def _only_returned(value: SSAValue) -> bool:
+    """Is every use of `value` a `func.return` operand (nothing computes with it)?"""
+    return bool(value.uses) and all(isinstance(use.operation, func.ReturnOp) for use in value.uses)
 
 
 class FoldConstantTranspose(ConstantPattern[linalg.xops.TransposeOp]):

@@ -37,14 +37,31 @@ func.func @broadcast_splat() -> tensor<1x512xf32> {
 
 // -----
 
-// Must not fire: a broadcast of a varying vector would write it out once per column;
-// the constant stays [3] (its content) and the broadcast stays an op.
-// CHECK-LABEL: func.func @broadcast_dense
+// Must not fire: a broadcast of a varying vector that an op computes with would be
+// written out once per column; the constant stays [3] (its content) and the broadcast
+// stays an op.
+// CHECK-LABEL: func.func @broadcast_dense(
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<3x2xf32>
 // CHECK-NEXT: %[[R:.*]] = linalg.broadcast ins(%[[C]] : tensor<3xf32>) outs(%[[E]] : tensor<3x2xf32>) dimensions = [1]
-// CHECK-NEXT: return %[[R]]
-func.func @broadcast_dense() -> tensor<3x2xf32> {
+// CHECK-NEXT: %[[S:.*]] = arith.addf %x, %[[R]] : tensor<3x2xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @broadcast_dense(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %cst = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %0 = tensor.empty() : tensor<3x2xf32>
+  %1 = linalg.broadcast ins(%cst : tensor<3xf32>) outs(%0 : tensor<3x2xf32>) dimensions = [1]
+  %2 = arith.addf %x, %1 : tensor<3x2xf32>
+  return %2 : tensor<3x2xf32>
+}
+
+// -----
+
+// A broadcast the function only returns is what the function produces anyway: it
+// folds to the literal, as HEIR folds it.
+// CHECK-LABEL: func.func @broadcast_dense_returned(
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00], [2.000000e+00, 2.000000e+00], [3.000000e+00, 3.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @broadcast_dense_returned() -> tensor<3x2xf32> {
   %cst = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %0 = tensor.empty() : tensor<3x2xf32>
   %1 = linalg.broadcast ins(%cst : tensor<3xf32>) outs(%0 : tensor<3x2xf32>) dimensions = [1]
@@ -53,15 +70,19 @@ func.func @broadcast_dense() -> tensor<3x2xf32> {
 
 // -----
 
-// Must not fire either on a varying blob.
-// CHECK-LABEL: func.func @broadcast_dense_resource
+// Must not fire either on a varying blob that an op uses, even when it is returned too.
+// CHECK-LABEL: func.func @broadcast_dense_resource(
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense_resource<resource1> : tensor<4xf32>
-// CHECK:      linalg.broadcast ins(%[[C]] : tensor<4xf32>)
-func.func @broadcast_dense_resource() -> tensor<4x2xf32> {
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.broadcast ins(%[[C]] : tensor<4xf32>) outs(%[[E]] : tensor<4x2xf32>) dimensions = [1]
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %x, %[[R]] : tensor<4x2xf32>
+// CHECK-NEXT: return %[[M]], %[[R]]
+func.func @broadcast_dense_resource(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
   %cst = arith.constant dense_resource<resource1> : tensor<4xf32>
   %0 = tensor.empty() : tensor<4x2xf32>
   %1 = linalg.broadcast ins(%cst : tensor<4xf32>) outs(%0 : tensor<4x2xf32>) dimensions = [1]
-  return %1 : tensor<4x2xf32>
+  %2 = arith.mulf %x, %1 : tensor<4x2xf32>
+  return %2, %1 : tensor<4x2xf32>, tensor<4x2xf32>
 }
 
 {-#
