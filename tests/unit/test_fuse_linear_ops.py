@@ -172,6 +172,38 @@ def test_a_last_bias_on_a_zero_init_stays_an_add() -> None:
     assert check_equivalence(before, after, "main", seeds=(0, 1)).ok
 
 
+def _outer_product_of_constants(n: int) -> str:
+    """`x + a @ b` with a: n x 1 and b: 1 x n constants (a varying n x n product)."""
+    column = ", ".join(f"[{i}.0]" for i in range(n))
+    row = ", ".join(f"{i}.0" for i in range(n))
+    return f"""
+func.func @main(%x: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{
+  %a = arith.constant dense<[{column}]> : tensor<{n}x1xf32>
+  %b = arith.constant dense<[[{row}]]> : tensor<1x{n}xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{n}x{n}xf32>
+  %init = linalg.fill ins(%z : f32) outs(%e : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<{n}x1xf32>, tensor<1x{n}xf32>) outs(%init : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  %r = arith.addf %x, %m : tensor<{n}x{n}xf32>
+  return %r : tensor<{n}x{n}xf32>
+}}
+"""
+
+
+def test_a_plaintext_linear_op_folds_up_to_the_constant_size_bound() -> None:
+    # 500 x 500 f32 is 1,000,000 bytes, within MAX_FOLDED_BYTES (1 MiB): one literal.
+    small = parse(_outer_product_of_constants(500))
+    run_pipeline(small, "linalg-fuse-linear-ops")
+    ops = list(next(iter(small.ops)).body.block.ops)
+    assert [op.name for op in ops] == ["arith.constant", "arith.addf", "func.return"]
+    assert ops[1].operands[1] is ops[0].results[0]
+    assert check_equivalence(parse(_outer_product_of_constants(500)), small, "main", seeds=(0,)).ok
+    # 600 x 600 f32 (1.44 MB) would be a literal over the bound: the matmul stays.
+    large = parse(_outer_product_of_constants(600))
+    run_pipeline(large, "linalg-fuse-linear-ops")
+    assert "linalg.matmul" in [op.name for op in next(iter(large.ops)).body.block.ops]
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fused_is_numerically_equal(name: str) -> None:
     text = CASES[name]

@@ -54,6 +54,11 @@ from heirpy.ir.context import blob_store, context_of
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.utils import element_type, int_values
 
+# The largest non-splat constant a fold may write (HEIR bounds only the resource blob it
+# reads, at 1 MiB): a broadcast bias (1x255x80x80 in YOLO) stays an op instead of
+# becoming a 6.5 MB literal that later passes must carry around.
+MAX_FOLDED_BYTES = 1 << 20
+
 # ------------------------------------------------------------------------ element types
 
 

@@ -21,15 +21,17 @@ from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from heirpy.ir.constants import NO_BLOBS, Blobs, constant_array, numpy_dtype, scalar_constant
+from heirpy.ir.constants import (
+    MAX_FOLDED_BYTES,
+    NO_BLOBS,
+    Blobs,
+    constant_array,
+    numpy_dtype,
+    scalar_constant,
+)
 from heirpy.ir.constants import dense_constant as _dense_constant
 from heirpy.ir.dialects import linalg
 from heirpy.transforms.rewrite import OpPattern, OpT
-
-# HEIR refuses to expand a resource blob over 1 MiB; heirpy also bounds what a fold may
-# *produce* (non-splat), so that a broadcast bias (1x255x80x80 in YOLO) stays an op
-# instead of becoming a 6.5 MB literal that later passes must carry around.
-MAX_FOLDED_BYTES = 1 << 20
 
 
 class ConstantPattern(OpPattern[OpT]):

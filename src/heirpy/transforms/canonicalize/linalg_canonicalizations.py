@@ -23,13 +23,18 @@ divide) becomes `tensor_ext.fused_conv_pool` before any pool -> conv rewrite can
 pool; only then do the other patterns run (with the conv-pool group again, for pairs
 another rewrite exposes). As a second guard the pool -> conv patterns never fire on a
 pool whose input a conv produces. Finally, with the default option `conv-pool=conv`,
-the fused ops this pass made are lowered to ONE `linalg.conv_2d_nchw_fchw` with the
-composed, strided filter (as `lower-tensor-ext` does), so the output is standard
-linalg that heir-opt accepts; `conv-pool=fused` keeps `tensor_ext.fused_conv_pool`.
+the fused ops this pass made are lowered to HEIR's form (`LowerFusedConvPool` with
+`fold_init_term=False`): ONE `linalg.conv_2d_nchw_fchw` of the input with the
+composed, strided filter, whose init is the conv's init pooled -- written, as HEIR
+writes it, as a second conv whose operands are all plaintext (constants, or run-time
+plaintext), so it costs no level; `linalg-fuse-linear-ops` folds it when it is made of
+constants (`FoldPlaintextLinearOp`). The output is standard linalg that heir-opt
+accepts; `conv-pool=fused` keeps `tensor_ext.fused_conv_pool`.
 
 Differences from HEIR (heir-opt 2026.11.1), each deliberate:
-* HEIR turns conv + pool into two convs (two levels); heirpy makes one conv, or keeps
-  `fused_conv_pool` with `conv-pool=fused` (see above).
+* which conv + pool pairs become one conv is decided by heirpy's cost rule (options
+  `policy`, `max-weight-growth`, `max-mac-growth`); a pair it refuses stays a conv
+  and a pool, and `conv-pool=fused` keeps `fused_conv_pool` (see above).
 * HEIR folds an average pool's divide into the filter but leaves a non-zero init
   undivided, which changes the result; heirpy divides the init too, or keeps the divide.
 * folds are bounded: a non-splat folded constant is at most 1 MiB (HEIR bounds only
@@ -163,7 +168,7 @@ def lower_new_fused_ops(
     pool of its init's as the fused pool's.
 
     Returns whether there were any."""
-    lowering = LowerFusedConvPool(ctx, spellings or {})
+    lowering = LowerFusedConvPool(ctx, spellings or {}, fold_init_term=False)
     made_here = [o for o in module.walk() if isinstance(o, FusedConvPoolOp) and o not in keep]
     for fused in made_here:
         lowering.match_and_rewrite(fused, PatternRewriter(fused))

@@ -129,7 +129,7 @@ def divisor_of(
 
     Accepted forms: `arith.divf %pooled, %splat_const` on tensors, and a `linalg.generic`
     with one input (`pooled`), identity maps, parallel loops and body
-    `divf(%in, %c)` + yield, %c a scalar constant.
+    `divf(%in, %c)` + yield, %c a scalar constant (defined outside the body or in it).
     """
     if isinstance(user, arith.DivfOp):
         if user.lhs is pooled and user.rhs is not pooled:
@@ -142,7 +142,7 @@ def divisor_of(
             return None
         if not all_parallel(user.iterator_types):
             return None
-        body = list(user.body.block.ops)
+        body = [o for o in user.body.block.ops if not isinstance(o, arith.ConstantOp)]
         if len(body) != 2:
             return None
         div, yield_ = body
@@ -203,6 +203,7 @@ class _PoolToConv(ConstantPattern[linalg.PoolingNchwSumOp | linalg.PoolingNcwSum
         if not _foldable(filter_values, filter_type):
             return
         filt = dense_constant(filter_values, filter_type)
+        filt.result.name_hint = "cst"  # as MLIR names a constant, not a copy of the pool's name
         conv = self.conv_type(
             inputs=[source, filt.result],
             outputs=[new_init],

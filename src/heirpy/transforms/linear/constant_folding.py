@@ -187,6 +187,23 @@ class ConstantFolder:
             return None
         return np.array(result)
 
+    def apply(self, op: Operation, operands: Sequence[np.ndarray]) -> np.ndarray | None:
+        """`op`'s (first) result on the given operand values, or None when the evaluator
+        cannot compute it. Lets a caller read each operand its own way (an init through
+        `init_value`) before evaluating the op."""
+        module = _module_of(op)
+        if module is None or len(operands) != len(op.operands) or not op.results:
+            return None
+        evaluator = self._evaluator(module)
+        try:
+            with evaluator.frame():
+                for operand, value in zip(op.operands, operands):
+                    evaluator.bind(operand, value)
+                evaluator.eval_op(op)
+                return np.array(evaluator.value(op.results[0], op))
+        except (EvaluationError, HeirpyError):
+            return None
+
     def init_value(self, value: SSAValue) -> np.ndarray | None:
         """The constant an op's init holds, with a `tensor.empty` init read as zeros
         (its contents are undefined, and any value refines undefined)."""

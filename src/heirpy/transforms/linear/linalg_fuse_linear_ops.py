@@ -49,6 +49,10 @@ Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differen
 Batch-norm in eval mode, `(x - mean) / sqrt(var + eps) * gamma + beta`, is four such
 ops and folds completely into the conv or matmul before it.
 
+A linear op of constants only (the pooled init of HEIR's conv + pool form, which
+`linalg-canonicalizations` writes as a conv of constants) is folded to its value
+(`FoldPlaintextLinearOp`): plaintext work, it needs no op at run time.
+
 A uniform scale after a product of two ciphertexts (attention's `(q kᵀ) / sqrt(d)`)
 moves into the projection that made one of them (`MoveScaleIntoProjection`): the
 columns of the qkv projection that become q, traced back through torch's reshape /
@@ -63,7 +67,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -72,7 +76,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.secretness import argument_sources, is_secret
-from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.constants import MAX_FOLDED_BYTES, dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.constant_folding import (
@@ -84,6 +88,7 @@ from heirpy.transforms.linear.constant_folding import (
 from heirpy.transforms.linear.element_paths import read_elsewhere, reads_of_path_end, trace_back
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
+    LINEAR_OP_TYPES,
     ElementwiseAffine,
     LinearOpView,
     WeightSlot,
@@ -662,6 +667,57 @@ class _ScalePlan:
     scale: np.ndarray  # per output channel of the linear op
 
 
+class FoldPlaintextLinearOp(OpPattern[Operation], OutsideGenericBodies):
+    """A linear op whose operands are all compile-time constants is a constant:
+    plaintext work that no ciphertext waits on. `linalg-canonicalizations` leaves one
+    in HEIR's conv + pool form, the pooled init of the fused conv:
+
+        %ci = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
+        %k = arith.constant dense<1.0> : tensor<1x1x2x2xf32>
+        %pi = arith.constant dense<0.0> : tensor<1x1x2x2xf32>
+        %init = linalg.conv_2d_nchw_fchw ins(%ci, %k : ...) outs(%pi : ...)
+        %r = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%x, %w : ...) outs(%init : ...)
+      ->
+        %init = arith.constant dense<4.0> : tensor<1x1x2x2xf32>
+        %r = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%x, %w : ...) outs(%init : ...)
+
+    The folded value is written in its smallest form (`build_init`: a fill, a
+    per-channel broadcast, or a dense literal). Legality: one of `LINEAR_OP_TYPES`
+    with a float result of static shape; every operand a compile-time constant (a
+    `tensor.empty` init reads as zeros); the evaluator computes it; a dense literal
+    is at most `MAX_FOLDED_BYTES` (a larger product stays an op).
+    """
+
+    op_types = LINEAR_OP_TYPES
+
+    def __init__(self, reader: ConstantFolder | None = None):
+        self.reader = ConstantFolder() if reader is None else reader
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        result_type = op.results[0].type if may_be_linear_op(op) else None
+        if not isinstance(result_type, TensorType) or static_shape(result_type) is None:
+            return
+        if not isinstance(result_type.get_element_type(), AnyFloat):
+            return
+        # The cached slice test first: an activation is rarely constant.
+        if any(self.reader.slice_of(v) is None for v in op.operands):
+            return
+        *ins, init = op.operands
+        values = [self.reader.fold(v) for v in ins]
+        init_value = self.reader.init_value(init)
+        if init_value is None or any(v is None for v in values):
+            return
+        result = self.reader.apply(op, [*values, init_value])  # type: ignore[list-item]
+        if result is None:
+            return
+        new_ops, value = build_init(result.astype(element_dtype(result_type)), result_type)
+        if isinstance(value.owner, arith.ConstantOp) and result.nbytes > MAX_FOLDED_BYTES:
+            return  # a literal that large costs more to carry than the op
+        old_operands = list(op.operands)
+        rewriter.replace(op, new_ops, [value])
+        erase_dead_constant_slices(rewriter, old_operands)
+
+
 def populate_linalg_fuse_linear_ops_patterns(
     ctx: Context | None = None, bias_into_init: bool = True
 ) -> list[PatternSet]:
@@ -675,6 +731,7 @@ def populate_linalg_fuse_linear_ops_patterns(
             FuseRuntimeScaleIntoWeights(reader),
             FuseRuntimeBiasIntoInit(reader, bias_into_init),
             MoveScaleIntoProjection(reader),
+            FoldPlaintextLinearOp(reader),
         )
     ]
 

@@ -279,12 +279,13 @@ _VIEWS: list[tuple[type[Operation], int, int, int, int]] = [
     (Conv2DNchwFchwOp, 1, 0, 1, 0),
     (DepthwiseConv2DNchwChwOp, 1, 0, 1, 0),  # K[c, kh, kw] makes output channel c
 ]
-_VIEW_CLASSES = tuple({cls for cls, *_ in _VIEWS})
+LINEAR_OP_TYPES: tuple[type[Operation], ...] = tuple(dict.fromkeys(cls for cls, *_ in _VIEWS))
+"""The named linear ops `linear_op_view` reads (`out = init + f(x, weight)`)."""
 
 
 def may_be_linear_op(op: Operation) -> bool:
     """Could `linear_op_view(op)` be a view? The op's kind and arity only (no folds)."""
-    return len(op.operands) == 3 and len(op.results) == 1 and isinstance(op, _VIEW_CLASSES)
+    return len(op.operands) == 3 and len(op.results) == 1 and isinstance(op, LINEAR_OP_TYPES)
 
 
 @dataclass(frozen=True)
@@ -344,7 +345,7 @@ def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None
 
 
 # ------------------------------------------------------------------------- accumulators
-_ACCUMULATING: tuple[type[Operation], ...] = (*_VIEW_CLASSES, BatchMatmulOp)
+_ACCUMULATING: tuple[type[Operation], ...] = (*LINEAR_OP_TYPES, BatchMatmulOp)
 
 
 def init_operand_index(op: Operation) -> int | None:

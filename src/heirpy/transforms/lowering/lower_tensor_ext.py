@@ -200,6 +200,9 @@ class LowerFusedConvPool(OpPattern[FusedConvPoolOp]):
     dense_resource), else `composed_filter_ops` computes it with standard linalg.
     `%k` is folded (fill / per-channel broadcast / dense constant) when both inits are
     constants, else computed by a `pooling_nchw_sum` (and a divide) on the inits.
+    With `fold_init_term=False` (`linalg-canonicalizations`, HEIR's form) `%k` is always
+    that pool, even of constants: it is plaintext work, which that pass turns into a
+    conv of constants and `linalg-fuse-linear-ops` folds (`FoldPlaintextLinearOp`).
     The conv's `strides` / `dilations` are `vector<2xi64>`, or spelled as the replaced
     conv's (and that pool's as the replaced pool's) for an op in `spellings`.
     Legal when: all shapes are static.
@@ -209,6 +212,8 @@ class LowerFusedConvPool(OpPattern[FusedConvPoolOp]):
 
     ctx: Context | None = field(default=None)
     spellings: Mapping[FusedConvPoolOp, ConvPoolSpelling] = field(default_factory=dict)
+    fold_init_term: bool = True
+    """Fold `%k` with numpy when both inits are constants (else always pool them)."""
 
     def rewrite(self, op: FusedConvPoolOp, rewriter: PatternRewriter) -> None:
         operands = (op.input, op.filter, op.conv_init, op.pool_init)
@@ -236,13 +241,14 @@ class LowerFusedConvPool(OpPattern[FusedConvPoolOp]):
         conv_init = constant_array(op.conv_init, blobs)
         pool_init = constant_array(op.pool_init, blobs)
         term: SSAValue = op.pool_init
-        if conv_init is not None and pool_init is not None:
+        if self.fold_init_term and conv_init is not None and pool_init is not None:
             new_ops += constant_tensor(
                 pooled_constant(conv_init, pool_init, geometry, divisor), result_type
             )
             term = new_ops[-1].results[0]
         else:
-            if conv_init is None or np.any(conv_init != 0):  # a zero conv init adds nothing
+            # A zero conv init adds nothing; HEIR's form pools it all the same.
+            if not self.fold_init_term or conv_init is None or np.any(conv_init != 0):
                 new_ops += sum_pool(
                     op.conv_init,
                     op.pool_init,
