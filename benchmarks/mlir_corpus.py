@@ -20,7 +20,10 @@ counted. heirpy-opt
 (run in this process) then accepts, rejects (one clean diagnostic) or crashes (a
 Python exception shown as "internal error" / "malformed operation (...Error", a
 traceback, a hang). Every valid chunk heirpy accepts is printed by heirpy in custom and
-in generic form and each print is re-parsed by heir-opt (round trip).
+in generic form and each print is re-parsed by heir-opt (round trip), and heirpy's custom
+print is compared with heir-opt's print of the same chunk, line by line, with SSA value
+and block names replaced by their order of appearance in each function (MLIR renames
+every value; heirpy keeps the input's names): "printed as heir-opt prints it".
 
 With `--heir`, HEIR's lit files for `linalg-canonicalizations` and
 `linalg-fuse-linear-ops` run unchanged with heirpy-opt in place of heir-opt (the
@@ -172,6 +175,7 @@ class Chunk:
     same_line: bool = False  # heirpy's error is on a line MLIR expects one
     custom_roundtrip: bool | None = None
     generic_roundtrip: bool | None = None
+    print_difference: tuple[str, str] | None = None  # first line heir-opt / heirpy print differently
     ops: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -297,8 +301,43 @@ def heirpy_verdict(code: int, stderr: str) -> str:
     return "accepted" if code == 0 else "rejected"
 
 
+_SSA_NAME = re.compile(r"[%^][A-Za-z0-9_$.\-]+")
+
+
+def without_ssa_names(text: str) -> list[str]:
+    """The printed lines of `text` with each value and block name replaced by its order
+    of first appearance (`%0`, `%input` -> `%v0`; `%0#1` -> `%v0#1`), numbered afresh in
+    each function as SSA scopes are; blank and comment lines and trailing spaces go."""
+    names: dict[str, str] = {}
+
+    def rename(match: re.Match[str]) -> str:
+        token = match.group(0)
+        return names.setdefault(token, f"{token[0]}v{len(names)}")
+
+    lines = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("//"):
+            continue
+        if "func.func" in line:
+            names.clear()
+        lines.append(_SSA_NAME.sub(rename, line.rstrip()))
+    return lines
+
+
+def first_print_difference(mlir: str, heirpy: str) -> tuple[str, str] | None:
+    """The first line (MLIR's, heirpy's) where the two prints differ, SSA names aside;
+    None when they are the same."""
+    a, b = without_ssa_names(mlir), without_ssa_names(heirpy)
+    for x, y in zip(a, b):
+        if x != y:
+            return x.strip(), y.strip()
+    if len(a) != len(b):
+        return f"{len(a)} lines", f"{len(b)} lines"
+    return None
+
+
 def judge(chunk: Chunk) -> None:
-    code, _, err = run_heir_opt([str(chunk.path)])
+    code, mlir_print, err = run_heir_opt([str(chunk.path)])
     chunk.mlir = "valid" if code == 0 else "invalid"
     chunk.mlir_error = "" if code == 0 else first_error(err)
     if chunk.mlir == "invalid" and not chunk.marked_invalid and UNKNOWN_OP.search(err):
@@ -313,6 +352,7 @@ def judge(chunk: Chunk) -> None:
         chunk.same_line = bool(where) and int(where.group(1)) in expected_lines(chunk.text)
     if chunk.mlir == "valid" and chunk.heirpy == "accepted":
         chunk.custom_roundtrip = run_heir_opt(["-"], stdin=out)[0] == 0
+        chunk.print_difference = first_print_difference(mlir_print, out)
         code, generic, _ = run_heirpy([str(chunk.path), "--print-op-generic"])
         chunk.generic_roundtrip = code == 0 and run_heir_opt(["-"], stdin=generic)[0] == 0
 
@@ -538,6 +578,7 @@ def summarize(chunks: Sequence[Chunk]) -> dict[str, int]:
         "crashed": sum(c.heirpy == "crashed" for c in chunks),
         "custom_roundtrip": sum(bool(c.custom_roundtrip) for c in valid),
         "generic_roundtrip": sum(bool(c.generic_roundtrip) for c in valid),
+        "same_print": sum(c.heirpy == "accepted" and c.print_difference is None for c in valid),
     }
 
 
@@ -558,6 +599,7 @@ def print_table(s: dict[str, int]) -> None:
           f"on the expected line) | {s['invalid_crashed']} |")
     print(f"\nround trip of the {s['valid_accepted']} valid chunks heirpy accepts, re-parsed by "
           f"heir-opt: custom print {s['custom_roundtrip']}, generic print {s['generic_roundtrip']}")
+    print(f"printed as heir-opt prints it, SSA names aside: {s['same_print']} of {s['valid_accepted']}")
     print(f"Python exceptions shown as diagnostics (all chunks): {s['crashed']}")
     print(f"not counted: {s['obsolete']} chunks using ops heir-opt's MLIR no longer has")
 
@@ -583,11 +625,15 @@ def print_gaps(chunks: Sequence[Chunk]) -> None:
             gaps[f"invalid {c.heirpy}: {_culprit(c)}"].append(c)
         if c.mlir == "valid" and c.heirpy == "accepted" and not (c.custom_roundtrip and c.generic_roundtrip):
             gaps[f"round trip fails: {', '.join(c.ops)}"].append(c)
+        if c.mlir == "valid" and c.print_difference is not None:
+            gaps["printed unlike heir-opt"].append(c)
     print("\n## Gaps by op (most frequent first)")
     for key, items in sorted(gaps.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         print(f"- {len(items)} x {key}")
         for c in items[:3]:
             why = c.heirpy_error if c.mlir == "valid" else c.mlir_error
+            if c.print_difference is not None and key == "printed unlike heir-opt":
+                why = "heir-opt: {} | heirpy: {}".format(*(line[:100] for line in c.print_difference))
             print(f"    {c.name}: {why[:200]}")
 
 

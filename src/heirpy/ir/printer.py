@@ -220,6 +220,27 @@ class MLIRPrinter(Printer):
     _aliases: dict[Attribute, _Alias] | None = field(default=None, init=False)
     """The aliases of the top-level op being printed; None outside one."""
 
+    def _print_results(self, op: Operation) -> None:
+        # MLIR names the results of a multi-result op as one group, `%0:2 = ...`, used
+        # as `%0#0` and `%0#1`; xDSL names each (`%0, %1 = ...`). A group is printed
+        # when the results share one name (none, or the `%r` of an input `%r:2`);
+        # results with names of their own (`%values, %indices = ...`) keep them.
+        results = op.results
+        hints = {r.name_hint for r in results}
+        if len(results) > 1 and len(hints) == 1 and not any(r in self._ssa_values for r in results):
+            (hint,) = hints
+            if hint is None:
+                group = self._get_new_valid_name_id()
+            else:
+                taken = self.ssa_names.get(hint, 0)
+                group = f"{hint}_{taken}" if taken else hint
+                self.ssa_names[hint] = taken + 1
+            for index, result in enumerate(results):
+                self._ssa_values[result] = f"{group}#{index}"
+            self.print_string(f"%{group}:{len(results)} = ")
+            return
+        super()._print_results(op)
+
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR keeps every attribute and property dictionary sorted by name (an op's
         # `{dilations = ..., strides = ...}`, a function's `<{function_type, sym_name}>`);

@@ -11,11 +11,11 @@
 // CHECK: linalg.transpose {{.*}}permutation = [2, 0, 3, 1, 4]
 // CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<3x197x64xf32>, tensor<3x64x197xf32>)
 // softmax: max and argmax in one generic with two results, x - max, exp, sum into (d0, d1, d2, 0), divide.
-// CHECK: %[[MAX:.*]], %{{.*}} = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}}outs(%{{.*}}, %{{.*}} : tensor<1x3x197xf32>, tensor<1x3x197xi64>)
+// CHECK: %[[MAX:.*]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}}outs(%{{.*}}, %{{.*}} : tensor<1x3x197xf32>, tensor<1x3x197xi64>)
 // CHECK: arith.maximumf
 // CHECK: arith.select
 // CHECK: } -> (tensor<1x3x197xf32>, tensor<1x3x197xi64>)
-// CHECK: tensor.expand_shape %[[MAX]]
+// CHECK: tensor.expand_shape %[[MAX]]#0
 // CHECK: math.exp
 // CHECK: indexing_maps = [{{.*}}#[[SUM]]]
 // CHECK: arith.divf

@@ -1,5 +1,5 @@
 // A linalg.generic with several results (what torch-mlir prints for max, argmax and the max
-// inside softmax) parses, prints as MLIR does (`-> (t1, t2)`), and re-parses in custom and
+// inside softmax) parses, prints as MLIR does (`%r:2 = ...` used as `%r#0`, `-> (t1, t2)`), and re-parses in custom and
 // generic form, in heirpy and in heir-opt. So does a generic whose attributes come from an
 // alias (`#trait`) or that carries extra attributes (`attrs = {...}`).
 // RUN: heirpy-opt %s | filecheck %s
@@ -30,10 +30,10 @@ func.func @max_argmax(%x: tensor<1x3x7xf32>) -> (tensor<1x3xf32>, tensor<1x3xi64
 // CHECK-DAG: #[[MAP1:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[MAP2:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @max_argmax
-// CHECK: %[[MAX:.*]], %[[ARG:.*]] = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP1]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x3x7xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<1x3xi64>) {
+// CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [#[[MAP0]], #[[MAP1]], #[[MAP1]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<1x3x7xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<1x3xi64>) {
 // CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i64
 // CHECK-NEXT: } -> (tensor<1x3xf32>, tensor<1x3xi64>)
-// CHECK: return %[[MAX]], %[[ARG]] : tensor<1x3xf32>, tensor<1x3xi64>
+// CHECK: return %[[R]]#0, %[[R]]#1 : tensor<1x3xf32>, tensor<1x3xi64>
 // MLIR-LABEL: func.func @max_argmax
 // MLIR: %[[R:.*]]:2 = linalg.generic
 // MLIR: } -> (tensor<1x3xf32>, tensor<1x3xi64>)

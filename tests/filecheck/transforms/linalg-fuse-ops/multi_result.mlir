@@ -23,12 +23,12 @@ func.func @into_two_results(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8
   return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
 }
 // CHECK-LABEL: func.func @into_two_results
-// CHECK:       %[[N:.*]], %[[E:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:       %[[R:.*]]:2 = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>)
 // CHECK:         arith.mulf
 // CHECK:         arith.negf
 // CHECK:         math.exp
 // CHECK:       } -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK-NEXT:  return %[[N]], %[[E]]
+// CHECK-NEXT:  return %[[R]]#0, %[[R]]#1
 // linalg-canonicalizations splits an all-parallel generic with two results into one generic per
 // result (each can then fuse on its own); the lowered pipeline output re-parses.
 // LOWERED-LABEL: func.func @into_two_results
@@ -60,13 +60,13 @@ func.func @from_two_results(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor
   return %r#0, %c : tensor<4x8xf32>, tensor<4x8xf32>
 }
 // CHECK-LABEL: func.func @from_two_results
-// CHECK:       %[[S:.*]], %[[P:.*]] = linalg.generic
+// CHECK:       %[[R:.*]]:2 = linalg.generic
 // CHECK:         arith.addf
 // CHECK:         arith.mulf
 // CHECK:         linalg.yield %{{.*}}, %{{.*}} : f32, f32
-// CHECK:       %[[C:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<4x8xf32>)
+// CHECK:       %[[C:.*]] = linalg.generic {{.*}} ins(%[[R]]#1 : tensor<4x8xf32>)
 // CHECK:         arith.negf
-// CHECK:       return %[[S]], %[[C]]
+// CHECK:       return %[[R]]#0, %[[C]]
 // LOWERED-LABEL: func.func @from_two_results
 // LOWERED-NOT:   tensor_ext
 // LOWERED:       return
