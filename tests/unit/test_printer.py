@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 import random
+import re
 import subprocess
 from io import StringIO
 
+import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, Float16Type, Float32Type, Float64Type, f16, f32, f64
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -26,6 +30,7 @@ from heirpy.ir.printer import (
     _number_aliases,
     format_affine_expr,
     format_affine_map,
+    mlir_float_text,
     short_op_name,
 )
 
@@ -94,6 +99,63 @@ def test_results_of_one_op_print_as_mlir_groups_them() -> None:
     printed = heirpy.print_module(heirpy.parse(_two_results("%sum, %max", "%max, %sum")))
     assert "    %sum, %max = linalg.reduce ins(" in printed
     assert "    return %max, %sum :" in printed
+
+
+@pytest.mark.parametrize(
+    ("value", "type_", "mlir"),
+    [  # as heir-opt (LLVM 24) prints each value
+        (1.5, f32, "1.500000e+00"),
+        (-0.0, f32, "-0.000000e+00"),
+        (2.0**-23, f32, "1.1920929E-7"),  # %e with 6 digits would not read back
+        (797.676574707031, f32, "797.676574"),  # APFloat truncates before it rounds
+        (0.0999755859375, f16, "9.997550e-02"),
+        (620.43, f64, "620.42999999999995"),
+        (16777216.0, f32, "0x4B800000"),  # no decimal point in APFloat's form: hex
+        (float("-inf"), f32, "0xFF800000"),
+        (float("nan"), f16, "0x7E00"),
+    ],
+)
+def test_floats_print_as_mlir_spells_them(value: float, type_: AnyFloat, mlir: str) -> None:
+    assert isinstance(type_, (Float16Type, Float32Type, Float64Type))
+    stored = type_.unpack(type_.pack([value]), 1)[0]
+    assert mlir_float_text(stored, type_) == mlir
+
+
+def test_random_floats_print_as_heir_opt_prints_them() -> None:
+    rng = random.Random(7)
+    cases: list[tuple[float, str]] = []
+    for _ in range(300):
+        magnitude = rng.uniform(-1, 1) * 10.0 ** rng.randint(-30, 30)
+        for value in (magnitude, round(rng.uniform(-1000, 1000), rng.randint(0, 6))):
+            for type_, name in ((f16, "f16"), (f32, "f32"), (f64, "f64")):
+                with contextlib.suppress(OverflowError):
+                    stored = type_.unpack(type_.pack([value]), 1)[0]
+                    if math.isfinite(stored):
+                        cases.append((stored, name))
+    body = "\n".join(f"  %c{i} = arith.constant {v:.16e} : {t}" for i, (v, t) in enumerate(cases))
+    types = ", ".join(t for _, t in cases)
+    values = ", ".join(f"%c{i}" for i in range(len(cases)))
+    text = f"func.func @f() -> ({types}) {{\n{body}\n  return {values} : {types}\n}}\n"
+    mlir = subprocess.run(["heir-opt"], input=text, capture_output=True, text=True, check=True).stdout
+    ours = heirpy.print_module(heirpy.parse(text))
+
+    def literals(printed: str) -> list[str]:
+        return re.findall(r"arith\.constant (\S+) :", printed)
+
+    assert len(literals(ours)) == len(cases)
+    assert literals(ours) == literals(mlir)
+
+
+def test_an_integer_memory_space_prints_without_its_type() -> None:
+    # As MLIR prints it (`memref<..., 1>`, not `1 : i64`); other spaces are unchanged.
+    signature = (
+        '%a: memref<1x24xf32, 1>, %b: memref<f32, 3>, '
+        '%c: memref<?x4xf32, strided<[4, 1], offset: ?>, 2>, %d: memref<4xf32, "gpu">'
+    )
+    text = "func.func @f(" + signature + ") {\n  return\n}\n"
+    printed = heirpy.print_module(heirpy.parse(text))
+    assert "func.func @f(" + signature + ")" in printed
+    assert heirpy.print_module(heirpy.parse(printed)) == printed
 
 
 def _add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
