@@ -302,24 +302,41 @@ def heirpy_verdict(code: int, stderr: str) -> str:
 
 
 _SSA_NAME = re.compile(r"[%^][A-Za-z0-9_$.\-]+")
+_RESULTS = re.compile(r"\s*((?:%[A-Za-z0-9_$.\-]+(?::\d+)?)(?:, %[A-Za-z0-9_$.\-]+)*) = ")
 
 
 def without_ssa_names(text: str) -> list[str]:
-    """The printed lines of `text` with each value and block name replaced by its order
-    of first appearance (`%0`, `%input` -> `%v0`; `%0#1` -> `%v0#1`), numbered afresh in
-    each function as SSA scopes are; blank and comment lines and trailing spaces go."""
+    """The printed lines of `text` with value and block names replaced by numbers in
+    order of definition (`%0`, `%input` -> `%v0`; `%0#1` -> `%v0#1`), restarting in each
+    function. A definition is an op result, a typed argument (`%x: f32`), a name bound
+    with ` = ` (`iter_args(%acc = %1)`) or a block label; a later use of the same name
+    means the latest definition, so two bodies that both call their argument `%in`
+    compare equal to two that call them apart. Blank and comment lines and trailing
+    spaces go."""
     names: dict[str, str] = {}
-
-    def rename(match: re.Match[str]) -> str:
-        token = match.group(0)
-        return names.setdefault(token, f"{token[0]}v{len(names)}")
-
+    count = 0
     lines = []
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith("//"):
             continue
         if "func.func" in line:
             names.clear()
+            count = 0
+        results = _RESULTS.match(line)
+        defined_until = results.end(1) if results else -1
+
+        def rename(match: re.Match[str], line: str = line, defined_until: int = defined_until) -> str:
+            nonlocal count
+            token, end = match.group(0), match.end()
+            label = token[0] == "^" and line[: match.start()].strip() == ""
+            if match.start() < defined_until or line.startswith((": ", " = "), end) or label:
+                names[token] = f"{token[0]}v{count}"
+                count += 1
+            elif token not in names:  # a use ahead of its definition (a graph region)
+                names[token] = f"{token[0]}v{count}"
+                count += 1
+            return names[token]
+
         lines.append(_SSA_NAME.sub(rename, line.rstrip()))
     return lines
 

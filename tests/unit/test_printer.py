@@ -158,6 +158,15 @@ def test_an_integer_memory_space_prints_without_its_type() -> None:
     assert heirpy.print_module(heirpy.parse(printed)) == printed
 
 
+def test_a_declaration_without_results_prints_no_arrow() -> None:
+    # MLIR: `func.func private @f(index)`; results, when there are any, keep theirs.
+    text = "func.func private @use(index, index) attributes {note}\nfunc.func private @get(index) -> index\n"
+    printed = heirpy.print_module(heirpy.parse(text))
+    assert "\n  func.func private @use(index, index) attributes {note}\n" in printed
+    assert "\n  func.func private @get(index) -> index\n" in printed
+    assert heirpy.print_module(heirpy.parse(printed)) == printed
+
+
 def _add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     return AffineBinaryOpExpr(AffineBinaryOpKind.Add, lhs, rhs)
 

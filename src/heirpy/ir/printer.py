@@ -19,7 +19,8 @@ as MLIR elides it there. Float literals are spelled as MLIR's AsmPrinter spells 
 (`mlir_float_text`: its 6-digit `%e` form when that reads back exactly, else LLVM
 APFloat's own shortest-safe form such as `1.1920929E-7`, else the bits in hex), an
 integer memory space without its type (`memref<4xf32, 1>`), and the results of one op
-as one group (`%0:2`, used as `%0#1`) unless the input named them apart. Affine
+as one group (`%0:2`, used as `%0#1`) unless the input named them apart, and a function
+declaration without results without `-> ()`. Affine
 maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
 rather than xDSL's fully bracketed `((d1 * 3) + d4)`, and the `dense_resource` blobs in the
 `{-# dialect_resources #-}` trailer one a line in order of first use, as MLIR writes them.
@@ -70,6 +71,8 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.utils.format import print_func_op_like
 from xdsl.ir import Attribute, Dialect, Operation, Region, TypeAttribute
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -399,6 +402,23 @@ class MLIRPrinter(Printer):
             return
         super().print_attribute(attribute)
 
+    def _print_declaration_without_results(self, op: FuncOp) -> None:
+        # MLIR writes `func.func private @f(index)`, as it writes a definition with no
+        # results; xDSL writes a declaration's whole function type, `(index) -> ()`.
+        if op.sym_visibility:
+            self.print_string(f" {op.sym_visibility.data}")
+        print_func_op_like(
+            self,
+            op.sym_name,
+            op.function_type,
+            op.body,
+            op.attributes,
+            arg_attrs=op.arg_attrs,
+            res_attrs=op.res_attrs,
+            reserved_attr_names=("sym_name", "function_type", "sym_visibility", "arg_attrs"),
+            print_empty_outputs=False,
+        )
+
     def _print_memref_in_integer_space(self, memref: MemRefType) -> None:
         # MLIR elides the i64 of an integer memory space, `memref<4xf32, 1>`, where
         # xDSL writes `memref<4xf32, 1 : i64>` (both read back the same).
@@ -511,7 +531,10 @@ class MLIRPrinter(Printer):
             self.print_op_with_default_format(op)
             op.attributes["op_name__"] = op_name
         elif custom:
-            op.print(self)
+            if isinstance(op, FuncOp) and not op.body.blocks and not op.function_type.outputs.data:
+                self._print_declaration_without_results(op)
+            else:
+                op.print(self)
             if self.print_debuginfo:
                 self.print_string(" ")
                 self.print_attribute(op.location)
