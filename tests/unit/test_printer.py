@@ -167,6 +167,18 @@ def test_a_declaration_without_results_prints_no_arrow() -> None:
     assert heirpy.print_module(heirpy.parse(printed)) == printed
 
 
+def test_an_empty_from_elements_keeps_mlirs_two_spaces() -> None:
+    text = (
+        "func.func @f(%a: f32) -> (tensor<0xf32>, tensor<1xf32>) {\n"
+        "  %e = tensor.from_elements : tensor<0xf32>\n  %o = tensor.from_elements %a : tensor<1xf32>\n"
+        "  return %e, %o : tensor<0xf32>, tensor<1xf32>\n}\n"
+    )
+    printed = heirpy.print_module(heirpy.parse(text))
+    assert "%e = tensor.from_elements  : tensor<0xf32>\n" in printed  # as mlir-opt writes it
+    assert "%o = tensor.from_elements %a : tensor<1xf32>\n" in printed
+    assert heirpy.print_module(heirpy.parse(printed)) == printed
+
+
 def _add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     return AffineBinaryOpExpr(AffineBinaryOpKind.Add, lhs, rhs)
 

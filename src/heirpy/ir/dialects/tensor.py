@@ -111,6 +111,13 @@ class InsertOp(xt.InsertOp):
 class FromElementsOp(xt.FromElementsOp):
     """`tensor.from_elements %a, %b : tensor<2xf32>`: the elements in row-major order."""
 
+    def print(self, printer: Printer) -> None:
+        # MLIR's generated printer writes the space before the (empty) element list
+        # too: `tensor.from_elements  : tensor<0xf32>`.
+        if not self.elements:
+            printer.print_string(" ")
+        super().print(printer)
+
     def verify_(self) -> None:
         count = prod(_shape(self.result.type))
         if len(self.elements) != count:
