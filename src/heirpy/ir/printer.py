@@ -17,10 +17,10 @@ Attribute and property dictionaries print sorted by name, as MLIR stores them; a
 elements that are i64 integers or f64 floats print without their type (`[[0, 1], [2]]`),
 as MLIR elides it there. Float literals are spelled as MLIR's AsmPrinter spells them
 (`mlir_float_text`: its 6-digit `%e` form when that reads back exactly, else LLVM
-APFloat's own shortest-safe form such as `1.1920929E-7`, else the bits in hex), an
-integer memory space without its type (`memref<4xf32, 1>`), and the results of one op
-as one group (`%0:2`, used as `%0#1`) unless the input named them apart, and a function
-declaration without results without `-> ()`. Affine
+APFloat's own shortest-safe form such as `1.1920929E-7`, else the bits in hex); an
+integer memory space prints without its type (`memref<4xf32, 1>`); the results of one
+op print as one group (`%0:2`, used as `%0#1`) unless the input named them apart; and a
+function declaration without results prints without `-> ()`. Affine
 maps print with MLIR's brackets and subtractions (`d1 * 3 + d4`, `d0 - 1`, `-d0`)
 rather than xDSL's fully bracketed `((d1 * 3) + d4)`, and the `dense_resource` blobs in the
 `{-# dialect_resources #-}` trailer one a line in order of first use, as MLIR writes them.

@@ -702,12 +702,14 @@ class FoldPlaintextLinearOp(OpPattern[Operation], OutsideGenericBodies):
         # The cached slice test first: an activation is rarely constant.
         if any(self.reader.slice_of(v) is None for v in op.operands):
             return
-        *ins, init = op.operands
-        values = [self.reader.fold(v) for v in ins]
-        init_value = self.reader.init_value(init)
-        if init_value is None or any(v is None for v in values):
-            return
-        result = self.reader.apply(op, [*values, init_value])  # type: ignore[list-item]
+        values: list[np.ndarray] = []
+        for index, operand in enumerate(op.operands):
+            # The init (last operand) as `init_value` reads it: a `tensor.empty` is zeros.
+            known = self.reader.init_value(operand) if index == 2 else self.reader.fold(operand)
+            if known is None:
+                return
+            values.append(known)
+        result = self.reader.apply(op, values)
         if result is None:
             return
         new_ops, value = build_init(result.astype(element_dtype(result_type)), result_type)
