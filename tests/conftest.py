@@ -5,7 +5,7 @@
   ci       derandomized (the same examples on every run and machine), each test's own
            example budget, no example database: a red CI run is reproducible
   dev      random examples with the same budgets, failures kept in .hypothesis/
-  nightly  random examples, NIGHTLY_SCALE times each budget (README, "Tests")
+  nightly  random examples, NIGHTLY_SCALE times each budget (docs/testing.md)
 
 A property test states its budget as `@settings(max_examples=budget(N))`; everything
 else (derandomization, deadline, health checks) comes from the profile.

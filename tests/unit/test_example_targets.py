@@ -2,7 +2,7 @@
 
 The main job (`./run-examples.sh`) prints these figures; this test makes the ones the project
 promises fail loudly when a change loses them. The depth bounds are counted by hand, one level
-per maximal chain of linear ops, per x² and per ciphertext x ciphertext product (README, "The
+per maximal chain of linear ops, per x² and per ciphertext x ciphertext product (docs/passes.md, "The
 cost of fusing", gives each net's count); a `+` depth has ops outside the model (softmax,
 sigmoid), so only its modelled part is pinned.
 """

@@ -124,7 +124,7 @@ def test_orion_pipeline_keeps_mobilenet_blocks_pool_out_of_its_last_linear() -> 
     assert isinstance(linear, Linear) and linear.weight.shape == (10, 64)
 
 
-# Orion's levels for the FHE examples, raw -> after ORION_PIPELINE: what the README's
+# Orion's levels for the FHE examples, raw -> after ORION_PIPELINE: what docs/orion.md's
 # Orion table reports. Every other fusion passes the MAC bound (at most 3.6x, LeNet-5's
 # pool1 + conv2), so only mobilenet_block keeps its layers.
 ORION_LEVELS = {
