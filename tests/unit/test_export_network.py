@@ -309,6 +309,42 @@ def test_ops_orion_cannot_express_are_one_line_errors(epilogue: str, result: str
     assert expected in message
 
 
+def padded_conv_net(low: str, high: str, padded: str, out: str) -> str:
+    """A zero pad of the 1x1x4x4 input (`low`/`high` on H and W), then the 2x2 conv."""
+    return f"""
+func.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x{out}xf32> {{
+  %w = arith.constant {W}
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, {low}] high[0, 0, {high}] {{
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  }} : tensor<1x1x4x4xf32> to tensor<1x1x{padded}xf32>
+  %e = tensor.empty() : tensor<1x2x{out}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x{out}xf32>) -> tensor<1x2x{out}xf32>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%p, %w : tensor<1x1x{padded}xf32>, tensor<2x1x2x2xf32>) outs(%f : tensor<1x2x{out}xf32>) -> tensor<1x2x{out}xf32>
+  return %c : tensor<1x2x{out}xf32>
+}}
+"""
+
+
+def test_a_symmetric_zero_pad_is_the_conv_padding() -> None:
+    (conv,) = network(padded_conv_net("1, 1", "1, 1", "6x6", "5x5")).layers
+    assert isinstance(conv, Conv) and (conv.stride, conv.padding) == (1, 1)
+
+
+@pytest.mark.parametrize(("low", "high", "padded", "out"), [
+    ("1, 1", "0, 0", "5x5", "4x4"),  # top and left only: Conv2d(padding=1) would give 5x5
+    ("0, 0", "1, 1", "5x5", "4x4"),
+    ("1, 0", "1, 0", "6x4", "5x3"),  # H only
+    ("1, 1", "2, 2", "7x7", "6x6"),
+])
+def test_a_pad_not_alike_on_all_four_sides_is_an_error(low: str, high: str, padded: str, out: str) -> None:
+    """Orion's Conv2d pads every side by one number: a one-sided pad must not export as a
+    symmetric padding (Orion would compute a larger output)."""
+    message = export_error(padded_conv_net(low, high, padded, out))
+    assert message.startswith("net.mlir:") and "Orion pads all four sides alike" in message
+
+
 def test_unequal_strides_and_encrypted_weights_are_errors() -> None:
     strided = conv_net("", "%c", "tensor<1x2x3x2xf32>", "[1, 2]").replace(
         "outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>", "outs(%g : tensor<1x2x3x2xf32>) -> tensor<1x2x3x2xf32>"

@@ -109,6 +109,10 @@ func.func @f(%x: tensor<4xf32>, %i: tensor<f32>) -> tensor<f32> {
 SQUARED_ACC = PRODUCT.replace(
     "%m = arith.mulf %out, %in : f32", "%s = arith.mulf %out, %out : f32\n    %m = arith.addf %s, %in : f32"
 )
+# out + out * in: an add of the accumulator, which it also reads elsewhere (init * prod(1 + in))
+ACC_READ_TWICE = PRODUCT.replace(
+    "%m = arith.mulf %out, %in : f32", "%s = arith.mulf %out, %in : f32\n    %m = arith.addf %out, %s : f32"
+)
 
 
 def test_convs_matmuls_and_sum_pools_accumulate_by_addition() -> None:
@@ -121,6 +125,7 @@ def test_max_pools_products_and_reused_accumulators_do_not() -> None:
     assert not accumulates_by_addition(_first(POOL.replace("KIND", "max"), "linalg.pooling_nchw_max"))
     assert not accumulates_by_addition(_first(PRODUCT, "linalg.generic"))
     assert not accumulates_by_addition(_first(SQUARED_ACC, "linalg.generic"))
+    assert not accumulates_by_addition(_first(ACC_READ_TWICE, "linalg.generic"))
 
 
 def test_only_a_1x1_unit_stride_conv_takes_a_folded_transpose() -> None:
@@ -157,10 +162,10 @@ def _chunks() -> list[str]:
 
 
 @pytest.mark.parametrize("layout_ops", ["true", "false"])
-@pytest.mark.parametrize("index", range(5))
+@pytest.mark.parametrize("index", range(6))
 def test_every_filecheck_case_keeps_its_values(index: int, layout_ops: str) -> None:
     chunks = _chunks()
-    assert len(chunks) == 5
+    assert len(chunks) == 6
     out = _assert_same_values(chunks[index], f"lower-tensor-ext{{layout-ops={layout_ops}}}")
     assert "tensor_ext." not in out
 

@@ -196,3 +196,43 @@ func.func @zero_init(%a: tensor<8x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x5x4xf
 // CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [#[[MAP6]], #[[MAP7]]]{{.*}} ins(%[[V]] :
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:    arith.mulf %[[IN]], %[[IN]] : f32
+
+// -----
+
+// A root that reads its accumulator twice (out + out * in: init * prod(1 + in), a
+// product, not init + a sum) does not accumulate by addition: its init stays in the root
+// and the epilogue adds nothing, though the epilogue's read is a transpose.
+func.func @acc_read_twice(%x: tensor<2x3x4xf32>, %init: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %r = tensor_ext.kernel ins(%x, %init : tensor<2x3x4xf32>, tensor<2x3xf32>) -> tensor<3x2xf32> {
+  ^bb0(%xi: tensor<2x3x4xf32>, %ii: tensor<2x3xf32>):
+    %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xi : tensor<2x3x4xf32>) outs(%ii : tensor<2x3xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.mulf %out, %in : f32
+      %a = arith.addf %out, %m : f32
+      linalg.yield %a : f32
+    } -> tensor<2x3xf32>
+    %o = tensor.empty() : tensor<3x2xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<2x3xf32>) outs(%o : tensor<3x2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %t = math.tanh %in : f32
+      linalg.yield %t : f32
+    } -> tensor<3x2xf32>
+    tensor_ext.yield %s : tensor<3x2xf32>
+  }
+  return %r : tensor<3x2xf32>
+}
+// CHECK-LABEL: func.func @acc_read_twice(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xf32>, %[[I:.*]]: tensor<2x3xf32>)
+// CHECK-NEXT:  %[[P:.*]] = linalg.generic {{.*}} ins(%[[X]] : {{.*}}) outs(%[[I]] :
+// CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT:    %[[M:.*]] = arith.mulf %[[OUT]], %[[IN]] : f32
+// CHECK-NEXT:    %[[A:.*]] = arith.addf %[[OUT]], %[[M]] : f32
+// CHECK-NEXT:    linalg.yield %[[A]] : f32
+// CHECK-NEXT:  } -> tensor<2x3xf32>
+// CHECK-NEXT:  %[[O:.*]] = tensor.empty() : tensor<3x2xf32>
+// CHECK-NEXT:  %[[S:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<2x3xf32>) outs(%[[O]] :
+// CHECK-NEXT:  ^bb0(%[[E:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:    %[[T:.*]] = math.tanh %[[E]] : f32
+// CHECK-NEXT:    linalg.yield %[[T]] : f32
+// CHECK-NEXT:  } -> tensor<3x2xf32>
+// CHECK-NEXT:  return %[[S]]
