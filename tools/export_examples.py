@@ -118,6 +118,33 @@ def randomize_batch_norm(model: nn.Module) -> nn.Module:
     return model
 
 
+def calibrate_batch_norm(model: nn.Module, shape: tuple[int, ...], scale: float, batches: int = 4) -> nn.Module:
+    """Give every BatchNorm2d the running statistics of its input on random images, and small affine terms.
+
+    With x² and identity shortcuts, random statistics make ResNet-20's activations square their way
+    past float32's range (`(bn(conv(x)) + x)²` nine times over). Training keeps them in range; here
+    each BN's mean and variance are those of its input over `batches` train-mode passes of 16
+    `torch.randn` images (cumulative average, as after training), its weight `scale·(1 + 0.1·randn)`
+    and its bias `scale·0.1·randn`, so each normalised output has a spread of about `scale`. The
+    draws come from the seeded generator, so the export stays reproducible.
+    """
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.momentum = None  # a cumulative average over the calibration batches
+            module.reset_running_stats()
+            with torch.no_grad():
+                module.weight.copy_(scale * (1.0 + 0.1 * torch.randn(module.num_features)))
+                module.bias.copy_(scale * 0.1 * torch.randn(module.num_features))
+    model.train()
+    with torch.no_grad():
+        for _ in range(batches):
+            model(torch.randn((16, *shape[1:])))
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.momentum = 0.1  # torch's default again, so the exported module is a plain BN
+    return model.eval()
+
+
 def cryptonets() -> nn.Module:
     """CryptoNets (Gilad-Bachrach et al., ICML 2016), the 8-layer MNIST network as the paper lists it.
 
@@ -268,6 +295,253 @@ class YoloV5Detect(nn.Module):
         return tuple(heads)
 
 
+
+# ------------------------------------------------------------------------------------ whole networks
+class CifarBasicBlock(nn.Module):
+    """ResNet-20's basic block with x² for ReLU; a 1x1 conv + BN shortcut where the shape changes.
+
+    He et al. pad the identity shortcut with zero channels ("option A") on CIFAR; the FHE
+    implementations of ResNet-20 (Orion's `models/resnet.py` among them) use the 1x1 projection
+    ("option B"), which keeps every op a conv: so does this one.
+    """
+
+    def __init__(self, cin: int, cout: int, stride: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.shortcut = nn.Sequential()
+        if stride != 1 or cin != cout:
+            self.shortcut = nn.Sequential(nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.bn1(self.conv1(x))
+        y = y * y
+        y = self.bn2(self.conv2(y)) + self.shortcut(x)
+        return y * y
+
+
+class ResNet20(nn.Module):
+    """ResNet-20 for CIFAR-10 (He et al. 2016, section 4.2), x² for ReLU: the standard FHE benchmark.
+
+    1x3x32x32 -> conv 3x3 (3 -> 16) -> BN -> x² -> 3 stages of 3 basic blocks (16 channels at 32x32,
+    32 at 16x16, 64 at 8x8; the first block of stages 2 and 3 has stride 2) -> AdaptiveAvgPool2d(1)
+    -> flatten 64 -> Linear(64, 10). 19 convs on the main path, 2 shortcut convs, 0.27 M weights.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(16)
+        blocks: list[nn.Module] = []
+        cin = 16
+        for stage, cout in enumerate((16, 32, 64)):
+            for index in range(3):
+                blocks.append(CifarBasicBlock(cin, cout, 2 if stage > 0 and index == 0 else 1))
+                cin = cout
+        self.layers = nn.Sequential(*blocks)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(64, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.bn1(self.conv1(x))
+        y = self.layers(y * y)
+        return self.fc(torch.flatten(self.pool(y), 1))
+
+
+def make_divisible(value: float, divisor: int = 8) -> int:
+    """torchvision's `_make_divisible`: round a scaled width to a multiple of 8, losing at most 10%."""
+    rounded = max(divisor, int(value + divisor / 2) // divisor * divisor)
+    return rounded + divisor if rounded < 0.9 * value else rounded
+
+
+class InvertedResidual(nn.Module):
+    """MobileNetV2's block: 1x1 expand (unless t = 1) -> depthwise 3x3 -> 1x1 project, BN after each,
+    ReLU6 after the first two, and the input added back when the shape is kept."""
+
+    def __init__(self, cin: int, cout: int, stride: int, expand: int) -> None:
+        super().__init__()
+        hidden = cin * expand
+        layers: list[nn.Module] = []
+        if expand != 1:
+            layers += [nn.Conv2d(cin, hidden, 1, bias=False), nn.BatchNorm2d(hidden), nn.ReLU6()]
+        layers += [
+            nn.Conv2d(hidden, hidden, 3, stride, 1, groups=hidden, bias=False),
+            nn.BatchNorm2d(hidden),
+            nn.ReLU6(),
+            nn.Conv2d(hidden, cout, 1, bias=False),
+            nn.BatchNorm2d(cout),
+        ]
+        self.conv = nn.Sequential(*layers)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.conv(x) if self.residual else self.conv(x)
+
+
+class MobileNetV2(nn.Module):
+    """MobileNetV2 (Sandler et al. 2018), width 0.5, for CIFAR-10, with ReLU6 as in the paper.
+
+    torchvision's block table (t, c, n, s) with every width halved and rounded to a multiple of 8
+    (16, 8, 16, 16, 32, 48, 80, 160), the last 1x1 conv at 1280 (torchvision keeps 1280 for widths
+    below 1). CIFAR stem, as the CIFAR ports do: the first conv and the second stage have stride 1
+    instead of 2, so 32x32 inputs end at 4x4. 1x3x32x32 -> ... -> 1x1280x4x4 -> global pool ->
+    Linear(1280, 10). 52 convs (17 depthwise), 0.72 M weights.
+    """
+
+    BLOCKS = ((1, 16, 1, 1), (6, 24, 2, 1), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1))
+
+    def __init__(self, width: float = 0.5, last: int = 1280, classes: int = 10) -> None:
+        super().__init__()
+        cin = make_divisible(32 * width)
+        layers: list[nn.Module] = [nn.Conv2d(3, cin, 3, 1, 1, bias=False), nn.BatchNorm2d(cin), nn.ReLU6()]
+        for expand, channels, repeats, stride in self.BLOCKS:
+            cout = make_divisible(channels * width)
+            for index in range(repeats):
+                layers.append(InvertedResidual(cin, cout, stride if index == 0 else 1, expand))
+                cin = cout
+        layers += [nn.Conv2d(cin, last, 1, bias=False), nn.BatchNorm2d(last), nn.ReLU6()]
+        self.features = nn.Sequential(*layers)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.classifier = nn.Linear(last, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classifier(torch.flatten(self.pool(self.features(x)), 1))
+
+
+class YoloConv(nn.Module):
+    """YOLOv5's `Conv`: Conv2d (no bias, pad k//2 unless given) -> BatchNorm2d -> SiLU."""
+
+    def __init__(self, cin: int, cout: int, k: int = 1, stride: int = 1, pad: int | None = None) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, k, stride, k // 2 if pad is None else pad, bias=False)
+        self.bn = nn.BatchNorm2d(cout)
+        self.act = nn.SiLU()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.act(self.bn(self.conv(x)))
+
+
+class YoloBottleneck(nn.Module):
+    def __init__(self, channels: int, shortcut: bool) -> None:
+        super().__init__()
+        self.cv1 = YoloConv(channels, channels, 1)
+        self.cv2 = YoloConv(channels, channels, 3)
+        self.add = shortcut
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.cv2(self.cv1(x))
+        return x + y if self.add else y
+
+
+class C3(nn.Module):
+    """YOLOv5's CSP block: two 1x1 branches, n bottlenecks on one, concat, 1x1."""
+
+    def __init__(self, cin: int, cout: int, repeats: int, shortcut: bool = True) -> None:
+        super().__init__()
+        hidden = cout // 2
+        self.cv1 = YoloConv(cin, hidden)
+        self.cv2 = YoloConv(cin, hidden)
+        self.cv3 = YoloConv(2 * hidden, cout)
+        self.m = nn.Sequential(*(YoloBottleneck(hidden, shortcut) for _ in range(repeats)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.cv3(torch.cat((self.m(self.cv1(x)), self.cv2(x)), 1))
+
+
+class SPPF(nn.Module):
+    """YOLOv5's spatial pyramid pooling (fast): 1x1, three chained MaxPool2d(5, 1, 2), concat, 1x1."""
+
+    def __init__(self, cin: int, cout: int) -> None:
+        super().__init__()
+        hidden = cin // 2
+        self.cv1 = YoloConv(cin, hidden)
+        self.cv2 = YoloConv(hidden * 4, cout)
+        self.m = nn.MaxPool2d(5, 1, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.cv1(x)
+        y1 = self.m(x)
+        y2 = self.m(y1)
+        return self.cv2(torch.cat((x, y1, y2, self.m(y2)), 1))
+
+
+class YoloV5(nn.Module):
+    """A whole YOLOv5 (ultralytics/yolov5 v7.0, models/yolov5*.yaml): backbone, PANet neck, Detect.
+
+    The yaml's layers with depth multiple 0.33 (as YOLOv5n/s: C3 repeats 1, 2, 3, 1) and width
+    multiple 0.125 (half of YOLOv5n: stage widths 8, 16, 32, 64, 128), 80 classes, on a 1x3x160x160
+    image: P3 20x20, P4 10x10, P5 5x5. Detect as in `YoloV5Detect(concat=True)`: per level a 1x1
+    Conv2d(C, 255, bias) -> view -> permute -> sigmoid -> (1, 3·ny·nx, 85), concatenated into
+    1x1575x85; the box decoding is left out, as there. 60 convs, 0.50 M weights.
+    """
+
+    def __init__(self, width: float = 0.125, depth: float = 0.33, classes: int = 80) -> None:
+        super().__init__()
+
+        def ch(channels: int) -> int:
+            return make_divisible(channels * width)
+
+        def n(repeats: int) -> int:
+            return max(round(repeats * depth), 1)
+
+        self.outputs = classes + 5
+        self.backbone_p3 = nn.Sequential(
+            YoloConv(3, ch(64), 6, 2, 2),
+            YoloConv(ch(64), ch(128), 3, 2),
+            C3(ch(128), ch(128), n(3)),
+            YoloConv(ch(128), ch(256), 3, 2),
+            C3(ch(256), ch(256), n(6)),
+        )
+        self.backbone_p4 = nn.Sequential(YoloConv(ch(256), ch(512), 3, 2), C3(ch(512), ch(512), n(9)))
+        self.backbone_p5 = nn.Sequential(
+            YoloConv(ch(512), ch(1024), 3, 2), C3(ch(1024), ch(1024), n(3)), SPPF(ch(1024), ch(1024))
+        )
+        self.lateral5 = YoloConv(ch(1024), ch(512))
+        self.up = nn.Upsample(None, 2, "nearest")
+        self.top_down4 = C3(ch(1024), ch(512), n(3), False)
+        self.lateral4 = YoloConv(ch(512), ch(256))
+        self.top_down3 = C3(ch(512), ch(256), n(3), False)
+        self.down3 = YoloConv(ch(256), ch(256), 3, 2)
+        self.bottom_up4 = C3(ch(512), ch(512), n(3), False)
+        self.down4 = YoloConv(ch(512), ch(512), 3, 2)
+        self.bottom_up5 = C3(ch(1024), ch(1024), n(3), False)
+        self.m = nn.ModuleList(nn.Conv2d(c, 3 * self.outputs, 1) for c in (ch(256), ch(512), ch(1024)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        p3 = self.backbone_p3(x)
+        p4 = self.backbone_p4(p3)
+        x10 = self.lateral5(self.backbone_p5(p4))
+        x14 = self.lateral4(self.top_down4(torch.cat((self.up(x10), p4), 1)))
+        out3 = self.top_down3(torch.cat((self.up(x14), p3), 1))
+        out4 = self.bottom_up4(torch.cat((self.down3(out3), x14), 1))
+        out5 = self.bottom_up5(torch.cat((self.down4(out4), x10), 1))
+        heads = []
+        for conv, feature in zip(self.m, (out3, out4, out5)):
+            bs, _, ny, nx = feature.shape
+            head = torch.sigmoid(conv(feature).view(bs, 3, self.outputs, ny, nx).permute(0, 1, 3, 4, 2))
+            heads.append(head.reshape(bs, -1, self.outputs))
+        return torch.cat(heads, 1)
+
+
+def vgg_cifar() -> nn.Module:
+    """A VGG-style CIFAR-10 net with average pools between its stages (the shape of Orion's VGG/AlexNet).
+
+    1x3x32x32 -> 3 stages, widths 16, 32, 64: (Conv2d 3x3 pad 1, no bias -> BN -> x²) x 2 ->
+    AvgPool2d(2) -> AdaptiveAvgPool2d(1) -> flatten 64 -> Linear(64, 10). Each pool is followed by a
+    zero-padded conv (or the global pool), so it folds into the next linear op only through the pad.
+    """
+    layers: list[nn.Module] = []
+    cin = 3
+    for cout in (16, 32, 64):
+        for _ in range(2):
+            layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), Square()]
+            cin = cout
+        layers.append(nn.AvgPool2d(2))
+    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
+
+
 YOLO_LEVELS = ((1, 128, 80, 80), (1, 256, 40, 40), (1, 512, 20, 20))
 
 
@@ -298,6 +572,12 @@ MODELS: dict[str, Example] = {
     "vit_attention": Example(VitAttention, ((1, 197, 192),), dense_weights=True),
     "yolov5s_detect": Example(lambda: YoloV5Detect(concat=False), YOLO_LEVELS, dense_weights=True),
     "yolov5s_detect_concat": Example(lambda: YoloV5Detect(concat=True), YOLO_LEVELS, dense_weights=True),
+    "resnet20": Example(
+        lambda: calibrate_batch_norm(ResNet20(), (1, 3, 32, 32), scale=0.25), ((1, 3, 32, 32),), dense_weights=True
+    ),
+    "mobilenetv2": Example(lambda: randomize_batch_norm(MobileNetV2()), ((1, 3, 32, 32),), dense_weights=True),
+    "yolov5": Example(lambda: randomize_batch_norm(YoloV5()), ((1, 3, 160, 160),), dense_weights=True),
+    "vgg_cifar": Example(lambda: randomize_batch_norm(vgg_cifar()), ((1, 3, 32, 32),), dense_weights=True),
 }
 
 
