@@ -575,9 +575,9 @@ class FoldAffineIntoMatvec(LegalizePattern[Operation]):
         if affine is not None:
             if not affine.is_affine():
                 return None
-            shape = affine.constant.shape
-            shift = np.asarray(affine.apply(np.zeros(shape), affine.constant), dtype=np.float64)
-            scale = np.asarray(affine.apply(np.ones(shape), affine.constant), dtype=np.float64) - shift
+            constant_shape = affine.constant.shape
+            shift = np.asarray(affine.apply(np.zeros(constant_shape), affine.constant), dtype=np.float64)
+            scale = np.asarray(affine.apply(np.ones(constant_shape), affine.constant), dtype=np.float64) - shift
             return affine.operand, scale, shift
         if not isinstance(op, GenericOp) or len(op.results) != 1 or not all_parallel(op.iterator_types):
             return None
