@@ -250,7 +250,8 @@ def numeric_problems(
                 defined = ~np.isnan(a) if a.dtype.kind == "f" else np.ones(a.shape, bool)
                 if a.shape == b.shape:  # undefined elements (NaN) may be refined to anything
                     a, b = a[defined], b[defined]
-                comparison = compare_arrays(index, a, b, rtol=1e-4, atol=1e-4)
+                # An Inf the input computes (a divide by zero) must stay that Inf.
+                comparison = compare_arrays(index, a, b, rtol=1e-4, atol=1e-4, nonfinite_equal=True)
                 if not comparison.ok:
                     problems.append(f"@{name} seed {seed}: {comparison.line()}")
     return problems

@@ -121,16 +121,22 @@ def test_canonical_names_ignores_renaming_only() -> None:
 def test_equivalence_treats_nan_on_both_sides_as_equal() -> None:
     """Found by test_generated_programs_verify_and_evaluate: a module compared with
     itself was NOT equivalent when a result held NaN, since the tolerance read |NaN|;
-    and an inf reference accepted anything (-inf, a finite value), the tolerance being inf."""
+    and an inf reference accepted anything (-inf, a finite value), the tolerance being inf.
+    The property tests compare with nonfinite_equal (a rewrite keeps a NaN or Inf); the
+    user-facing checks call the same NaN 'not comparable' (issue 25), never ok."""
     import numpy as np
 
     from heirpy.interp.equivalence import compare_arrays
 
+    def same(a: np.ndarray, b: np.ndarray) -> bool:
+        return compare_arrays(0, a, b, 1e-4, 1e-5, nonfinite_equal=True).ok
+
     a = np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32)
-    assert compare_arrays(0, a, a.copy(), 1e-4, 1e-5).ok
-    assert not compare_arrays(0, a, np.array([1.0, 0.0, np.inf, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
-    assert not compare_arrays(0, a, np.array([1.0, np.nan, -np.inf, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
-    assert not compare_arrays(0, a, np.array([1.0, np.nan, 3.0, -np.inf], dtype=np.float32), 1e-4, 1e-5).ok
+    assert same(a, a.copy())
+    assert compare_arrays(0, a, a.copy(), 1e-4, 1e-5).verdict == "not comparable: reference has NaN and Inf"
+    assert not same(a, np.array([1.0, 0.0, np.inf, -np.inf], dtype=np.float32))
+    assert not same(a, np.array([1.0, np.nan, -np.inf, -np.inf], dtype=np.float32))
+    assert not same(a, np.array([1.0, np.nan, 3.0, -np.inf], dtype=np.float32))
     big = np.array([1e30], dtype=np.float32)
     assert compare_arrays(0, big, big * np.float32(1 + 1e-6), 1e-4, 1e-5).ok
 
@@ -147,7 +153,9 @@ def test_relative_error_against_an_infinite_reference_is_0_or_inf_without_warnin
     ref = np.array([2.0, np.inf], dtype=np.float32)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        same = compare_arrays(0, ref, ref.copy(), 1e-4, 1e-5)
-        off = compare_arrays(0, ref, np.array([2.0, 3.0], dtype=np.float32), 1e-4, 1e-5)
+        same = compare_arrays(0, ref, ref.copy(), 1e-4, 1e-5, nonfinite_equal=True)
+        off = compare_arrays(0, ref, np.array([2.0, 3.0], dtype=np.float32), 1e-4, 1e-5, nonfinite_equal=True)
+        strict = compare_arrays(0, ref, ref.copy(), 1e-4, 1e-5)
     assert same.ok and same.max_rel_error == 0.0
     assert not off.ok and off.max_rel_error == float("inf")
+    assert strict.verdict == "not comparable: reference has Inf" and strict.max_rel_error == 0.0

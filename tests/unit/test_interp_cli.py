@@ -132,3 +132,28 @@ def test_reference_inputs_names_the_missing_arguments() -> None:
     with pytest.raises(HeirpyError) as raised:
         reference_inputs(arrays, 4, "ref.npz")
     assert str(raised.value) == "error: 'ref.npz' has no arg1, arg3 (the function takes 4 argument(s))"
+
+
+OVERFLOW = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = arith.constant dense<1.0e+30> : tensor<3xf32>
+  %m = arith.mulf %x, %c : tensor<3xf32>
+  %s = arith.mulf %m, %m : tensor<3xf32>
+  %d = arith.subf %s, %s : tensor<3xf32>
+  return %d : tensor<3xf32>
+}
+"""
+
+
+def test_nan_is_not_comparable_in_equiv_and_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """x² overflows to inf, inf - inf is NaN on both sides: not a pass (exit 1), and the
+    verdict says why, in heirpy-equiv and in heirpy-run --check."""
+    model = tmp_path / "overflow.mlir"
+    model.write_text(OVERFLOW)
+    assert equiv_main([str(model), str(model)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith(": not comparable: reference has NaN") and " ok" not in out
+    stored = tmp_path / "stored.npz"
+    np.savez(stored, arg0=np.ones(3, np.float32), result0=np.full(3, np.nan, np.float32))
+    assert main([str(model), "--inputs", str(stored), "--check"]) == 1
+    check = capsys.readouterr().out.splitlines()[-1]
+    assert check.startswith("check result #0") and check.endswith("not comparable: reference has NaN")

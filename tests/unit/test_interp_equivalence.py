@@ -9,7 +9,7 @@ import pytest
 
 from heirpy.api import print_module
 from heirpy.interp import EvaluationError, check_equivalence, load_file, load_module, run_function
-from heirpy.interp.equivalence import compare_arrays
+from heirpy.interp.equivalence import EquivalenceReport, ResultComparison, compare_arrays
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 
@@ -116,7 +116,6 @@ def test_run_function_returns_one_array_per_result() -> None:
 
 def test_report_text_is_exact() -> None:
     """heirpy-equiv prints this summary: users read the verdicts, shapes and errors."""
-    from heirpy.interp.equivalence import EquivalenceReport, ResultComparison
 
     good = ResultComparison(0, (2, 3), "float32", 1.5e-7, 2e-7, True)
     bad = ResultComparison(1, (), "int32", 3.0, 0.5, False, "(2,) int32 vs () int32")
@@ -162,3 +161,58 @@ def test_dense_resource_without_a_blob_is_an_error_naming_it() -> None:
     with pytest.raises(EvaluationError, match=r"^<string>:2:8: error: 'arith.constant' reads "
                                               r"dense_resource<missing_blob>, which has no blob$"):
         run_function(loaded.module, "main", [], resources=loaded.resources)
+
+
+@pytest.mark.parametrize(
+    ("reference", "output", "why"),
+    [
+        ([np.nan, 1.0], [np.nan, 1.0], "reference has NaN"),
+        ([np.inf, 1.0], [np.inf, 1.0], "reference has Inf"),
+        ([np.nan, -np.inf], [np.nan, -np.inf], "reference has NaN and Inf"),
+        ([np.nan, 1.0], [2.0, 1.0], "reference has NaN"),  # a number where NaN was: no truth to compare with
+    ],
+)
+def test_nan_or_inf_in_the_reference_is_not_comparable_never_ok(reference: list[float], output: list[float], why: str) -> None:
+    """Issue 25: equal NaNs (or infinities) were "ok (max abs err 0)". Two computations that
+    both overflow say nothing about whether they agree."""
+    comparison = compare_arrays(0, np.array(reference, np.float32), np.array(output, np.float32), 1e-4, 1e-5)
+    assert not comparison.ok
+    assert comparison.verdict == f"not comparable: {why}"
+    assert comparison.line().endswith(f"not comparable: {why}")
+
+
+def test_a_mismatch_among_finite_values_outranks_not_comparable() -> None:
+    comparison = compare_arrays(0, np.array([np.nan, 1.0], np.float32), np.array([np.nan, 3.0], np.float32), 1e-4, 1e-5)
+    assert comparison.verdict == "MISMATCH"
+    assert comparison.max_abs_error == 2.0
+
+
+def test_nan_out_where_the_reference_has_a_number_is_a_mismatch_that_says_so() -> None:
+    comparison = compare_arrays(0, np.array([1.0, 2.0], np.float32), np.array([np.inf, 2.0], np.float32), 1e-4, 1e-5)
+    assert comparison.verdict == "MISMATCH"
+    assert comparison.problem == "output has NaN or Inf where the reference has a number"
+
+
+def test_equivalence_report_verdicts() -> None:
+    ok = ResultComparison(0, (2,), "float32", 0.0, 0.0, True)
+    nan = ResultComparison(1, (2,), "float32", 0.0, 0.0, False, "", "reference has NaN")
+    bad = ResultComparison(2, (2,), "float32", 1.0, 1.0, False)
+    assert EquivalenceReport("f", (0,), 1e-4, 1e-5, (ok,)).verdict == "equivalent"
+    assert EquivalenceReport("f", (0,), 1e-4, 1e-5, (ok, nan)).verdict == "not comparable: reference has NaN"
+    assert EquivalenceReport("f", (0,), 1e-4, 1e-5, (nan, bad)).verdict == "NOT equivalent"
+
+
+def test_check_equivalence_on_overflowing_inputs_is_not_comparable() -> None:
+    """x*1e30 squared overflows f32 on every random input, before and after alike."""
+    ir = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = arith.constant dense<1.0e+30> : tensor<3xf32>
+  %m = arith.mulf %x, %c : tensor<3xf32>
+  %s = arith.mulf %m, %m : tensor<3xf32>
+  %d = arith.subf %s, %s : tensor<3xf32>
+  return %d : tensor<3xf32>
+}"""
+    a, b = load_module(ir), load_module(ir)
+    report = check_equivalence(a.module, b.module, "main", seeds=(0, 1))
+    assert not report.ok
+    assert report.verdict == "not comparable: reference has NaN"
+    assert report.summary().splitlines()[0].endswith("not comparable: reference has NaN")

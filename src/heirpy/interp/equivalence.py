@@ -6,9 +6,19 @@
 
 Inputs are drawn from the function signature: floats from a standard normal, signed
 integers from [-4, 4], unsigned and index from [0, 8], i1 uniformly. Float results pass
-when `|b - a| <= atol + rtol * |a|` elementwise (`a` from the first module, NaN equal to
-NaN); integer results must be equal. The report keeps the max absolute and relative
-error of each result over all seeds.
+when `|b - a| <= atol + rtol * |a|` elementwise (`a` from the first module, the
+reference); integer results must be equal. The report keeps the max absolute and
+relative error of each result over all seeds.
+
+A result has one of three verdicts. "ok": every element within tolerance. "MISMATCH":
+some element is not (a NaN or Inf in `b` where `a` holds a number is one). "not
+comparable": the reference itself holds NaN or Inf (x² overflowing, say) and the finite
+elements agree; equal NaNs say nothing about whether two computations agree, so that is
+never "ok", and a checker treats it as not passed.
+
+`nonfinite_equal=True` is for test harnesses that check a rewrite keeps a program's
+values, NaN and Inf included (generated programs, the FileCheck inputs' numerics): there
+a NaN or Inf must come out as the same NaN or Inf, which then counts as agreeing.
 """
 
 from __future__ import annotations
@@ -38,13 +48,20 @@ class ResultComparison:
     max_rel_error: float
     ok: bool
     problem: str = ""  # a shape or dtype mismatch, when there is one
+    not_comparable: str = ""  # why the values cannot be compared ("reference has NaN")
+
+    @property
+    def verdict(self) -> str:
+        """'ok', 'MISMATCH' or 'not comparable: <why>' (the module docstring)."""
+        if self.ok:
+            return "ok"
+        return f"not comparable: {self.not_comparable}" if self.not_comparable else "MISMATCH"
 
     def line(self) -> str:
-        verdict = "ok" if self.ok else "MISMATCH"
         shape = "x".join(map(str, self.shape)) or "scalar"
         text = (
             f"result #{self.index} {shape} {self.dtype}: max abs err {self.max_abs_error:.3g}, "
-            f"max rel err {self.max_rel_error:.3g}  {verdict}"
+            f"max rel err {self.max_rel_error:.3g}  {self.verdict}"
         )
         return f"{text} ({self.problem})" if self.problem else text
 
@@ -62,18 +79,31 @@ class EquivalenceReport:
     def ok(self) -> bool:
         return not self.problems and all(r.ok for r in self.results)
 
+    @property
+    def verdict(self) -> str:
+        """'equivalent', 'NOT equivalent' (a result differs, or the signatures do), or
+        'not comparable: <why>' (no result differs, but a reference value is NaN or Inf)."""
+        if self.ok:
+            return "equivalent"
+        if self.problems or any(r.verdict == "MISMATCH" for r in self.results):
+            return "NOT equivalent"
+        first = next(r for r in self.results if not r.ok)
+        return f"not comparable: {first.not_comparable}"
+
     def summary(self) -> str:
         head = (
             f"@{self.function} on seeds {list(self.seeds)} (rtol {self.rtol:g}, atol {self.atol:g}): "
-            f"{'equivalent' if self.ok else 'NOT equivalent'}"
+            f"{self.verdict}"
         )
         return "\n".join([head, *(f"  error: {p}" for p in self.problems), *(f"  {r.line()}" for r in self.results)])
 
 
 def compare_arrays(
-    index: int, expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float
+    index: int, expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float,
+    *, nonfinite_equal: bool = False,
 ) -> ResultComparison:
-    """Compare one pair of results (`expected` is the reference)."""
+    """Compare one pair of results (`expected` is the reference; `nonfinite_equal`: the
+    module docstring)."""
     expected, actual = np.asarray(expected), np.asarray(actual)
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return ResultComparison(
@@ -86,16 +116,25 @@ def compare_arrays(
         return ResultComparison(index, expected.shape, str(expected.dtype), max_abs,
                                 _max_rel(diff, expected), bool(np.array_equal(expected, actual)))
     a, b = expected.astype(np.float64), actual.astype(np.float64)
-    same_nan = np.isnan(a) & np.isnan(b)
-    same_inf = np.isinf(a) & (a == b)
+    defined = np.isfinite(a)  # only a finite reference says what the value should be
     with np.errstate(invalid="ignore"):
-        diff = np.where(same_nan | same_inf, 0.0, np.abs(a - b))
-    diff = np.where(np.isnan(diff), np.inf, diff)  # NaN on one side only
-    # Only a finite reference scales the tolerance: |NaN| would fail NaN == NaN, and
-    # |inf| would accept any value (even -inf or a finite one) against inf.
-    ok = bool(np.all(diff <= atol + rtol * np.where(np.isfinite(a), np.abs(a), 0.0)))
-    return ResultComparison(index, expected.shape, str(expected.dtype),
-                            float(diff.max(initial=0.0)), _max_rel(diff, a), ok)
+        diff = np.where(defined, np.abs(a - b), 0.0)
+    diff = np.where(np.isnan(diff), np.inf, diff)  # NaN out, number in: infinitely off
+    if nonfinite_equal:  # the same NaN or Inf agrees; anything else there is infinitely off
+        same = (np.isnan(a) & np.isnan(b)) | (a == b)
+        diff = np.where(defined | same, diff, np.inf)
+    ok = bool(np.all(diff <= atol + rtol * np.where(defined, np.abs(a), 0.0)))
+    max_abs, max_rel = float(diff.max(initial=0.0)), _max_rel(diff, a)
+    problem = "" if ok or np.all(np.isfinite(b[defined])) else "output has NaN or Inf where the reference has a number"
+    reason = _non_finite(a, "reference") if ok and not nonfinite_equal else ""
+    return ResultComparison(index, expected.shape, str(expected.dtype), max_abs, max_rel,
+                            ok and not reason, problem, reason)
+
+
+def _non_finite(values: np.ndarray, side: str) -> str:
+    """'reference has NaN' (or Inf, or NaN and Inf), or '' when every value is finite."""
+    kinds = [name for name, test in (("NaN", np.isnan), ("Inf", np.isinf)) if np.any(test(values))]
+    return f"{side} has {' and '.join(kinds)}" if kinds else ""
 
 
 def _max_rel(diff: np.ndarray, reference: np.ndarray) -> float:
@@ -113,9 +152,11 @@ def _max_rel(diff: np.ndarray, reference: np.ndarray) -> float:
 
 
 def _merge(a: ResultComparison, b: ResultComparison) -> ResultComparison:
+    mismatch = "MISMATCH" in (a.verdict, b.verdict)
     return ResultComparison(
         a.index, a.shape, a.dtype, max(a.max_abs_error, b.max_abs_error),
         max(a.max_rel_error, b.max_rel_error), a.ok and b.ok, a.problem or b.problem,
+        "" if mismatch else a.not_comparable or b.not_comparable,
     )
 
 
@@ -166,6 +207,7 @@ def check_equivalence(
     *,
     resources_a: Mapping[str, bytes] | None = None,
     resources_b: Mapping[str, bytes] | None = None,
+    nonfinite_equal: bool = False,
 ) -> EquivalenceReport:
     """Run `@function` of both modules on the same random inputs for each seed.
 
@@ -183,6 +225,7 @@ def check_equivalence(
         inputs = random_inputs(func_a, seed)
         results_a = eval_a.call(function, inputs)
         results_b = eval_b.call(function, inputs)
-        comparisons = [compare_arrays(i, a, b, rtol, atol) for i, (a, b) in enumerate(zip(results_a, results_b))]
+        comparisons = [compare_arrays(i, a, b, rtol, atol, nonfinite_equal=nonfinite_equal)
+                       for i, (a, b) in enumerate(zip(results_a, results_b))]
         merged = comparisons if not merged else [_merge(m, c) for m, c in zip(merged, comparisons)]
     return EquivalenceReport(function, seeds, rtol, atol, tuple(merged))
