@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/bootstrap.sh
-heirpy-report examples/*.mlir --out-dir build/examples "$@"
+heirpy-report examples/*.mlir --out-dir build/examples --plot build/report.png "$@"

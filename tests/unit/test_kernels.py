@@ -213,12 +213,12 @@ def test_kernel_op_evaluates_as_its_lowering(chunk: str) -> None:
     assert report.ok, report.summary()
 
 
-def test_heirpy_report_kernel_columns() -> None:
-    from heirpy.tools.heirpy_report import kernel_columns
+def test_heirpy_report_kernel_figures() -> None:
+    from heirpy.tools.heirpy_report import kernel_figures
 
     text = _head(2, 3)
     before, after = parse(text), parse(text)
     run_pipeline(after, "linalg-canonicalizations,linalg-fuse-ops")
-    columns = kernel_columns(before, after)
-    assert columns["kernels before→after"] == "5→1"
-    assert columns["intermediate bytes before→after"].endswith("→0")
+    figures = kernel_figures(before, after)
+    assert figures["kernels"] == {"before": 5, "after": 1}
+    assert figures["intermediate_bytes"]["before"] > 0 and figures["intermediate_bytes"]["after"] == 0

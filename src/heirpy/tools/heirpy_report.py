@@ -1,29 +1,36 @@
 """`heirpy-report`: the main job. Runs heirpy's pipeline on model files and reports.
 
     heirpy-report examples/*.mlir [--pipeline P] [--out-dir DIR] [--seeds N]
+                  [--format text|markdown|json] [--plot FILE.png]
 
-For each file it parses and verifies the model, runs the pipeline, writes the result
-to DIR, and prints one table row: op counts before and after, whether heir-opt
-accepts the output, the numeric check of output against input (evaluator, several
-random seeds) and, when `<model>.npz` sits beside the model (examples/ have PyTorch's
-outputs there), the pipeline's output evaluated on those inputs against those outputs.
-Each report column is a small function, so analyses added later (depth, kernels) are
-one more column. When iree-compile (iree-base-compiler) is installed, a column gives
-the dispatches IREE forms for the model and for heirpy's output lowered with
-`lower-tensor-ext`. A mismatch in either numeric check, or heir-opt rejecting the
-output, exits 1.
+For each file it parses and verifies the model, runs the pipeline, writes the result to
+DIR, and measures, before -> after: the checks (heir-opt re-parses the output; the output
+against the input under heirpy's evaluator on N random seeds; when `<model>.npz` sits
+beside the model, the output on its inputs against the outputs PyTorch stored there), the
+encrypted-inference figures (multiplicative depth, linear ops, weight bytes:
+`heirpy.analysis.depth`) and the kernel figures (linalg ops, kernels, intermediate and
+constant bytes: `heirpy.analysis.kernels`; IREE's dispatches when iree-compile is
+installed). A line per model goes to stderr as soon as that model is done; the tables
+(`heirpy.tools.report_format`) go to stdout at the end. `--plot` draws depth and kernels
+per model (`heirpy.tools.report_plot`, needs the `plot` extra).
+
+Exit status: 0 when every check of every model passes; 1 when a model cannot be read,
+parsed or rewritten, a check could not run, heir-opt rejects an output, a numeric check
+mismatches, or its values are not comparable (a NaN or Inf in the reference: not a pass).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -32,22 +39,16 @@ from heirpy.api import build_pipeline, parse, print_module, run_pipeline
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
 from heirpy.ir.diagnostics import HeirpyError
+from heirpy.tools.report_format import failed_checks, progress_line, render_markdown, render_text
 
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+REFERENCE_RTOL, REFERENCE_ATOL = 1e-4, 1e-5  # the export script's JIT check tolerance
 
-
-@dataclass
-class ModelReport:
-    name: str
-    ops_before: int = 0
-    ops_after: int = 0
-    heir_opt: str = "n/a"
-    numerics: str = "n/a"
-    extra: dict[str, str] = field(default_factory=dict)
+Cell = dict[str, Any]
 
 
 def count_compute_ops(module: ModuleOp) -> int:
-    """Ops that compute on tensors: linalg, tensor_ext and arith/math on tensors."""
+    """Ops that compute on tensors: linalg and tensor_ext ops (not their yields)."""
     counts: Counter[str] = Counter(
         op.name for op in module.walk() if op.name.split(".")[0] in ("linalg", "tensor_ext")
     )
@@ -56,112 +57,105 @@ def count_compute_ops(module: ModuleOp) -> int:
     return sum(counts.values())
 
 
-def heir_opt_accepts(text: str) -> str:
-    """'yes'/'NO' for heir-opt re-parsing `text`, or 'n/a' when it is not installed."""
-    tool = shutil.which("heir-opt")
-    if tool is None:
-        return "n/a"
-    result = subprocess.run(
-        [tool, "-"], input=text, capture_output=True, text=True, timeout=600
-    )
-    return "yes" if result.returncode == 0 else "NO"
-
-
-def numeric_check(before: ModuleOp, after: ModuleOp, seeds: int) -> str:
-    """Max abs error of the pipeline's output against its input on random inputs."""
-    from heirpy.interp.equivalence import check_equivalence
-
-    report = check_equivalence(
-        before, after, function=first_function(before), seeds=tuple(range(seeds))
-    )
-    if report.problems:
-        return "MISMATCH (" + "; ".join(report.problems) + ")"
-    worst = max((r.max_abs_error for r in report.results), default=0.0)
-    return f"{'ok' if report.ok else 'MISMATCH'} (max abs err {worst:.1e})"
-
-
-def first_function(module: ModuleOp) -> str:
+def first_function(module: ModuleOp) -> FuncOp:
     """The model's entry: torch-mlir names it `main`, the ONNX route `main_graph`."""
     for op in module.ops:
-        if op.name == "func.func":
-            return op.sym_name.data
+        if isinstance(op, FuncOp) and op.body.blocks:
+            return op
     raise HeirpyError("error: the module has no func.func to run")
 
 
-def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) -> ModelReport:
-    text = path.read_text()
-    before = parse(text, str(path))
-    after = parse(text, str(path))
-    run_pipeline(after, pipeline)
-    output = print_module(after)
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / path.name).write_text(output)
-    lowered = lowered_for_mlir(output, str(path))
-    report = ModelReport(
-        name=path.stem,
-        ops_before=count_compute_ops(before),
-        ops_after=count_compute_ops(after),
-        heir_opt=heir_opt_accepts(lowered),
-        numerics=numeric_check(before, after, seeds),
-    )
-    report.extra.update(depth_columns(before, after))
-    report.extra.update(kernel_columns(before, after))
-    report.extra.update(iree_columns(text, lowered))
-    report.extra[REFERENCE_COLUMN] = reference_check(path.with_suffix(".npz"), after)
-    return report
+def same_function(module: ModuleOp, name: str) -> FuncOp:
+    return next(op for op in module.ops if isinstance(op, FuncOp) and op.sym_name.data == name)
 
 
-def iree_columns(raw: str, lowered: str) -> dict[str, str]:
-    """IREE's dispatches for the model and for heirpy's lowered output, before -> after
-    (`heirpy.analysis.iree_dispatches`), when iree-compile is installed; none otherwise."""
+# ----------------------------------------------------------------------------- checks
+def heir_opt_check(lowered: str) -> Cell:
+    """heir-opt re-parsing heirpy's output (tensor_ext lowered): 'yes', 'NO' with its first
+    error line, or 'n/a' when heir-opt is not installed."""
+    tool = shutil.which("heir-opt")
+    if tool is None:
+        return {"verdict": "n/a", "max_abs_error": None, "detail": ""}
+    result = subprocess.run([tool, "-"], input=lowered, capture_output=True, text=True, timeout=600)
+    if result.returncode == 0:
+        return {"verdict": "yes", "max_abs_error": None, "detail": ""}
+    first = next((line.strip() for line in result.stderr.splitlines() if "error" in line), "rejected")
+    return {"verdict": "NO", "max_abs_error": None, "detail": first}
+
+
+def evaluator_check(before: ModuleOp, after: ModuleOp, seeds: int) -> Cell:
+    """The output against the input under heirpy's evaluator, on seeds 0..N-1."""
+    from heirpy.interp.equivalence import check_equivalence
+
+    report = check_equivalence(before, after, function=first_function(before).sym_name.data,
+                               seeds=tuple(range(seeds)))
+    worst = max((r.max_abs_error for r in report.results), default=0.0)
+    verdict = {"equivalent": "ok", "NOT equivalent": "MISMATCH"}.get(report.verdict, report.verdict)
+    details = [*report.problems, *(r.line() for r in report.results if not r.ok)]
+    return {"verdict": verdict, "max_abs_error": None if report.problems else worst,
+            "detail": "; ".join(details) if verdict == "MISMATCH" else ""}
+
+
+def pytorch_check(npz: Path, after: ModuleOp) -> Cell | None:
+    """The output on the .npz's inputs against the outputs stored there (PyTorch's, for
+    examples/); None when there is no .npz."""
+    if not npz.exists():
+        return None
+    arrays = load_npz(npz)
+    entry = first_function(after)
+    inputs = reference_inputs(arrays, len(entry.function_type.inputs.data), str(npz))
+    results = run_function(after, entry.sym_name.data, inputs)
+    comparisons = compare_with_reference(arrays, results, REFERENCE_RTOL, REFERENCE_ATOL, str(npz))
+    worst = max((c.max_abs_error for c in comparisons), default=0.0)
+    bad = [c for c in comparisons if not c.ok]
+    verdict = "ok" if not bad else next((c.verdict for c in bad if c.verdict == "MISMATCH"), bad[0].verdict)
+    return {"verdict": verdict, "max_abs_error": worst,
+            "detail": "; ".join(c.line() for c in bad) if verdict == "MISMATCH" else ""}
+
+
+# ----------------------------------------------------------------------------- figures
+def depth_figures(before: ModuleOp, after: ModuleOp) -> dict[str, Cell]:
+    """Depth, linear ops and weight bytes of the entry function (CKKS cost model of
+    `heirpy.analysis.depth`)."""
+    from heirpy.analysis.depth import analyze_function
+
+    entry = first_function(before).sym_name.data
+    b, a = (analyze_function(same_function(m, entry)) for m in (before, after))
+    return {
+        "depth": {"before": b.depth, "after": a.depth, "before_exact": b.exact,
+                  "after_exact": a.exact, "bound": None},
+        "linear_ops": {"before": b.linear_ops, "after": a.linear_ops},
+        "weight_bytes": {"before": b.weight_bytes, "after": a.weight_bytes},
+    }
+
+
+def kernel_figures(before: ModuleOp, after: ModuleOp) -> dict[str, Cell]:
+    """Linalg ops, kernels, intermediate and constant bytes, whole module
+    (`heirpy.analysis.kernels`: views are free, function results are not intermediate,
+    a splat constant stores one element)."""
+    from heirpy.analysis.kernels import constant_bytes, count_kernels, intermediate_bytes
+
+    pairs = {"compute_ops": count_compute_ops, "kernels": count_kernels,
+             "intermediate_bytes": intermediate_bytes, "constant_bytes": constant_bytes}
+    return {key: {"before": f(before), "after": f(after)} for key, f in pairs.items()}
+
+
+def iree_figures(raw: str, lowered: str) -> dict[str, Cell]:
+    """IREE's dispatches for the model and for heirpy's lowered output, when iree-compile
+    is installed (`heirpy.analysis.iree_dispatches`)."""
     from heirpy.analysis.iree_dispatches import find_iree_compile, iree_dispatches
 
     tool = find_iree_compile()
     if tool is None:
         return {}
 
-    def count(text: str) -> str:
+    def count(text: str) -> int | str:
         try:
-            return str(len(iree_dispatches(text, tool)))
+            return len(iree_dispatches(text, tool))
         except HeirpyError:
             return "rejected"
 
-    return {"IREE dispatches before→after": f"{count(raw)}→{count(lowered)}"}
-
-
-REFERENCE_COLUMN = "after vs .npz (PyTorch)"
-
-
-def reference_check(npz: Path, after: ModuleOp) -> str:
-    """The pipeline's output on the .npz's inputs against its stored outputs (the same
-    tolerance as the export script's JIT check); 'n/a' when there is no .npz."""
-    if not npz.exists():
-        return "n/a"
-    arrays = load_npz(npz)
-    entry = first_function(after)
-    function = next(op for op in after.ops if isinstance(op, FuncOp) and op.sym_name.data == entry)
-    inputs = reference_inputs(arrays, len(function.function_type.inputs.data), str(npz))
-    results = run_function(after, entry, inputs)
-    comparisons = compare_with_reference(arrays, results, REFERENCE_RTOL, REFERENCE_ATOL, str(npz))
-    worst = max((c.max_abs_error for c in comparisons), default=0.0)
-    return f"{'ok' if all(c.ok for c in comparisons) else 'MISMATCH'} (max abs err {worst:.1e})"
-
-
-REFERENCE_RTOL, REFERENCE_ATOL = 1e-4, 1e-5
-
-
-def kernel_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
-    """Kernels, bytes of intermediate tensors and bytes of constant data, whole module,
-    before -> after (`heirpy.analysis.kernels`: views are free, function results are not
-    intermediate, a splat constant stores one element)."""
-    from heirpy.analysis.kernels import constant_bytes, count_kernels, intermediate_bytes
-
-    return {
-        "kernels before→after": f"{count_kernels(before)}→{count_kernels(after)}",
-        "intermediate bytes before→after": f"{intermediate_bytes(before)}→{intermediate_bytes(after)}",
-        "constant bytes before→after": f"{constant_bytes(before)}→{constant_bytes(after)}",
-    }
+    return {"iree_dispatches": {"before": count(raw), "after": count(lowered)}}
 
 
 def lowered_for_mlir(output: str, filename: str) -> str:
@@ -174,71 +168,107 @@ def lowered_for_mlir(output: str, filename: str) -> str:
     return print_module(module)
 
 
-def depth_columns(before: ModuleOp, after: ModuleOp) -> dict[str, str]:
-    """Multiplicative depth and plaintext-ciphertext linear ops of the entry function
-    before -> after (CKKS cost model of `heirpy.analysis.depth`; `+`: a lower bound)."""
-    from heirpy.analysis.depth import analyze_function
-
-    entry = first_function(before)
-    pair = [
-        analyze_function(next(f for f in m.ops if getattr(f, "sym_name", None) and f.sym_name.data == entry))
-        for m in (before, after)
-    ]
-    return {
-        "depth before→after": f"{pair[0].depth_text()}→{pair[1].depth_text()}",
-        "linear ops before→after": f"{pair[0].linear_ops}→{pair[1].linear_ops}",
-        "weight bytes before→after": f"{pair[0].weight_bytes}→{pair[1].weight_bytes}",
-    }
+# ----------------------------------------------------------------------------- one model
+def guarded(cells: dict[str, Any], keys: Sequence[str], compute: Callable[[], Mapping[str, Cell | None]]) -> None:
+    """Add `compute()`'s cells; if it fails, each of `keys` holds the error instead, so one
+    failing figure never hides the others (or crashes the report)."""
+    try:
+        cells.update(compute())
+    except HeirpyError as err:
+        cells.update({k: {"error": str(err)} for k in keys})
+    except Exception as err:  # a heirpy bug: shown, not raised, so the other models still run
+        cells.update({k: {"error": f"internal error (a heirpy bug): {type(err).__name__}: {err}"} for k in keys})
 
 
-def format_table(rows: Sequence[ModelReport]) -> str:
-    header = ["model", "ops before", "ops after", "heir-opt parses", "numerics"]
-    extra_keys = sorted({key for row in rows for key in row.extra})
-    header += extra_keys
-    body = [
-        [r.name, str(r.ops_before), str(r.ops_after), r.heir_opt, r.numerics]
-        + [r.extra.get(k, "") for k in extra_keys]
-        for r in rows
-    ]
-    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)) for line in [header, *body]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) -> dict[str, Any]:
+    """Everything the report shows for one model (report_format's data shape)."""
+    model: dict[str, Any] = {"name": path.stem, "file": str(path), "error": None}
+    start = time.perf_counter()
+    try:
+        text = path.read_text()
+        before, after = parse(text, str(path)), parse(text, str(path))
+        run_pipeline(after, pipeline)
+        output = print_module(after)
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            (out_dir / path.name).write_text(output)
+        lowered = lowered_for_mlir(output, str(path))
+    except OSError as err:
+        model["error"] = f"error: cannot read '{path}': {err.strerror}"
+        return model
+    except HeirpyError as err:
+        model["error"] = str(err)
+        return model
+    except Exception as err:  # a heirpy bug: shown for this model only, the others still run
+        model["error"] = f"{path}: error: internal error (a heirpy bug): {type(err).__name__}: {err}"
+        return model
+    guarded(model, ["heir_opt"], lambda: {"heir_opt": heir_opt_check(lowered)})
+    guarded(model, ["evaluator"], lambda: {"evaluator": evaluator_check(before, after, seeds)})
+    guarded(model, ["pytorch"], lambda: {"pytorch": pytorch_check(path.with_suffix(".npz"), after)})
+    guarded(model, ["depth", "linear_ops", "weight_bytes"], lambda: depth_figures(before, after))
+    guarded(model, ["compute_ops", "kernels", "intermediate_bytes", "constant_bytes"],
+            lambda: kernel_figures(before, after))
+    guarded(model, ["iree_dispatches"], lambda: iree_figures(text, lowered))
+    model["seconds"] = round(time.perf_counter() - start, 2)
+    return model
+
+
+# ----------------------------------------------------------------------------- CLI
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="heirpy-report", description=__doc__.splitlines()[0])
+    p.add_argument("files", nargs="+", type=Path)
+    p.add_argument("--pipeline", default=DEFAULT_PIPELINE)
+    p.add_argument("--out-dir", type=Path, default=None, help="write the rewritten models here")
+    p.add_argument("--seeds", type=int, default=3, help="random input sets of the evaluator check")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                   help="text: tables that fit 100 columns; markdown; json (for scripts)")
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE.png",
+                   help="draw depth and kernels before/after per model (needs matplotlib)")
+    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="heirpy-report", description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--pipeline", default=DEFAULT_PIPELINE)
-    parser.add_argument("--out-dir", type=Path, default=None)
-    parser.add_argument("--seeds", type=int, default=3)
-    args = parser.parse_args(argv)
-    try:  # a bad pipeline is one error, not one per model under an empty table
+    args = parser().parse_args(argv)
+    try:  # a bad pipeline, or --plot without matplotlib, is one error, not one per model
         build_pipeline(args.pipeline)
+        if args.plot is not None:
+            from heirpy.tools.report_plot import require_matplotlib
+
+            require_matplotlib()
     except HeirpyError as err:
         print(str(err), file=sys.stderr)
         return 1
-    rows: list[ModelReport] = []
-    failed = False
-    for path in args.files:
+    data: dict[str, Any] = {
+        "pipeline": args.pipeline,
+        "out_dir": str(args.out_dir) if args.out_dir is not None else None,
+        "plot": None,
+        "models": [],
+    }
+    width = max(len(path.stem) for path in args.files)
+    for index, path in enumerate(args.files, 1):
+        if sys.stderr.isatty():
+            print(f"[{index}/{len(args.files)}] {path.stem} ...", end="\r", file=sys.stderr, flush=True)
+        model = report_model(path, args.pipeline, args.out_dir, args.seeds)
+        data["models"].append(model)
+        line = progress_line(index, len(args.files), width, model)
+        print(line, file=sys.stderr, flush=True)
+    if args.plot is not None:
+        from heirpy.tools.report_plot import save_plot
+
         try:
-            rows.append(report_model(path, args.pipeline, args.out_dir, args.seeds))
-        except HeirpyError as err:
-            print(str(err), file=sys.stderr)
-            failed = True
+            save_plot(data, args.plot)
+            data["plot"] = str(args.plot)
         except OSError as err:
-            print(f"error: cannot read '{path}': {err.strerror}", file=sys.stderr)
-            failed = True
-    print(f"pipeline: {args.pipeline}")
-    print(format_table(rows))
-    bad = [
-        r.name for r in rows
-        if r.heir_opt == "NO" or r.numerics.startswith("MISMATCH")
-        or r.extra.get(REFERENCE_COLUMN, "").startswith("MISMATCH")
-    ]
+            print(f"error: cannot write '{args.plot}': {err.strerror or err}", file=sys.stderr)
+            return 1
+    if args.format == "json":
+        print(json.dumps(data, indent=1))
+    else:
+        print(render_markdown(data) if args.format == "markdown" else render_text(data))
+    bad = [m["name"] for m in data["models"] if failed_checks(m) and not m.get("error")]
     if bad:
-        print(f"error: check failed for {', '.join(bad)}", file=sys.stderr)
-    return 1 if failed or bad else 0
+        print(f"error: checks not passed for {', '.join(bad)}", file=sys.stderr)
+    return 1 if any(failed_checks(m) for m in data["models"]) else 0
 
 
 if __name__ == "__main__":
