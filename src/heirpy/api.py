@@ -132,11 +132,14 @@ def _option_problem(pass_type: type[ModulePass], pass_spec: ArgSpec) -> str | No
         if info is None or info.name not in init_fields:
             known = f"its options are {', '.join(options)}" if options else "it has no options"
             return f"pass '{pass_spec.name}' has no option '{written}' ({known})"
+        expected = info.expected_type.strip("'")  # a string annotation keeps its quotes
+        if "bool" not in expected and any(isinstance(v, bool) for v in values):
+            # xDSL takes true/false for an int (True == 1): `slot-count=true` is a typo.
+            return f"option '{written}' of pass '{pass_spec.name}' expects {expected}, got {_spelled(values)}"
         try:
             pass_type.from_pass_spec(ArgSpec(pass_spec.name, {written: values}))
         except ValueError as err:
             if _first(err).startswith(("Incompatible types", "Argument must contain a value")):
-                expected = info.expected_type.strip("'")  # a string annotation keeps its quotes
                 hint = ""
                 if expected == "str" and values and not any(isinstance(v, str) for v in values):
                     # xDSL reads an unquoted 1 or 0,1 as numbers: a string option needs quotes.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from xdsl.universe import Universe
 
@@ -188,3 +191,51 @@ def test_hex_element_too_wide_for_its_float_type_is_an_error() -> None:
             "  %c = arith.constant dense<[0x1FFFF]> : tensor<1xf16>\n"
             "  return %c : tensor<1xf16>\n}"
         )
+
+
+def _heirpy_pass_options() -> list[tuple[str, str]]:
+    from xdsl.passes import get_pass_option_infos
+
+    from heirpy.api import available_passes
+
+    heirpy_passes = {name for name, factory in available_passes().items()
+                     if factory().__module__.startswith("heirpy.")}
+    return [(name, info.name) for name in sorted(heirpy_passes)
+            for info in get_pass_option_infos(available_passes()[name]()) if info.name != "name"]
+
+
+HEIRPY_OPTIONS = _heirpy_pass_options()
+BAD_VALUES = ["-3", '"zz"', "true", "1.5", "0,1", ""]
+
+
+@pytest.mark.parametrize(("pass_name", "option"), HEIRPY_OPTIONS, ids=[f"{p}-{o}" for p, o in HEIRPY_OPTIONS])
+def test_option_errors_spell_options_as_the_user_types_them(pass_name: str, option: str) -> None:
+    """Issue 28: every message about a pass option names it with dashes (`slot-budget`), as
+    the command line spells it, never the field's underscores (`slot_budget`). Each heirpy
+    pass option gets values of every wrong kind; whatever the pass says, it says it in
+    the user's spelling."""
+    underscored = {o for _, o in HEIRPY_OPTIONS if "_" in o}
+    dashed = option.replace("_", "-")
+    text = (Path(__file__).parents[2] / "examples" / "tiny_cnn.mlir").read_text()
+    messages = []
+    for value in BAD_VALUES:
+        spec = f"{pass_name}{{{dashed}={value}}}" if value else f"{pass_name}{{{dashed}}}"
+        try:
+            heirpy.run_pipeline(heirpy.parse(text, "tiny_cnn.mlir"), spec)
+        except heirpy.HeirpyError as err:
+            messages.append(str(err))
+    assert messages, f"{pass_name}{{{dashed}}} accepted every bad value"
+    for message in messages:
+        assert not [o for o in underscored if re.search(rf"\b{o}\b", message)], message
+
+
+def test_a_bool_for_a_number_option_is_an_error() -> None:
+    """xDSL reads `true` as the int 1; legalize-for-heir then spoke of "more than True slots"."""
+    with pytest.raises(heirpy.HeirpyError, match=r"option 'slot-count' of pass 'legalize-for-heir' expects int, got true$"):
+        heirpy.build_pipeline("legalize-for-heir{slot-count=true}")
+
+
+def test_report_depth_rejects_plaintext_args_that_are_not_indices() -> None:
+    module = heirpy.parse((Path(__file__).parents[2] / "examples" / "tiny_cnn.mlir").read_text(), "m.mlir")
+    with pytest.raises(heirpy.HeirpyError, match=r'report-depth\{plaintext-args="zz"\}: expected argument indices'):
+        heirpy.run_pipeline(module, 'report-depth{plaintext-args="zz"}')

@@ -13,10 +13,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from heirpy.analysis.depth import CostModel, analyze_module, format_depth_table
+from heirpy.ir.diagnostics import HeirpyError
 
 
 def _parse_indices(text: str) -> frozenset[int]:
-    return frozenset(int(part) for part in text.replace(" ", "").split(",") if part)
+    parts = [part for part in text.replace(" ", "").split(",") if part]
+    if not all(part.isdigit() for part in parts):
+        raise HeirpyError(
+            f'error: report-depth{{plaintext-args="{text}"}}: expected argument indices, e.g. plaintext-args="1,2"'
+        )
+    return frozenset(int(part) for part in parts)
 
 
 @dataclass(frozen=True)
