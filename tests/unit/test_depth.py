@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from xdsl.dialects.func import FuncOp
 
-from heirpy.analysis.depth import CostModel, FunctionDepth, analyze_module, format_depth_table
+from heirpy.analysis.depth import CostModel, FunctionDepth, analyze_module, depth_bound, format_depth_table
 from heirpy.api import parse, run_pipeline
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
@@ -351,3 +352,37 @@ def test_a_kernel_reads_a_uniform_constant_as_the_unfused_ops_did() -> None:
 def test_a_max_reduction_is_not_a_sum() -> None:
     result = _one(_GAP.replace("BODY", "%a = arith.maximumf %in, %acc : f32\n    linalg.yield %a : f32"))
     assert (result.depth, result.linear_ops, result.approximated) == (0, 0, ("arith.maximumf",))
+
+
+def _bound(text: str) -> FunctionDepth:
+    (func,) = [op for op in parse(text).walk() if isinstance(op, FuncOp)]
+    return depth_bound(func)
+
+
+def test_depth_bound_is_one_level_per_linear_chain_and_per_square() -> None:
+    """conv+pool, x², conv+pool, x², fc, x², fc: chains conv-pool(-/4), conv-pool, fc, fc
+    and three squares: 7, the depth conv+pool fusion reaches; the bound counts nothing
+    else (linear ops and weights are the unfused model's)."""
+    bound = _bound(alexnet_tiny_style())
+    assert (bound.depth, bound.linear_ops) == (7, 6)
+    chain = _conv_pool("b1", "x", 2, 1, 2, 14, avg=False) + _conv_pool("b2", "b1", 2, 2, 3, 6, avg=False)
+    text = f"func.func @main(%x: {_t(2, 1, 14, 14)}) -> {_t(2, 3, 2, 2)} {{\n{chain}func.return %b2 : {_t(2, 3, 2, 2)}\n}}\n"
+    assert (_one(text).depth, _bound(text).depth) == (4, 1)  # four linear ops, one chain
+
+
+def test_depth_bound_chain_ends_at_a_nonlinearity() -> None:
+    """A relu between two linear ops is no chain: 2+, not 1+ (the guard: a bound that
+    fused across relu would be a level the net can never reach)."""
+    relu = (
+        f"%z = arith.constant 0.0 : f32\n"
+        f"%r_e = tensor.empty() : {_t(1, 16)}\n"
+        f"%r = linalg.generic {{indexing_maps = [{ID2}, {ID2}], iterator_types = [\"parallel\", \"parallel\"]}} "
+        f"ins(%fc1 : {_t(1, 16)}) outs(%r_e : {_t(1, 16)}) {{\n"
+        f"^bb0(%i: f32, %o: f32):\n  %m = arith.maximumf %i, %z : f32\n  linalg.yield %m : f32\n}} -> {_t(1, 16)}\n"
+    )
+    body = _fc("fc1", "x", 8, 16) + relu + _fc("fc2", "r", 16, 4)
+    text = f"func.func @main(%x: {_t(1, 8)}) -> {_t(1, 4)} {{\n{body}func.return %fc2 : {_t(1, 4)}\n}}\n"
+    assert _bound(text).depth_text() == "2+"
+    direct = _fc("fc1", "x", 8, 16) + _fc("fc2", "fc1", 16, 4)
+    text = f"func.func @main(%x: {_t(1, 8)}) -> {_t(1, 4)} {{\n{direct}func.return %fc2 : {_t(1, 4)}\n}}\n"
+    assert (_one(text).depth, _bound(text).depth) == (2, 1)

@@ -113,3 +113,14 @@ def test_pipeline_reaches_the_target(name: str) -> None:
         assert count_kernels(loaded.module) == target.kernels
     if target.intermediate_bytes is not None:
         assert intermediate_bytes(loaded.module) == target.intermediate_bytes
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_the_computed_depth_bound_is_the_hand_counted_one(name: str) -> None:
+    """heirpy-report prints depth_bound beside the depth: on the model as exported (no
+    pass run) it must give the bound counted by hand above, so the report's (bound) is
+    what these targets promise."""
+    from heirpy.analysis.depth import depth_bound
+
+    loaded = load_file(EXAMPLES / f"{name}.mlir")
+    assert depth_bound(_entry(loaded.module)).depth_text() == TARGETS[name].depth

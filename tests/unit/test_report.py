@@ -74,6 +74,7 @@ def test_report_on_tiny_cnn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert model["evaluator"]["verdict"] == model["pytorch"]["verdict"] == "ok"
     assert model["heir_opt"]["verdict"] == "yes"
     assert (model["depth"]["before"], model["depth"]["after"]) == (6, 3)  # the figure docs/passes.md reports
+    assert (model["depth"]["bound"], model["depth"]["bound_exact"]) == (3, True)
     assert (model["kernels"]["before"], model["kernels"]["after"]) == (17, 3)
     # weight bytes: conv 2x1x3x3, conv 4x2x3x3, Linear 16x10 floats before; after, the
     # conv+pool filter 2x1x4x4 and the 32x10 matrix of conv, pool and Linear.
@@ -87,7 +88,8 @@ def test_text_tables_group_the_figures(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert [g.title in out for g in GROUPS] == [True] * len(GROUPS)
     assert _row(out, "Checks", "tiny_cnn").split()[1:] == ["yes", "ok", "1.5e-08", "ok", "7.5e-09"]
-    assert _row(out, "Encrypted inference (CKKS cost model)", "tiny_cnn").split()[1:4] == ["6→3", "5→2", "1000→1408"]
+    row = _row(out, "Encrypted inference (CKKS cost model)", "tiny_cnn")
+    assert row.split()[1:5] == ["6→3", "(3)", "5→2", "1000→1408"]
     assert _row(out, "Kernels", "tiny_cnn").split()[1:3] == ["15→7", "17→3"]
     assert out.rstrip().endswith("all checks passed (1 models)")
 
@@ -233,7 +235,7 @@ def test_a_line_per_model_as_soon_as_it_is_done(
     model = _copy_example(tmp_path, "tiny_cnn")
     assert main([str(model), str(model), "--seeds", "1"]) == 0
     assert seen_before[0] == ""
-    assert re.match(r"\[1/2\] tiny_cnn +[\d.]+ s  ok  depth 6→3  kernels 17→3\n$", seen_before[1])
+    assert re.match(r"\[1/2\] tiny_cnn +[\d.]+ s  ok  depth 6→3 \(3\)  kernels 17→3\n$", seen_before[1])
 
 
 def test_a_failing_figure_shows_and_the_others_go_on(

@@ -91,4 +91,5 @@ def test_main_writes_the_plot_and_says_where(tmp_path: Path, capsys: pytest.Capt
     text = dict(data.split(b"\0", 1) for kind, data in png_chunks(plot) if kind == b"tEXt")
     series = json.loads(text[b"Description"])
     assert (series["models"], series["depth_before"], series["depth_after"]) == (["tiny_cnn"], [6], [3])
+    assert series["depth_bound"] == [3]
     assert (series["kernels_before"], series["kernels_after"]) == ([17], [3])

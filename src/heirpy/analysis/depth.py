@@ -52,6 +52,13 @@ The cost model (`CostModel` holds the knobs):
   dialects). They cost 0 here and are listed in `approximated`; the depth printed is
   then a lower bound, marked with `+`.
 
+**The depth bound** (`CostModel(fused_chains=True)`, `depth_bound`): the same walk, but a
+linear op (or a per-element plaintext scale) whose ciphertext input comes straight from
+another linear op, with only free ops between (adds, reshapes, uniform scales), costs no
+level: one level per maximal chain of linear ops, per x² (per polynomial) and per ct x ct
+product, the depth if every linear chain were fused into one op. Non-polynomial ops end a
+chain. `heirpy-report` prints it beside the depth.
+
 **Weight bytes.** Each linear op also records the bytes of its plaintext multiplicand
 (the weight a back end encodes as plaintexts; a per-channel scale's `[C, 1, 1]`
 operand, a matmul's `[K, N]` matrix), at the operand's tensor type's size. A pool's
@@ -67,6 +74,7 @@ leaves the IR untouched.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -132,6 +140,7 @@ class CostModel:
 
     plaintext_args: frozenset[int] = frozenset()
     scalar_mul_levels: int = 0
+    fused_chains: bool = False  # the depth bound: a linear op after a linear op is free
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,7 @@ class Poly:
 
     base: int
     degree: int = 1
+    linear: bool = False  # a linear op made it, only free ops since (the depth bound's chains)
 
     @property
     def depth(self) -> int:
@@ -147,18 +157,40 @@ class Poly:
 
     def materialized(self) -> Poly:
         """The value as a fresh ciphertext after the op that computes it."""
-        return Poly(self.depth, 1)
+        return Poly(self.depth, 1, self.linear and self.degree == 1)
+
+    def after_linear(self, model: CostModel) -> Poly:
+        """The result of a plaintext-ciphertext linear op on this value: one level more,
+        none under the depth bound when this value ends a chain of linear ops."""
+        free = model.fused_chains and self.linear and self.degree == 1
+        return Poly(self.depth if free else self.depth + 1, 1, True)
 
 
 Info = Poly | None  # None: plaintext
 
 
 def _join(infos: Iterable[Info]) -> Info:
-    """Sum of values: deepest base, highest degree; plaintext if all are."""
+    """Sum of values: deepest base, highest degree; plaintext if all are. Linear (for the
+    depth bound) when every input at the sum's depth is: a shallower addend folds in."""
     cts = [i for i in infos if i is not None]
     if not cts:
         return None
-    return Poly(max(i.base for i in cts), max(i.degree for i in cts))
+    joined = Poly(max(i.base for i in cts), max(i.degree for i in cts))
+    linear = joined.degree == 1 and all(i.linear for i in cts if i.depth == joined.depth)
+    return Poly(joined.base, joined.degree, linear)
+
+
+def _plus_init(product: Poly, added: Iterable[Info]) -> Poly:
+    """A linear op's result: its product plus its init (outs), a fresh ciphertext at the
+    deeper of the two; linear when every part at that depth is."""
+    parts = [product, *(i for i in added if i is not None)]
+    depth = max(p.depth for p in parts)
+    return Poly(depth, 1, all(p.linear and p.degree == 1 for p in parts if p.depth == depth))
+
+
+def _nonlinear(info: Info) -> Info:
+    """`info` after an op outside the model (relu, exp): it ends any chain of linear ops."""
+    return None if info is None else Poly(info.base, info.degree)
 
 
 def _deepest(infos: Iterable[Info]) -> int:
@@ -236,7 +268,7 @@ class _Walker:
             results = [r.materialized() if r is not None else None for r in results]
         else:
             self.approximated.append(op.name)
-            results = [_join(inputs)] * len(op.results)
+            results = [_nonlinear(_join(inputs))] * len(op.results)
         for result, value in zip(op.results, results):
             self.env[result] = value
 
@@ -249,13 +281,13 @@ class _Walker:
             return _join(added)
         if len(cts) >= 2:
             self.ct_ct_muls += 1
-        else:
-            self.linear_ops += 1
-            if not op.name.startswith("linalg.pooling_"):  # a window has no data
-                for value, info in zip(op.operands, multiplied):
-                    if info is None:
-                        self.add_weight(value)
-        return Poly(max(_deepest(multiplied) + 1, _deepest(added)))
+            return _plus_init(Poly(_deepest(multiplied) + 1), added)
+        self.linear_ops += 1
+        if not op.name.startswith("linalg.pooling_"):  # a window has no data
+            for value, info in zip(op.operands, multiplied):
+                if info is None:
+                    self.add_weight(value)
+        return _plus_init(cts[0].after_linear(self.model), added)
 
     def softmax(self, op: Operation, input_: Poly) -> Info:
         """`linalg.softmax`: exp and the divide by a ciphertext are outside the model (the
@@ -317,7 +349,7 @@ class _Walker:
         if not pt_muls and not contraction and polynomial and _sums_over_loops(op):
             # A sum of ciphertext elements over a window: a linear op, like a sum pool.
             self.linear_ops += sum(1 for r in results if r is not None)
-            results = [Poly(r.depth + 1) if r is not None else None for r in results]
+            results = [r.after_linear(self.model) if r is not None else None for r in results]
         return (results + [None] * len(op.results))[: len(op.results)]
 
     def scalar_op(
@@ -362,19 +394,19 @@ class _Walker:
                     self.ct_ct_muls += max(1, math.ceil(math.log2(exponent)))
                 return Poly(base.base, base.degree * exponent)
         self.approximated.append(name)
-        return _join(ins)
+        return _nonlinear(_join(ins))
 
     def _times_plaintext(
         self, ct: Poly, plaintext: SSAValue, uniform: bool, pt_muls: list[SSAValue] | None
     ) -> Poly:
         if uniform:
-            return Poly(ct.base + self.model.scalar_mul_levels, ct.degree)
+            return Poly(ct.base + self.model.scalar_mul_levels, ct.degree, ct.linear)
         if pt_muls is not None:
             pt_muls.append(plaintext)  # the body's op: counted once per structured op
         else:
             self.linear_ops += 1
             self.add_weight(plaintext)
-        return Poly(ct.depth + 1, 1)
+        return ct.after_linear(self.model)
 
 
 def _sums_over_loops(op: Operation) -> bool:
@@ -468,6 +500,12 @@ def analyze_function(func: FuncOp, model: CostModel | None = None) -> FunctionDe
         tuple(dict.fromkeys(walker.approximated)),
         walker.weight_bytes,
     )
+
+
+def depth_bound(func: FuncOp, model: CostModel | None = None) -> FunctionDepth:
+    """`analyze_function` under the depth bound (module docstring): what `func` would need
+    with every chain of linear ops fused into one op."""
+    return analyze_function(func, dataclasses.replace(model or CostModel(), fused_chains=True))
 
 
 def analyze_module(module: ModuleOp, model: CostModel | None = None) -> list[FunctionDepth]:

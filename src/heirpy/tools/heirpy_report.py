@@ -116,14 +116,16 @@ def pytorch_check(npz: Path, after: ModuleOp) -> Cell | None:
 # ----------------------------------------------------------------------------- figures
 def depth_figures(before: ModuleOp, after: ModuleOp) -> dict[str, Cell]:
     """Depth, linear ops and weight bytes of the entry function (CKKS cost model of
-    `heirpy.analysis.depth`)."""
-    from heirpy.analysis.depth import analyze_function
+    `heirpy.analysis.depth`), and the depth bound of the input (every chain of linear ops
+    fused: `depth_bound`)."""
+    from heirpy.analysis.depth import analyze_function, depth_bound
 
     entry = first_function(before).sym_name.data
     b, a = (analyze_function(same_function(m, entry)) for m in (before, after))
+    bound = depth_bound(same_function(before, entry))
     return {
         "depth": {"before": b.depth, "after": a.depth, "before_exact": b.exact,
-                  "after_exact": a.exact, "bound": None},
+                  "after_exact": a.exact, "bound": bound.depth, "bound_exact": bound.exact},
         "linear_ops": {"before": b.linear_ops, "after": a.linear_ops},
         "weight_bytes": {"before": b.weight_bytes, "after": a.weight_bytes},
     }

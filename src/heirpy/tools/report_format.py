@@ -17,7 +17,8 @@ Each other key is a cell of one `COLUMN`; a cell that could not be computed is
   heir-opt check's V is "yes", "NO" or "n/a".
 * pair: `{"before": int | str, "after": int | str}` (a str says why there is no number,
   e.g. IREE "rejected"); depth adds `"before_exact"`, `"after_exact"` (false: ops outside
-  the cost model, the depth is a lower bound, shown `+`) and `"bound"` (int or null).
+  the cost model, the depth is a lower bound, shown `+`), `"bound"` (the depth with every
+  chain of linear ops fused, `heirpy.analysis.depth.depth_bound`) and `"bound_exact"`.
 """
 
 from __future__ import annotations
@@ -59,9 +60,10 @@ GROUPS: tuple[Group, ...] = (
     ),
     Group(
         "Encrypted inference (CKKS cost model)",
-        "before→after; +: ops outside the model (relu, exp, max), so a lower bound",
+        "before→after; (bound): the depth with every chain of linear ops fused; +: ops outside the "
+        "model (relu, exp, max), so a lower bound",
         (
-            Column("depth", "depth", "depth"),
+            Column("depth", "depth (bound)", "depth"),
             Column("linear_ops", "linear ops", "pair"),
             Column("weight_bytes", "weight bytes", "bytes"),
         ),
@@ -111,7 +113,7 @@ def cell_text(column: Column, cell: dict[str, Any] | None) -> str:
         text += "" if cell["after_exact"] else "+"
         if cell.get("bound") is None:
             return text
-        return text + f" ({cell['bound']}{'' if cell['after_exact'] else '+'})"
+        return text + f" ({cell['bound']}{'' if cell.get('bound_exact', True) else '+'})"
     show = human_bytes if column.kind == "bytes" else str
     return f"{show(cell['before'])}→{show(cell['after'])}"
 
