@@ -32,7 +32,8 @@ RTOL, ATOL = 1e-4, 1e-5
 
 @dataclass(frozen=True)
 class Target:
-    depth: str  # the bound, as report-depth prints it
+    depth: str  # what the pipeline reaches, as report-depth prints it
+    bound: str | None = None  # depth_bound of the input, where the pipeline does not reach it
     kernels: int | None = None  # None: no kernel target for this net
     intermediate_bytes: int | None = None
 
@@ -64,11 +65,16 @@ TARGETS = {
     "resnet20": Target("39"),
     # Bound 13: six convs (BN folded) 6, six x² 6, the last pool with the global pool and the
     # Linear 1; the first two pools reach their next conv only through its zero pad.
-    "vgg_cifar": Target("15"),
+    "vgg_cifar": Target("15", bound="13"),
     # ReLU6 and SiLU are outside the model (`+`). MobileNetV2: 52 convs and the global pool +
     # Linear are 53 linear ops; a projection that only feeds the next block's expansion folds
     # into it (blocks 1 -> 2 and 17 -> the last 1x1 conv); the others also feed a residual add.
-    "mobilenetv2": Target("51+"),
+    # Its bound fuses every projection into the next 1x1 conv, across the residual add too
+    # (the next conv distributes over the sum; the skip's own term is shallower): stem 1, block
+    # 1's depthwise and projection 2, blocks 2-17 a depthwise and a projection each 32 (each
+    # expansion folded into the projection before), the last 1x1 conv folded, the global pool
+    # + Linear 1: 36; the pipeline does not fold across the add.
+    "mobilenetv2": Target("51+", bound="36+"),
     # YOLOv5: its longest path (49 convs) with SiLU's x·sigmoid(x) (a ct x ct product) after
     # each, and the Detect conv.
     "yolov5": Target("99+"),
@@ -118,9 +124,10 @@ def test_pipeline_reaches_the_target(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(TARGETS))
 def test_the_computed_depth_bound_is_the_hand_counted_one(name: str) -> None:
     """heirpy-report prints depth_bound beside the depth: on the model as exported (no
-    pass run) it must give the bound counted by hand above, so the report's (bound) is
-    what these targets promise."""
+    pass run) it must give the bound counted by hand above (the target depth, unless the
+    target names a lower bound), so the report's (bound) is what these comments count."""
     from heirpy.analysis.depth import depth_bound
 
     loaded = load_file(EXAMPLES / f"{name}.mlir")
-    assert depth_bound(_entry(loaded.module)).depth_text() == TARGETS[name].depth
+    target = TARGETS[name]
+    assert depth_bound(_entry(loaded.module)).depth_text() == (target.bound or target.depth)
