@@ -14,7 +14,9 @@ Each other key is a cell of one `COLUMN`; a cell that could not be computed is
 
 * check: `{"verdict": V, "max_abs_error": float | null, "detail": str}`; V is "ok",
   "MISMATCH", "not comparable: <why>" (a NaN or Inf in the reference) or "n/a"; the
-  heir-opt check's V is "yes", "NO" or "n/a".
+  heir-opt check's V is "yes", "NO" or "n/a". The evaluator check adds `"seeds":
+  [compared, drawn]` when ok: a seed whose reference holds NaN or Inf is not compared
+  (the detail names it, shown as `ok 1.0e-09 (2/3 seeds)`).
 * pair: `{"before": int | str, "after": int | str}` (a str says why there is no number,
   e.g. IREE "rejected"); depth adds `"before_exact"`, `"after_exact"` (false: ops outside
   the cost model, the depth is a lower bound, shown `+`), `"bound"` (the depth with every
@@ -106,7 +108,9 @@ def cell_text(column: Column, cell: dict[str, Any] | None) -> str:
     if column.kind == "check":
         verdict = cell["verdict"]
         if verdict in ("ok", "MISMATCH") and cell.get("max_abs_error") is not None:
-            return f"{verdict} {cell['max_abs_error']:.1e}"
+            compared, total = cell.get("seeds", (1, 1))
+            seeds = f" ({compared}/{total} seeds)" if compared < total else ""
+            return f"{verdict} {cell['max_abs_error']:.1e}{seeds}"
         return str(verdict)
     if column.kind == "depth":
         text = f"{cell['before']}{'' if cell['before_exact'] else '+'}→{cell['after']}"
