@@ -223,6 +223,15 @@ def verify_module(module: ModuleOp) -> None:
     """
     for op in module.walk():
         try:
+            # `verify` runs the op's own verifier (`verify_`) after the structural checks;
+            # when all pass, that one call is enough. When something fails, the checks run
+            # again in the order that gives the user the op's own message first (and the
+            # failing `verify` had printed the whole module into its note, which we drop).
+            op.verify(verify_nested_ops=False)
+            continue
+        except Exception:
+            pass
+        try:
             op.verify_()
             op.verify(verify_nested_ops=False)
         except (VerifyException, DiagnosticException, ValueError) as err:
