@@ -14,27 +14,40 @@ import sys
 import traceback
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from functools import cache
 from math import prod
 from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyDenseElement,
     AnyFloat,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntAttr,
+    MemRefType,
     ModuleOp,
+    RankedStructure,
     StringAttr,
+    TensorType,
     UnknownLoc,
+    VectorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, SSAValue, TypeAttribute
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
+from xdsl.irdl import AttrConstraint, base
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from heirpy.ir.affine import NonAffineError, combine
+from heirpy.ir.dense_literal import DENSE_DECIMAL_LIST, read_decimal_list
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
@@ -51,6 +64,18 @@ _RESULTS = r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"
 _RESULTS_TEXT = re.compile(_RESULTS)
 _RESULTS_BYTES = re.compile(_RESULTS.encode())
 """An op's result list and its `=` (`%0 = `, `%a, %b:2 = `): what precedes the op's name."""
+
+
+_ASCII_SPACE = " \t\n\r\f\v"  # what xDSL's lexer skips (besides comments)
+_NEWLINE_TEXT = re.compile("\n")
+_STATIC_SHAPED_TYPE = re.compile(r"(?:tensor|vector)<(?:[0-9]+x)*(?:f16|bf16|f32|f64|index|i[0-9]+)>")
+_NEWLINE_BYTES = re.compile(b"\n")
+
+
+@cache
+def _dense_literal_type_constraint() -> AttrConstraint:
+    """The types a dense literal may have (xDSL's rule), built once."""
+    return base(RankedStructure[AnyDenseElement])
 
 
 class HeirpyError(Exception):
@@ -121,10 +146,35 @@ class LocatingParser(Parser):
         assert isinstance(self.lexer, MLIRLexer)
         self.lexer._unescaped_characters_regex = _STRING_LITERAL  # this parser's lexer only
         content = self.lexer.input.content
-        newline = "\n" if isinstance(content, str) else ord("\n")
-        self._line_starts = [0] + [i + 1 for i, ch in enumerate(content) if ch == newline]
+        newline = _NEWLINE_TEXT if isinstance(content, str) else _NEWLINE_BYTES
+        # A regex scan, not a Python loop over characters: a whole network's weights
+        # make the text megabytes long.
+        self._line_starts = [0, *(match.end() for match in newline.finditer(content))]
         self._file_name = StringAttr(name)
         self._line_offset = line_offset
+        self._static_types: dict[str, TypeAttribute] = {}
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        """xDSL's, but a static tensor or vector type of a plain element type is parsed
+        once per spelling: a network spells the same few dozen types thousands of
+        times, and xDSL builds and verifies each anew (types are immutable values, so
+        ops may share one)."""
+        token = self._current_token
+        content = self.lexer.input.content
+        if token.kind != MLIRTokenKind.BARE_IDENT or not isinstance(content, str):
+            return super().parse_optional_type()
+        match = _STATIC_SHAPED_TYPE.match(content, token.span.start)
+        if match is None:
+            return super().parse_optional_type()
+        spelling = match.group(0)
+        known = self._static_types.get(spelling)
+        if known is not None:
+            self._resume_from(match.end())
+            return known
+        parsed = super().parse_optional_type()
+        if parsed is not None and not content[match.end() : self.pos].strip(_ASCII_SPACE):
+            self._static_types[spelling] = parsed  # it read exactly this spelling
+        return parsed
 
     def parse_affine_map(self) -> AffineMap:
         return _SemiAffineParser(self._parser_state).parse_affine_map()
@@ -168,6 +218,45 @@ class LocatingParser(Parser):
         op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(col))
         return op
 
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        literal = self._parse_decimal_float_literal(type)
+        if literal is not None:
+            return literal
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
+    def _parse_decimal_float_literal(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr | None:
+        """`<[decimal list]>` (and its `: type` unless given) of a float tensor, read
+        with `read_decimal_list`; None, with nothing consumed, for any other literal.
+
+        The attribute is the one xDSL builds (`from_list` of the same Python floats).
+        A literal that `read_decimal_list` accepts is one xDSL's parser reads without
+        complaint, so errors in the type after it come in xDSL's order."""
+        content = self.lexer.input.content
+        start = self._current_token.span.start
+        if self._current_token.kind != MLIRTokenKind.LESS or not isinstance(content, str):
+            return None
+        match = DENSE_DECIMAL_LIST.match(content, start)
+        literal = read_decimal_list(match.group(1)) if match else None
+        if match is None or literal is None:
+            return None
+        values, shape = literal
+        self._resume_from(match.end())
+        if type is None:
+            if self.parse_optional_punctuation(":") is None:
+                self._resume_from(start)
+                return None
+            type = self._parse_dense_literal_type()
+        if not isinstance(type.element_type, Float16Type | Float32Type | Float64Type) or (
+            tuple(type.get_shape()) != shape
+        ):
+            self._resume_from(start)
+            return None
+        return DenseIntOrFPElementsAttr.from_list(type, values)
+
     def _parse_dense_literal_type(self):
         """Refuse dense literals too large to materialise before xDSL expands them.
 
@@ -175,7 +264,16 @@ class LocatingParser(Parser):
         so `dense<0.0> : tensor<100000000x100000000xf32>` would exhaust memory.
         """
         type_span = self._current_token.span
-        literal_type = super()._parse_dense_literal_type()
+        literal_type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        # xDSL's own check builds this constraint anew for every literal, which took a
+        # fifth of the time to parse a network with a hundred weight constants.
+        if not _dense_literal_type_constraint().verifies(literal_type):
+            self.raise_error(
+                "Expected memref, vector or tensor type of integer, index, float, or complex type"
+            )
+        assert isinstance(literal_type, TensorType | VectorType | MemRefType)
+        if any(dim == DYNAMIC_INDEX for dim in literal_type.get_shape()):
+            self.raise_error("Dense literal attribute should have a static shape.")
         count = prod(literal_type.get_shape())
         if count > MAX_CONSTANT_ELEMENTS:
             self.raise_error(
