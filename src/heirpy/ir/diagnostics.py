@@ -75,7 +75,11 @@ _NEWLINE_BYTES = re.compile(b"\n")
 @cache
 def _dense_literal_type_constraint() -> AttrConstraint:
     """The types a dense literal may have (xDSL's rule), built once."""
-    return base(RankedStructure[AnyDenseElement])
+    return (
+        base(TensorType[AnyDenseElement])
+        | base(VectorType[AnyDenseElement])
+        | base(MemRefType[AnyDenseElement])
+    )
 
 
 class HeirpyError(Exception):
