@@ -23,6 +23,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 
 import heirpy
 from heirpy.ir.printer import (
@@ -351,3 +352,37 @@ def test_alias_numbering_follows_mlir() -> None:
     }
     order = [aliases[m].text for m in sorted(maps, key=lambda m: aliases[m].sort_key)]
     assert order == ["#map", "#map1", "#map1_1", "#x1", "#x1_1", "#map2"]
+
+
+def _printed(attribute: object, printer_type: type = MLIRPrinter) -> str:
+    out = StringIO()
+    printer_type(stream=out).print_attribute(attribute)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype", "element", "hex_form"),
+    [
+        ([0.5 * i for i in range(101)], "<f4", f32, True),  # 101 elements, not a splat
+        ([1.5] * 100 + [1.5000001], "<f4", f32, True),
+        ([0.0, -0.0] * 60, "<f4", f32, False),  # equal values: a splat, as xDSL has it
+        ([math.nan] * 120, "<f2", f16, True),  # NaN is not equal to itself: not a splat
+        ([2.0] * 101, "<f8", f64, False),
+        (list(range(200)), "<i4", None, True),
+        ([7] * 200, "<i8", None, False),
+    ],
+)
+def test_long_dense_literals_print_as_xdsl_decides(
+    values: list[float], dtype: str, element: AnyFloat | None, hex_form: bool
+) -> None:
+    import numpy as np
+    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType, TensorType
+
+    element_type = element if element is not None else IntegerType(8 * np.dtype(dtype).itemsize)
+    data = np.asarray(values, dtype=dtype).tobytes()
+    attr = DenseIntOrFPElementsAttr(TensorType(element_type, [len(values)]), BytesAttr(data))
+    text = _printed(attr)
+    assert text.startswith('dense<"0x') == hex_form
+    if hex_form:  # xDSL's own printer writes the same
+        assert text == _printed(attr, Printer)
+        assert text == f'dense<"0x{data.hex().upper()}"> : {_printed(attr.get_type(), Printer)}'

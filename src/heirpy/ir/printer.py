@@ -62,7 +62,9 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     NoneAttr,
     StringAttr,
@@ -92,6 +94,9 @@ __all__ = [
     "mlir_alias_name",
     "short_op_name",
 ]
+
+_MAX_DECIMAL_ELEMENTS = 100
+"""A dense literal longer than this prints in hex (xDSL's rule, and MLIR's default)."""
 
 TOP_LEVEL_DIALECT = "builtin"
 """The default dialect outside any op: what makes the top-level module print as `module`."""
@@ -400,7 +405,32 @@ class MLIRPrinter(Printer):
             with self.in_square_brackets():
                 self.print_list(attribute.data, self._print_array_element)
             return
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_long_dense(attribute):
+            return
         super().print_attribute(attribute)
+
+    def _print_long_dense(self, attribute: DenseIntOrFPElementsAttr) -> bool:
+        """Print a dense literal of more than 100 elements that is not a splat, as xDSL
+        does (its bytes in hex), and return True; False, printing nothing, for any other.
+
+        xDSL decides that it is not a splat by unpacking every element into a Python
+        number (a whole network's weights: 270k of them); numpy compares the same values
+        (NaN unequal to itself, -0.0 equal to 0.0, as Python's `==` has them)."""
+        element = attribute.get_element_type()
+        if not isinstance(element, IntegerType | IndexType | Float16Type | Float32Type | Float64Type):
+            return False
+        data = attribute.data.data
+        count = len(attribute)
+        if count <= _MAX_DECIMAL_ELEMENTS or count * element.compile_time_size != len(data):
+            return False
+        import numpy as np  # here: printing small modules (and every CLI's start) needs none
+
+        values = np.frombuffer(data, dtype=np.dtype(element.format))
+        if bool(np.all(values == values[0])):
+            return False  # a splat prints its one element
+        self.print_string(f'dense<"0x{data.hex().upper()}"> : ')
+        self.print_attribute(attribute.get_type())
+        return True
 
     def _print_declaration_without_results(self, op: FuncOp) -> None:
         # MLIR writes `func.func private @f(index)`, as it writes a definition with no
