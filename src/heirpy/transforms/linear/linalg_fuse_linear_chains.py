@@ -34,10 +34,11 @@ which is also the number of plaintext-ciphertext products the op needs):
     D_in x D_out matrix with the constant term as init, and reshaped back.
     cost = D_in * D_out; at most 2^22 weights (else the chain is left alone).
   * contraction: when the chain starts with a sum over sample axes (a global average
-    pool, then its divide, flatten and Linear), ONE `linalg.generic` reading the input
-    with every sample axis as a reduction loop and a weight indexed by the output and
-    the axes that were not summed: the weight stays the Linear's (divided by H*W)
-    instead of a H*W times larger matrix. cost = D_out * D_in MACs, like the matrix.
+    pool, then its divide, flatten and Linear), a map whose distinct weights stay the
+    Linear's (divided by H*W) instead of a H*W times larger matrix; cost = D_out * D_in
+    MACs, like the matrix, and the Linear's weights. It is written as the dense matrix
+    (flatten + one `linalg.matmul`, `emit_contraction`), the form IREE's CPU and GPU
+    back ends and HEIR all compile.
   The cheapest one wins (MACs, then weight elements); ties go to the conv (a much
   smaller constant). E.g. conv3x3 →
   avgpool2 → conv3x3 → avgpool2 on 3x16x16 (8 output channels) without padding is one
@@ -76,16 +77,13 @@ from math import prod
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
     ModuleOp,
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -96,7 +94,6 @@ from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, linear_stages
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
-    GenericOp,
     MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
@@ -107,7 +104,6 @@ from heirpy.ir.utils import (
     Reassociation,
     i64_vector,
     int_pair,
-    iterator_attrs,
     reassociation_attr,
     reassociation_groups,
     static_shape,
@@ -482,8 +478,10 @@ class Chain:
     def as_contraction(self) -> Contraction | None:
         """A chain that starts with a sum over sample axes (global average pool, then
         its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
-        the chain's matrix, read through a broadcast over the summed axes: the weights
-        stay those of the Linear instead of growing by H*W (see `Contraction`)."""
+        the chain's matrix, read through a broadcast over the summed axes: its distinct
+        weights stay those of the Linear instead of growing by H*W (see `Contraction`).
+        None also when the dense matrix it is emitted as (`emit_contraction`) would
+        exceed `MAX_MATRIX_ELEMENTS`."""
         first = self.steps[0]
         if self.mode != BATCHED or not first.summed_axes:
             return None
@@ -493,7 +491,7 @@ class Chain:
         kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
         kept_shape = tuple(in_sample[a] for a in kept)
         tail = Chain(self.steps[1:], self.mode)
-        if prod(kept_shape) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
+        if prod(in_sample) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
             return None
         matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
         zero = np.zeros((1, *in_sample), dtype=np.float64)
@@ -520,7 +518,10 @@ class Chain:
 @dataclass(frozen=True)
 class Contraction:
     """`out[b, o...] = bias[o...] + sum over i... of x[b, i...] * weight[o..., i_kept...]`:
-    a linear map whose weight does not depend on the summed input axes."""
+    a linear map whose weight does not depend on the summed input axes.
+
+    The cost rule weighs it by its distinct weights (the Linear's, divided by H*W);
+    `emit_contraction` writes it as the dense matrix those repeat into."""
 
     weight: np.ndarray  # [*out_sample, *input sample axes in `kept_axes`]
     bias: np.ndarray  # [*out_sample]
@@ -529,8 +530,16 @@ class Contraction:
 
     def form(self) -> Form:
         """MACs: every input element for every output element (a back end may sum
-        first); weights: what the weight stores."""
+        first); weights: the distinct values of the weight."""
         return Form("contraction", self.bias.size * prod(self.in_sample), self.weight.size)
+
+    def dense_matrix(self) -> np.ndarray:
+        """[D_out, D_in]: `weight` repeated over the summed input axes."""
+        out_rank = self.weight.ndim - len(self.kept_axes)
+        per_axis = [self.in_sample[a] if a in self.kept_axes else 1 for a in range(len(self.in_sample))]
+        weight = self.weight.reshape(*self.weight.shape[:out_rank], *per_axis)
+        full = np.broadcast_to(weight, (*self.weight.shape[:out_rank], *self.in_sample))
+        return full.reshape(prod(self.weight.shape[:out_rank]), prod(self.in_sample))
 
 
 def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
@@ -625,38 +634,16 @@ def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Oper
 
 
 def emit_contraction(chain: Chain, contraction: Contraction) -> list[Operation]:
-    """One `linalg.generic`: loops (batch, output sample axes, input sample axes), the
-    last ones reductions; the weight reads (output axes, kept input axes)."""
-    in_type, out_type = chain.input.type, chain.output.type
-    assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType)
-    element = out_type.get_element_type()
-    dtype = element_dtype(out_type)
-    out_rank = len(out_type.get_shape())  # batch + output sample axes
-    in_rank = len(contraction.in_sample)
-    dims = [AffineExpr.dimension(i) for i in range(out_rank + in_rank)]
-    num = len(dims)
-    x_map = AffineMap(num, 0, (dims[0], *dims[out_rank:]))
-    w_map = AffineMap(num, 0, (*dims[1:out_rank], *(dims[out_rank + a] for a in contraction.kept_axes)))
-    out_map = AffineMap(num, 0, tuple(dims[:out_rank]))
-    weight = dense_constant(
-        contraction.weight.astype(dtype), TensorType(element, list(contraction.weight.shape))
-    )
-    batch = out_type.get_shape()[0]
-    init_ops, init = build_init(
-        np.broadcast_to(contraction.bias, (batch, *contraction.bias.shape)).astype(dtype), out_type
-    )
-    block = Block(arg_types=[element, element, element])
-    x_arg, w_arg, acc = block.args
-    product = arith.MulfOp(x_arg, w_arg)
-    total = arith.AddfOp(acc, product.result)
-    block.add_ops([product, total, YieldOp(total.result)])
-    generic = GenericOp(
-        [chain.input, weight.result], [init], Region(block),
-        [AffineMapAttr(m) for m in (x_map, w_map, out_map)],
-        iterator_attrs(["parallel"] * out_rank + ["reduction"] * in_rank),
-        [out_type],
-    )
-    return [weight, *init_ops, generic]
+    """`collapse_shape` of the input to [B, D_in], ONE `linalg.matmul` with the dense
+    matrix (the Linear's weight divided by H*W, repeated over the summed axes), and an
+    `expand_shape` back when the output is not [B, D_out] (`emit_matrix`).
+
+    Why not one contraction `linalg.generic` reading the small weight through a
+    broadcasting map (heirpy's form before): IREE's CUDA back end fails on it ("failed
+    to distribute": three reduction loops in one dispatch) and HEIR has no kernel for
+    it, while both compile a matmul; the weight grows by H*W (ResNet-20: 640 -> 40,960
+    values), which the weight-bytes figures show."""
+    return emit_matrix(chain, contraction.dense_matrix(), contraction.bias.reshape(-1))
 
 
 class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
