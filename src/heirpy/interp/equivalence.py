@@ -19,6 +19,13 @@ never "ok", and a checker treats it as not passed.
 `nonfinite_equal=True` is for test harnesses that check a rewrite keeps a program's
 values, NaN and Inf included (generated programs, the FileCheck inputs' numerics): there
 a NaN or Inf must come out as the same NaN or Inf, which then counts as agreeing.
+
+A result is compared no more finely than its own type rounds: `rtol` and `atol` are at
+least `ULPS_OF_SLACK` units in the last place of its float type (`compare_arrays`). For
+f32 that is 4.8e-7, under the usual 1e-4 and 1e-5; for f16 it is 3.9e-3, because the
+same function rounded to f16 at other points (PyTorch's half sigmoid computed in f32 and
+rounded once, against the IR's four f16 ops; a bias added before or after a conv's f32
+sum) differs by a unit or two in the last place, 4.9e-4 just under 1.
 """
 
 from __future__ import annotations
@@ -98,12 +105,23 @@ class EquivalenceReport:
         return "\n".join([head, *(f"  error: {p}" for p in self.problems), *(f"  {r.line()}" for r in self.results)])
 
 
+ULPS_OF_SLACK = 4
+"""The least tolerance of a float comparison, in units in the last place of its type."""
+
+
+def type_tolerance(dtype: np.dtype, rtol: float, atol: float) -> tuple[float, float]:
+    """`(rtol, atol)` raised to `ULPS_OF_SLACK` ulps of the float `dtype` (see above)."""
+    floor = ULPS_OF_SLACK * float(np.finfo(dtype).eps)
+    return max(rtol, floor), max(atol, floor)
+
+
 def compare_arrays(
     index: int, expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float,
     *, nonfinite_equal: bool = False,
 ) -> ResultComparison:
     """Compare one pair of results (`expected` is the reference; `nonfinite_equal`: the
-    module docstring)."""
+    module docstring); float tolerances are at least `ULPS_OF_SLACK` ulps of the result
+    type (`type_tolerance`)."""
     expected, actual = np.asarray(expected), np.asarray(actual)
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return ResultComparison(
@@ -115,6 +133,7 @@ def compare_arrays(
         max_abs = float(diff.max(initial=0.0))
         return ResultComparison(index, expected.shape, str(expected.dtype), max_abs,
                                 _max_rel(diff, expected), bool(np.array_equal(expected, actual)))
+    rtol, atol = type_tolerance(expected.dtype, rtol, atol)
     a, b = expected.astype(np.float64), actual.astype(np.float64)
     defined = np.isfinite(a)  # only a finite reference says what the value should be
     with np.errstate(invalid="ignore"):

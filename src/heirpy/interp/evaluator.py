@@ -13,6 +13,12 @@ not once per element.
 Numerics: every value has the numpy dtype of its MLIR element type (f32 stays f32,
 integers wrap at their width). Float contractions (conv, matmul) are computed in the
 element type with numpy/BLAS, so only their summation order differs from MLIR's loops.
+f16 is computed as f16: each f16 op rounds its result to f16 (numpy computes a half op
+in f32 and rounds once, as MLIR's lowerings of half ops do), `truncf` rounds to nearest
+even, and an accumulation happens in its init's type: torch-mlir's half conv, f16
+operands into an f32 init, sums in f32. A reduction *into* an f16 init is summed by
+numpy at least in f32 and rounded once at the end, where MLIR's loops round after every
+step (compilers reorder such sums anyway; the difference is a few f16 ulps).
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 Patterns here replace a layout op whose input is a compile-time constant by the constant
 it computes: `linalg.fill`, `linalg.broadcast` of a splat, `linalg.transpose` of a
-constant and `tensor.extract_slice` of a broadcast constant. No fold writes a constant
-larger than its content (a broadcast of a varying vector stays a broadcast) unless the
-function only returns it. Constants may be `dense<...>` (list,
+constant, `tensor.extract_slice` of a broadcast constant, and `arith.extf` / `arith.truncf`
+of a constant tensor. No fold writes a constant with more elements than its input (a
+broadcast of a varying vector stays a broadcast; `extf` only widens each element) unless
+the function only returns it. Constants may be `dense<...>` (list,
 splat or hex) or `dense_resource<...>`; results are always plain `dense<...>`.
 
 Reading and building constants is `heirpy.ir.constants`; this module only adds
@@ -249,10 +250,45 @@ class FoldConstantReshape(ConstantPattern[tensor.CollapseShapeOp | tensor.Expand
             rewriter.replace(op, dense_constant(folded, out_type))
 
 
+class FoldConstantFloatCast(ConstantPattern[arith.ExtFOp | arith.TruncFOp]):
+    """`arith.extf` / `arith.truncf` of a constant tensor is the converted constant, as
+    MLIR's folders make it (`constFoldCastOp`): torch-mlir widens an f16 bias to the f32
+    accumulator of the conv this way.
+
+        %b = arith.constant dense<[1.5, -2.0]> : tensor<2xf16>
+        %w = arith.extf %b : tensor<2xf16> to tensor<2xf32>
+    ==>
+        %w = arith.constant dense<[1.5, -2.0]> : tensor<2xf32>
+
+    Legality: a constant operand (dense or dense_resource), a static tensor result with a
+    numpy dtype, within the fold bound; for `truncf`, every element exactly representable
+    in the narrower type (MLIR's folder refuses a conversion that loses information, so
+    a rounding `truncf` stays an op, as in heir-opt's and iree-opt's output).
+    """
+
+    op_types = (arith.ExtFOp, arith.TruncFOp)
+
+    def rewrite(self, op: arith.ExtFOp | arith.TruncFOp, rewriter: PatternRewriter) -> None:
+        out_type = op.result.type
+        if not isinstance(out_type, TensorType) or any(d < 0 for d in out_type.get_shape()):
+            return
+        dtype = numpy_dtype(out_type)
+        value = self.array(op.input)
+        if dtype is None or value is None:
+            return
+        with np.errstate(over="ignore"):  # an overflow is caught by the exactness test
+            folded = value.astype(dtype)
+        if isinstance(op, arith.TruncFOp) and not np.array_equal(folded.astype(value.dtype), value):
+            return
+        if _foldable(folded, out_type):
+            rewriter.replace(op, dense_constant(folded, out_type))
+
+
 CONSTANT_PATTERNS: tuple[type[ConstantPattern], ...] = (
     FoldConstantFill,
     FoldConstantBroadcast,
     FoldConstantTranspose,
     FoldConstantExtractSlice,
     FoldConstantReshape,
+    FoldConstantFloatCast,
 )
