@@ -6,7 +6,8 @@ dispatch is what users get. `iree_dispatches(text, tool)` runs
     iree-compile --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu
                  --iree-llvmcpu-target-cpu=host --compile-to=flow
 
-(the CPU back end, stopping after dispatch formation, so it takes about a second) and
+(the CPU back end, stopping after dispatch formation, so it takes about a second; or
+a GPU target, `target="cuda"` / `"rocm"`, which needs no GPU to compile) and
 returns one kind per `flow.executable`: the suffix IREE gives each dispatch, e.g.
 `matmul_like`, `conv`, `elementwise_transpose`, `slow_memcpy` (a copy, e.g. a pad).
 iree-compile comes from the PyPI package `iree-base-compiler` (a test extra); the IR
@@ -28,6 +29,14 @@ COMPILE_FLAGS = (
     "--iree-hal-local-target-device-backends=llvm-cpu",
     "--iree-llvmcpu-target-cpu=host",
 )
+# GPU targets compile without a GPU. IREE 3.13 knows no sm_90 target ("missing GPU
+# target"): sm_80 code runs on Hopper through the driver's PTX compilation. gfx942 is
+# the MI300, the MIGraphX-class GPU of the YOLO head's original report.
+TARGET_FLAGS: dict[str, tuple[str, ...]] = {
+    "llvm-cpu": COMPILE_FLAGS,
+    "cuda": ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"),
+    "rocm": ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"),
+}
 _EXPORT = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
 _NAME = re.compile(r"_dispatch_\d+_(\w+)$")
 _SHAPE_OR_TYPE = re.compile(r"\d+(x\d+)*|[fiu]\d+|bf16")
@@ -52,14 +61,19 @@ def dispatch_kind(name: str) -> str:
     return "_".join(words) or name
 
 
-def iree_dispatches(text: str, iree_compile: str, *, timeout: float = 600) -> list[str]:
-    """The kinds of the dispatches iree-compile forms for the MLIR `text`, in order.
+def iree_dispatches(
+    text: str, iree_compile: str, *, timeout: float = 600, target: str = "llvm-cpu"
+) -> list[str]:
+    """The kinds of the dispatches iree-compile forms for the MLIR `text`, in order,
+    compiling for `target` (a key of `TARGET_FLAGS`).
 
     Raises HeirpyError with iree-compile's first error line if it rejects the input,
     or if it runs longer than `timeout` seconds."""
+    if target not in TARGET_FLAGS:
+        raise HeirpyError(f"error: unknown IREE target '{target}' (known: {', '.join(TARGET_FLAGS)})")
     try:
         result = subprocess.run(
-            [iree_compile, *COMPILE_FLAGS, "--compile-to=flow", "-", "-o", "-"],
+            [iree_compile, *TARGET_FLAGS[target], "--compile-to=flow", "-", "-o", "-"],
             input=text,
             capture_output=True,
             text=True,

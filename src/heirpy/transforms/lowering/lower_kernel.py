@@ -26,14 +26,16 @@ from xdsl.rewriter import InsertPoint
 from heirpy.ir.constants import Blobs, dense_constant, scalar_constant
 from heirpy.ir.dialects.linalg import BroadcastOp, Conv2DNchwFchwOp, GenericOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import KernelOp, KernelYieldOp
-from heirpy.ir.utils import affine_maps, int_values, is_identity, projection_dims, static_shape
+from heirpy.ir.utils import affine_maps, int_values, is_identity, iterator_kinds, projection_dims, static_shape
 from heirpy.transforms.lowering.expand_reads import (
+    ReadExpansion,
     expanded_operand,
     generic_loop_sizes,
     loop_order_transpose,
     plan_read_expansion,
     set_generic_inputs,
 )
+from heirpy.transforms.lowering.kernel_contraction import contraction_in_loop_order
 from heirpy.transforms.rewrite import OpPattern
 
 
@@ -158,11 +160,18 @@ class LowerKernelToLayoutOps(OpPattern[KernelOp]):
     static shapes. The init moves to the epilogue only when the root accumulates by
     addition (`accumulates_by_addition`) and the init is not a zero constant. Otherwise
     the kernel is inlined as `LowerKernel` does (always legal).
+
+    `target="gpu"`: a 1x1 unit-stride conv root read through a permutation of all the
+    epilogue's loops becomes a contraction generic in the epilogue's loop order with the
+    weights first, and the epilogue reads it through the identity
+    (`kernel_contraction.contraction_in_loop_order`: the tiles IREE's GPU heuristic
+    picks for it). Other kernels lower as for the CPU.
     """
 
     op_types = (KernelOp,)
 
     blobs: Blobs
+    target: str = "cpu"
 
     def rewrite(self, op: KernelOp, rewriter: PatternRewriter) -> None:
         root, epilogue = op.root(), op.epilogue()
@@ -189,6 +198,8 @@ class LowerKernelToLayoutOps(OpPattern[KernelOp]):
             inputs.append(added[0])
             maps.append(added[1])
 
+        if self.target == "gpu" and self._as_contraction(root, epilogue, plan, plain, sizes, inputs, maps, rewriter):
+            return
         new_ops: list[Operation] = []
         value: SSAValue = result
         if plan is not None:
@@ -199,6 +210,41 @@ class LowerKernelToLayoutOps(OpPattern[KernelOp]):
             new_ops += ops
         inputs[index], maps[index] = value, plain
         set_generic_inputs(epilogue, new_ops, inputs, maps, rewriter)
+
+    def _as_contraction(
+        self,
+        root: Operation,
+        epilogue: GenericOp,
+        plan: ReadExpansion | None,
+        plain: AffineMap,
+        sizes: list[int],
+        inputs: list[SSAValue],
+        maps: list[AffineMap],
+        rewriter: PatternRewriter,
+    ) -> bool:
+        """The GPU form (see the class docstring); False, changing nothing, when it does
+        not apply."""
+        read_dims = projection_dims(plain)
+        if (
+            not isinstance(root, Conv2DNchwFchwOp)
+            or not folds_transpose_into_root(root)
+            or read_dims is None
+            or not self._is_zero(root.operands[-1])
+            or any(kind != "parallel" for kind in iterator_kinds(epilogue.iterator_types))
+        ):
+            return False
+        shape = static_shape(root.results[0].type)
+        assert shape is not None  # checked by the caller
+        groups = plan.groups if plan is not None else tuple((j,) for j in range(len(shape)))
+        built = contraction_in_loop_order(root, groups, read_dims, sizes)
+        if built is None:
+            return False
+        ops, value = built
+        index = inputs.index(root.results[0])
+        inputs[index], maps[index] = value, AffineMap.identity(len(sizes))
+        set_generic_inputs(epilogue, ops, inputs, maps, rewriter)
+        rewriter.erase(root)
+        return True
 
     def _is_zero(self, init: SSAValue) -> bool:
         return scalar_constant(init, self.blobs) == 0

@@ -34,6 +34,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from heirpy.ir.constants import NO_BLOBS, ContextBlobs, constant_array, dense_constant
+from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.linalg import (
     BroadcastOp,
     Conv2DNchwFchwOp,
@@ -274,16 +275,22 @@ class LowerFusedConvPool(OpPattern[FusedConvPoolOp]):
         rewriter.replace(op, [*new_ops, conv])
 
 
+TARGETS = ("cpu", "gpu")
+
+
 def populate_lower_tensor_ext_patterns(
-    ctx: Context | None = None, *, layout_ops: bool = True
+    ctx: Context | None = None, *, layout_ops: bool = True, target: str = "cpu"
 ) -> list[PatternSet]:
     """One pattern per tensor_ext op kind (ops without one stay as they are), and, with
-    `layout_ops`, the kernel lowering and read expansion that real compilers want."""
+    `layout_ops`, the kernel lowering and read expansion that real compilers want, in
+    the form for `target` (one of `TARGETS`)."""
     if not layout_ops:
         return [PatternSet.of(LowerFusedConvPool(ctx), LowerKernel())]
     blobs = NO_BLOBS if ctx is None else ContextBlobs(ctx)
     return [
-        PatternSet.of(LowerFusedConvPool(ctx), LowerKernelToLayoutOps(blobs), ExpandMixedRadixReads())
+        PatternSet.of(
+            LowerFusedConvPool(ctx), LowerKernelToLayoutOps(blobs, target), ExpandMixedRadixReads()
+        )
     ]
 
 
@@ -319,11 +326,22 @@ class LowerTensorExtPass(ModulePass):
     Option `layout-ops` (default true); `layout-ops=false` inlines each kernel's body as
     it is (root + one generic whose maps carry the layout change) and keeps mixed-radix
     maps, heirpy's own view of a kernel.
+    Option `target` (`cpu`, the default, or `gpu`): `gpu` writes a kernel whose root is a
+    1x1 unit-stride conv as a contraction generic with the weights first, in the
+    epilogue's loop order (still one IREE dispatch; the tiles IREE's CUDA and ROCm
+    heuristics pick for it are 32x32 where the default form gets 128x8: docs/iree.md).
     """
 
     name = "lower-tensor-ext"
 
     layout_ops: bool = True
+    target: str = "cpu"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_lower_tensor_ext_patterns(ctx, layout_ops=self.layout_ops))
+        if self.target not in TARGETS:
+            raise HeirpyError(
+                f"error: lower-tensor-ext{{target={self.target}}}: expected one of {', '.join(TARGETS)}"
+            )
+        apply_pattern_sets(
+            op, populate_lower_tensor_ext_patterns(ctx, layout_ops=self.layout_ops, target=self.target)
+        )
