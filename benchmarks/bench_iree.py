@@ -2,6 +2,8 @@
 
     python benchmarks/bench_iree.py [--pipeline P] [--rounds 5] [--min-time 0.2]
         [--only NAME ...] [--iree-bin DIR] [--keep DIR]
+    python benchmarks/bench_iree.py --target cuda|rocm [--only WORD ...] [--prepare DIR]
+        (the YOLO heads and Detect on a GPU target: benchmarks/iree_gpu.py)
 
 Cases: every case of `bench_kernels.py` (the YOLOv5s heads with a 1x1 and a 3x3 conv,
 matmul -> reshape -> transpose -> add, add -> transpose -> add -> relu), both heads at
@@ -255,8 +257,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="case names containing these")
     parser.add_argument("--iree-bin", default=None, help="directory with the iree-* tools")
     parser.add_argument("--keep", default=None, help="keep the compiled files in this directory")
+    parser.add_argument("--target", default="llvm-cpu", choices=("llvm-cpu", "cuda", "rocm"),
+                        help="cuda / rocm: the YOLO heads and Detect on a GPU target (benchmarks/iree_gpu.py)")
+    parser.add_argument("--prepare", default=None, help="--target cuda: write the device run's modules here")
+    parser.add_argument("--prepare-target", default="cuda", choices=("cuda", "llvm-cpu"),
+                        help="llvm-cpu: prepare CPU modules, to try benchmarks/gpu/device.py without a GPU")
     args = parser.parse_args(argv)
     tools = Tools.find(args.iree_bin)
+    if args.target != "llvm-cpu":
+        import iree_gpu  # noqa: PLC0415 (benchmarks/; the GPU cases, compiled without a GPU)
+
+        return iree_gpu.main(args.target, args.only, args.prepare, args.keep, tools.compile, args.prepare_target)
 
     header = [
         "case", "variant", "dispatches", "1 thread CPU ms", "(wall)", "default threads wall ms",
