@@ -85,7 +85,8 @@ def contraction_in_loop_order(
 
     ops: list[Operation] = []
     # Weights F x C x 1 x 1 -> F x C -> (split F) x C, the contraction's first operand.
-    collapse_type = TensorType(w.type.get_element_type(), [w_shape[0], channels])  # type: ignore[union-attr]
+    assert isinstance(w.type, TensorType)  # static_shape read it above
+    collapse_type = TensorType(w.type.get_element_type(), [w_shape[0], channels])
     collapse = tensor.CollapseShapeOp(
         operands=[w], result_types=[collapse_type],
         properties={"reassociation": reassociation_attr([(0,), (1, 2, 3)])},
