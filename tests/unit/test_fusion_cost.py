@@ -15,6 +15,12 @@ PADDED_CHAIN = FusionCost(3, 396, 768 * 128, 40_000, 768 * 128)
 # A global average pool merged into a Linear as a contraction: same weights, 10x MACs.
 GAP_LINEAR = FusionCost(1, 640, 640, 65_536 + 640, 655_360)
 SHRINKS = FusionCost(1, 1000, 500, 1000, 500)
+# The VGG-style CIFAR net's last pool, global pool and Linear(64, 10) fused into one
+# 10 x 4096 Linear, as Orion packs them (37 + 100 + 73 -> 4105 diagonals, two levels),
+# with their weights and MACs (the pool as canonicalization's [64, 64, 2, 2] conv).
+VGG_TAIL = FusionCost(2, 64 * 64 * 4 + 640, 40_960, 4096 + 1024 + 640, 40_960, 210, 4105)
+# A 2x2 pool into an 8 -> 3 Linear: 6 + 12 -> 34 diagonals (1.9x, one level).
+POOL_LINEAR = FusionCost(1, 24, 96, 56, 96, 18, 34)
 
 
 def test_growth_ratios() -> None:
@@ -54,10 +60,40 @@ def test_size_fuses_only_when_weights_do_not_grow() -> None:
     assert not rule.allows(LENET_POOL_FC) and not rule.allows(PADDED_CHAIN)
 
 
+def test_diagonals_bound_orions_packed_diagonals_per_level_saved() -> None:
+    rule = CostRule("diagonals")  # 2x per level
+    assert VGG_TAIL.diagonal_growth == pytest.approx(4105 / 210)
+    assert not rule.allows(VGG_TAIL)  # 19.5x > 2^2
+    assert rule.allows(POOL_LINEAR)  # 1.9x <= 2
+    assert not CostRule("diagonals", max_diagonal_growth=1.5).allows(POOL_LINEAR)
+    assert not CostRule("diagonals", max_diagonal_growth=4.4).allows(VGG_TAIL)  # 19.36
+    assert CostRule("diagonals", max_diagonal_growth=4.5).allows(VGG_TAIL)  # 20.25
+    at_the_bound = FusionCost(2, 1, 1, 1, 1, 10, 40)  # exactly 2^2: allowed
+    assert rule.allows(at_the_bound)
+    assert not rule.allows(FusionCost(0, 1, 1, 1, 1, 10, 5))  # no level saved: never
+
+
+def test_diagonals_ignore_weights_and_macs_unless_asked() -> None:
+    """What grew in VGG_TAIL is not its weights (2.4x for two levels) nor its MACs
+    (7.1x, within the former `max-mac-growth=4` for two levels: that pipeline fused it)."""
+    assert CostRule().allows(VGG_TAIL) and CostRule(max_mac_growth=4).allows(VGG_TAIL)
+    wide = FusionCost(1, 10, 1000, 10, 1000, 100, 100)  # 100x weights and MACs, same diagonals
+    assert CostRule("diagonals").allows(wide)
+    assert not CostRule("diagonals", max_mac_growth=4).allows(wide)
+
+
+def test_diagonals_refuse_a_chain_whose_diagonals_were_not_counted() -> None:
+    uncounted = FusionCost(1, 10, 10, 10, 10)
+    assert uncounted.diagonal_growth == float("inf")
+    assert not CostRule("diagonals").allows(uncounted)
+    assert CostRule("diagonals").counts_diagonals and not CostRule().counts_diagonals
+    assert FusionCost(1, 1, 1, 1, 1, 0, 0).diagonal_growth == 1.0
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("fast", 4.0, 0.0), "expected one of depth, balanced, size"),
+        (("fast", 4.0, 0.0), "expected one of depth, balanced, size, diagonals"),
         (("balanced", 0.5, 0.0), "max-weight-growth=0.5}: expected a number >= 1"),
         (("balanced", 4.0, 0.5), "max-mac-growth=0.5}: expected 0 (off) or a number >= 1"),
     ],
@@ -67,5 +103,19 @@ def test_bad_options_are_one_line_errors(args: tuple[str, float, float], message
         cost_rule(*args, pass_name="linalg-fuse-linear-chains")
 
 
+@pytest.mark.parametrize(
+    ("growth", "slots", "message"),
+    [
+        (0.5, 8192, "max-diagonal-growth=0.5}: expected a number >= 1"),
+        (2.0, 1000, "orion-slots=1000}: expected a power of two"),
+        (2.0, 0, "orion-slots=0}: expected a power of two"),
+    ],
+)
+def test_bad_diagonal_options_are_one_line_errors(growth: float, slots: int, message: str) -> None:
+    with pytest.raises(HeirpyError, match=message):
+        cost_rule("diagonals", 4.0, 0.0, "linalg-fuse-ops", growth, slots)
+
+
 def test_good_options_make_the_rule() -> None:
     assert cost_rule("size", 2, 0, "p") == CostRule("size", 2.0, 0.0)
+    assert cost_rule("diagonals", 4, 0, "p", 3, 4096) == CostRule("diagonals", 4.0, 0.0, 3.0, 4096)

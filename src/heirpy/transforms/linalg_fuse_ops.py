@@ -34,7 +34,9 @@ from xdsl.passes import ModulePass
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
 from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_ORION_SLOTS,
     DEFAULT_POLICY,
     CostRule,
     cost_rule,
@@ -118,12 +120,17 @@ class LinalgFuseOpsPass(ModulePass):
     policy: str = DEFAULT_POLICY
     max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
     max_mac_growth: int | float = 0
+    max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
+    orion_slots: int = DEFAULT_ORION_SLOTS
     bias_into_init: bool = False
     """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
     HEIR's, is true)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
+        rule = cost_rule(
+            self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
+            self.max_diagonal_growth, self.orion_slots,
+        )
         sets = populate_linalg_fuse_ops_patterns(
             ctx,
             linear_ops=self.linear_ops,

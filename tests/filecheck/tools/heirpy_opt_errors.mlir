@@ -17,13 +17,13 @@
 // RUN: not heirpy-opt %s -p 'linalg-fuse-ops{conv-pool}' 2>&1 | filecheck %s --check-prefix=NOVALUE
 // NOVALUE: {{^}}error: invalid pass pipeline 'linalg-fuse-ops{conv-pool}': option 'conv-pool' of pass 'linalg-fuse-ops' expects bool, got no value{{$}}
 // RUN: not heirpy-opt %s -p 'linalg-fuse-linear-chains{slot-count=4}' 2>&1 | filecheck %s --check-prefix=NAMES
-// NAMES: {{^}}error: invalid pass pipeline 'linalg-fuse-linear-chains{slot-count=4}': pass 'linalg-fuse-linear-chains' has no option 'slot-count' (its options are slot-budget, policy, max-weight-growth, max-mac-growth){{$}}
+// NAMES: {{^}}error: invalid pass pipeline 'linalg-fuse-linear-chains{slot-count=4}': pass 'linalg-fuse-linear-chains' has no option 'slot-count' (its options are slot-budget, policy, max-weight-growth, max-mac-growth, max-diagonal-growth, orion-slots){{$}}
 
 // The cost rule's options are checked by every pass that takes them (on valid input:
 // this file's own IR is invalid further down).
 // RUN: echo 'func.func @f() { return }' | not heirpy-opt -p 'linalg-canonicalizations{policy=fast}' 2>&1 | filecheck %s --check-prefix=POLICY
 // RUN: echo 'func.func @f() { return }' | not heirpy-opt -p 'linalg-fuse-conv-pool{max-weight-growth=0.5}' 2>&1 | filecheck %s --check-prefix=GROWTH
-// POLICY: {{^}}error: linalg-canonicalizations{policy=fast}: expected one of depth, balanced, size{{$}}
+// POLICY: {{^}}error: linalg-canonicalizations{policy=fast}: expected one of depth, balanced, size, diagonals{{$}}
 // GROWTH: {{^}}error: linalg-fuse-conv-pool{max-weight-growth=0.5}: expected a number >= 1{{$}}
 
 // A malformed pipeline is one line too (xDSL's parse error is a BaseException, which escaped as a traceback).

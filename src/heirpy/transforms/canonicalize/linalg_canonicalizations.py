@@ -73,7 +73,9 @@ from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, Con
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
 from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_ORION_SLOTS,
     DEFAULT_POLICY,
     CostRule,
     cost_rule,
@@ -139,6 +141,8 @@ class LinalgCanonicalizationsPass(ModulePass):
     policy: str = DEFAULT_POLICY
     max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
     max_mac_growth: int | float = 0
+    max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
+    orion_slots: int = DEFAULT_ORION_SLOTS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.conv_pool not in ("conv", "fused"):
@@ -146,7 +150,10 @@ class LinalgCanonicalizationsPass(ModulePass):
                 f"error: linalg-canonicalizations{{conv-pool={self.conv_pool}}}: "
                 "expected 'conv' or 'fused'"
             )
-        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
+        rule = cost_rule(
+            self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
+            self.max_diagonal_growth, self.orion_slots,
+        )
         already_fused = {o for o in op.walk() if isinstance(o, FusedConvPoolOp)}
         spellings: SpellingTable = {}
         sets = populate_linalg_canonicalizations_patterns(

@@ -18,6 +18,11 @@ multiply-accumulates per sample before and after); a `CostRule` decides, by poli
   matrix (9x) or a depthwise conv composed into a dense one (C x). With
   `max-mac-growth` > 0, MACs per sample are held to the same per-level bound.
 * `size`: fuse only when the weights do not grow.
+* `diagonals` (Orion's): fuse when the plaintext diagonals Orion packs for the fused op
+  are at most `max-diagonal-growth` (default 2) times those of the ops it replaces,
+  per level saved, counted at `orion-slots` slots (default 8192: N = 2^14). Weights
+  and MACs are not bounded (unless `max-mac-growth` is set): what an Orion layer
+  costs, in memory and in time, is its diagonals (`heirpy.analysis.orion_packing`).
 
 Why weights and not MACs by default: under CKKS a plaintext-ciphertext linear map is
 evaluated as a sum of plaintext diagonals times rotations of the ciphertext, so what
@@ -26,11 +31,21 @@ while the dense MAC count over-counts structured maps such as a global average p
 merged into a Linear (a generic whose weight is the Linear's, read through a
 broadcast, but whose naive MAC count is H*W times larger). Plaintext back ends, and
 CKKS back ends that pack each layer's dense matrix, can ask for the MAC bound with
-`max-mac-growth`: Orion evaluates a conv or Linear from the diagonals of its dense
-(Toeplitz) matrix, so there the pool merged into a Linear IS H*W times wider
-(`heirpy.export.orion.ORION_PIPELINE` sets `max-mac-growth=4`).
+`max-mac-growth`. For Orion neither is right: see `diagonals` below, which
+`heirpy.export.orion.ORION_PIPELINE` uses.
 
-Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain;
+Why diagonals for Orion: Orion encodes, per `slots` x `slots` block of a layer's
+dense matrix in its multiplexed layout, one plaintext per nonzero diagonal, and runs
+one product (and most often a rotation) per diagonal; weights and MACs both miss
+this. A 2x2 average pool, a global pool and a Linear(64 -> 10) at the end of a
+VGG-style CIFAR net are 37 + 100 + 73 diagonals; fused into one 10 x 4096 Linear (MACs
+x7, within `max-mac-growth=4` for two levels) they are 4,105, since Orion packs the
+last linear layer "square" (one diagonal per input slot), and Orion's compile of that
+net went from 17 GB to killed at 24 GB. Under `diagonals` that is 19.5x for two levels
+(bound 2^2 = 4): refused.
+
+Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain
+(`orion_cost.py` counts its diagonals when the policy asks for them);
 other legality conditions (e.g. a ciphertext slot budget) are separate predicates the
 pass checks next to this one.
 """
@@ -41,9 +56,11 @@ from dataclasses import dataclass
 
 from heirpy.ir.diagnostics import HeirpyError
 
-POLICIES = ("depth", "balanced", "size")
+POLICIES = ("depth", "balanced", "size", "diagonals")
 DEFAULT_POLICY = "balanced"
 DEFAULT_MAX_WEIGHT_GROWTH = 4.0
+DEFAULT_MAX_DIAGONAL_GROWTH = 2.0
+DEFAULT_ORION_SLOTS = 8192
 
 
 @dataclass(frozen=True)
@@ -55,6 +72,8 @@ class FusionCost:
     weights_after: int
     macs_before: int
     macs_after: int
+    diagonals_before: int | None = None  # Orion's packed diagonals, when counted
+    diagonals_after: int | None = None
 
     @property
     def weight_growth(self) -> float:
@@ -65,6 +84,13 @@ class FusionCost:
     @property
     def mac_growth(self) -> float:
         return _ratio(self.macs_after, self.macs_before)
+
+    @property
+    def diagonal_growth(self) -> float:
+        """Orion's diagonals after / before (infinite when they were not counted)."""
+        if self.diagonals_before is None or self.diagonals_after is None:
+            return float("inf")
+        return _ratio(self.diagonals_after, self.diagonals_before)
 
 
 def _ratio(after: int, before: int) -> float:
@@ -80,24 +106,38 @@ class CostRule:
     policy: str = DEFAULT_POLICY
     max_weight_growth: float = DEFAULT_MAX_WEIGHT_GROWTH
     max_mac_growth: float = 0.0  # 0: MACs are not bounded
+    max_diagonal_growth: float = DEFAULT_MAX_DIAGONAL_GROWTH  # `diagonals` only
+    orion_slots: int = DEFAULT_ORION_SLOTS  # the slot count diagonals are counted at
+
+    @property
+    def counts_diagonals(self) -> bool:
+        """Whether `allows` needs the chain's Orion diagonals (`FusionCost.diagonals_*`)."""
+        return self.policy == "diagonals"
 
     def allows(self, cost: FusionCost) -> bool:
-        """Fuse this chain? Never when no level is saved."""
+        """Fuse this chain? Never when no level is saved; under `diagonals`, never when
+        the diagonals were not counted."""
         if cost.levels_saved < 1:
             return False
         if self.policy == "depth":
             return True
         if self.policy == "size":
             return cost.weights_after <= cost.weights_before
-        bound = self.max_weight_growth ** cost.levels_saved
-        if cost.weight_growth > bound:
-            return False
         if self.max_mac_growth > 0 and cost.mac_growth > self.max_mac_growth ** cost.levels_saved:
             return False
-        return True
+        if self.policy == "diagonals":
+            return cost.diagonal_growth <= self.max_diagonal_growth ** cost.levels_saved
+        return cost.weight_growth <= self.max_weight_growth ** cost.levels_saved
 
 
-def cost_rule(policy: str, max_weight_growth: float, max_mac_growth: float, pass_name: str) -> CostRule:
+def cost_rule(
+    policy: str,
+    max_weight_growth: float,
+    max_mac_growth: float,
+    pass_name: str,
+    max_diagonal_growth: float = DEFAULT_MAX_DIAGONAL_GROWTH,
+    orion_slots: int = DEFAULT_ORION_SLOTS,
+) -> CostRule:
     """A `CostRule` from pass options, or a one-line error naming the bad option."""
     if policy not in POLICIES:
         raise HeirpyError(
@@ -111,4 +151,14 @@ def cost_rule(policy: str, max_weight_growth: float, max_mac_growth: float, pass
         raise HeirpyError(
             f"error: {pass_name}{{max-mac-growth={max_mac_growth}}}: expected 0 (off) or a number >= 1"
         )
-    return CostRule(policy, float(max_weight_growth), float(max_mac_growth))
+    if not max_diagonal_growth >= 1.0:
+        raise HeirpyError(
+            f"error: {pass_name}{{max-diagonal-growth={max_diagonal_growth}}}: expected a number >= 1"
+        )
+    if isinstance(orion_slots, bool) or not isinstance(orion_slots, int) or orion_slots < 1 \
+            or orion_slots & (orion_slots - 1):
+        raise HeirpyError(
+            f"error: {pass_name}{{orion-slots={orion_slots}}}: expected a power of two (N / 2)"
+        )
+    return CostRule(policy, float(max_weight_growth), float(max_mac_growth),
+                    float(max_diagonal_growth), orion_slots)

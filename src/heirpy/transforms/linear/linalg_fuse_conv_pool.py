@@ -38,7 +38,7 @@ lowering the ops it made, writes them back the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -64,12 +64,15 @@ from heirpy.ir.utils import (
 )
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
 from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_ORION_SLOTS,
     DEFAULT_POLICY,
     CostRule,
     FusionCost,
     cost_rule,
 )
+from heirpy.transforms.linear.orion_cost import conv_pool_diagonals
 from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
 Shape = tuple[int, ...]
@@ -328,7 +331,13 @@ class FuseConvIntoSumPool(OpPattern[PoolingNchwSumOp]):
         )
         if conv_pool_fusable(x_shape, w_shape, conv_shape, pool_shape, geometry) is not None:
             return
-        if not self.rule.allows(conv_pool_cost(w_shape, conv_shape, pool_shape, geometry)):
+        cost = conv_pool_cost(w_shape, conv_shape, pool_shape, geometry)
+        if self.rule.counts_diagonals:
+            before, after = conv_pool_diagonals(
+                conv, pool, geometry.composed_size(), geometry.composed_strides()[0], self.rule.orion_slots
+            )
+            cost = replace(cost, diagonals_before=before, diagonals_after=after)
+        if not self.rule.allows(cost):
             return
         fused = FusedConvPoolOp(
             x,
@@ -436,7 +445,12 @@ class LinalgFuseConvPoolPass(ModulePass):
     policy: str = DEFAULT_POLICY
     max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
     max_mac_growth: int | float = 0
+    max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
+    orion_slots: int = DEFAULT_ORION_SLOTS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
+        rule = cost_rule(
+            self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
+            self.max_diagonal_growth, self.orion_slots,
+        )
         apply_pattern_sets(op, populate_linalg_fuse_conv_pool_patterns(rule))

@@ -72,7 +72,7 @@ matrix would exceed 2^22 entries.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import prod
 
 import numpy as np
@@ -90,6 +90,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from heirpy.analysis.orion_packing import conv_diagonals
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, linear_stages
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
@@ -114,7 +115,9 @@ from heirpy.transforms.linear.constant_folding import (
     erase_dead_constant_slices,
 )
 from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
+    DEFAULT_ORION_SLOTS,
     DEFAULT_POLICY,
     CostRule,
     FusionCost,
@@ -141,6 +144,12 @@ from heirpy.transforms.linear.linear_match import (
     SumReduction,
     match_elementwise_affine,
     match_sum_reduction,
+)
+from heirpy.transforms.linear.orion_cost import (
+    enclosing_function,
+    linear_layer_diagonals,
+    op_diagonals,
+    orion_layouts,
 )
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
@@ -710,7 +719,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         """The budget `chain`'s matrix is held to (None: no limit)."""
         if self.slot_budget is None:
             return None
-        func = _enclosing_function(chain.steps[-1].op)
+        func = enclosing_function(chain.steps[-1].op)
         if func is None:
             return SlotBudget(self.slot_budget, 0)
         if func not in self._carried:
@@ -748,6 +757,9 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         cost = FusionCost(
             chain.costly_count() - 1, weights_before, form.weights, macs_before, form.macs
         )
+        if self.rule.counts_diagonals:
+            before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
+            cost = replace(cost, diagonals_before=before, diagonals_after=after)
         if not self.rule.allows(cost):
             return
         if form.kind == "conv":
@@ -770,11 +782,32 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         erase_dead_constant_slices(rewriter, constants)
 
 
-def _enclosing_function(op: Operation) -> FuncOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp):
-        parent = parent.parent_op()
-    return parent
+def chain_diagonals(
+    chain: Chain, wide: Chain, kind: str, conv: AffineConv | None, d_out: int, slots: int
+) -> tuple[int | None, int | None]:
+    """Orion's diagonals (`orion_cost`) of `chain`'s costly ops, and of the one op of
+    form `kind` that would replace them: the composed conv on the chain's input, or a
+    Linear of `d_out` outputs reading the input of the matrix (`wide`, leading pads and
+    reshapes absorbed) or of the contraction (the chain's input, flattened)."""
+    func = enclosing_function(chain.steps[-1].op)
+    if func is None:
+        return None, None
+    layouts = orion_layouts(func)
+    costly = [step for step in chain.steps if step.costly]
+    before = sum(
+        op_diagonals(step.op, layouts, slots, None if step.conv is None else step.conv.weight != 0)
+        for step in costly
+    )
+    last = layouts.is_last(costly[-1].op)
+    if kind == "conv":
+        assert conv is not None
+        layout, padding = layouts.conv_input(chain.input)
+        after = conv_diagonals(conv.weight != 0, layout, conv.out_hw, conv.strides[0], padding,
+                               conv.dilations[0], slots, last)
+    else:
+        source = chain.input if kind == "contraction" else wide.input
+        after = linear_layer_diagonals(source, d_out, layouts, slots, last)
+    return before, after
 
 
 def carried_vectors(func: FuncOp) -> dict[Operation, int]:
@@ -850,8 +883,13 @@ class LinalgFuseLinearChainsPass(ModulePass):
     policy: str = DEFAULT_POLICY
     max_weight_growth: int | float = DEFAULT_MAX_WEIGHT_GROWTH
     max_mac_growth: int | float = 0
+    max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
+    orion_slots: int = DEFAULT_ORION_SLOTS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rule = cost_rule(self.policy, self.max_weight_growth, self.max_mac_growth, self.name)
+        rule = cost_rule(
+            self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
+            self.max_diagonal_growth, self.orion_slots,
+        )
         budget = self.slot_budget or None
         apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget, rule))
