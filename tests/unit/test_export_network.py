@@ -107,9 +107,10 @@ def test_fused_mobilenet_block_reaches_its_bound_with_one_linear_after_the_pool(
 
 
 def test_orion_pipeline_keeps_mobilenet_blocks_pool_out_of_its_last_linear() -> None:
-    """Under `ORION_PIPELINE` (MACs bounded 4x per level saved) that fusion is refused:
-    Orion would pack the 10 x 65536 Linear from its dense matrix (9.9x the pool's and
-    Linear's MACs; 4 x 16384 diagonals as the last layer), which does not fit in 24 GB.
+    """Under `ORION_PIPELINE` (`policy=diagonals`) that fusion is refused: Orion would
+    pack the 10 x 65536 Linear from its dense matrix, square as the last layer (65,536
+    diagonals at N = 2^15, against the global pool's 4,096 and the Linear's 73), which does
+    not fit in 24 GB.
     The pool stays an average pool and the Linear reads the 64 pooled values."""
     from heirpy.export.orion import ORION_PIPELINE
 
@@ -125,8 +126,9 @@ def test_orion_pipeline_keeps_mobilenet_blocks_pool_out_of_its_last_linear() -> 
 
 
 # Orion's levels for the FHE examples, raw -> after ORION_PIPELINE: what docs/orion.md's
-# Orion table reports. Every other fusion passes the MAC bound (at most 3.6x, LeNet-5's
-# pool1 + conv2), so only mobilenet_block keeps its layers.
+# Orion table reports. Every other fusion passes the diagonal bound (2x per level saved;
+# the fused networks pack fewer diagonals than the raw ones), so only mobilenet_block
+# keeps its layers.
 ORION_LEVELS = {
     "tiny_cnn": (6, 3), "alexnet_tiny": (10, 7), "cryptonets": (8, 5), "lenet5": (11, 9),
     "lola_mnist": (5, 5), "resnet_block": (4, 4), "mobilenet_block": (6, 6),

@@ -133,6 +133,7 @@ def test_cli_saves_a_network_that_loads_and_runs(tmp_path: Path, capsys: pytest.
     printed = capsys.readouterr().out
     assert "conv2d1      Conv2d 1->2, 4x4, stride 2, padding 1" in printed
     assert "levels Orion needs without bootstrapping: 3" in printed
+    assert "plaintext diagonals Orion packs at N = 2^14: 85" in printed
     assert "network vs evaluator" in printed and "ok" in printed
     net = torch.load(out, weights_only=False)
     with np.load(EXAMPLES / "tiny_cnn.npz") as data:

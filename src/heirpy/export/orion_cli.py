@@ -3,10 +3,13 @@
     heirpy-export-orion MODEL.mlir [-o NET.pt] [--function NAME]
                         [-p PIPELINE | --no-pipeline] [--check [SEED]] [--debug]
 
-Runs heirpy's pipeline (default `linalg-canonicalizations,linalg-fuse-ops{slot-budget=0
-max-mac-growth=4}`, `heirpy.export.orion.ORION_PIPELINE`, which says why), exports the function (default `main`) with
-`heirpy.export.orion.to_orion`, prints one line per Orion layer with the op it came
-from and the levels Orion will need, and with `-o` saves the network
+Runs heirpy's pipeline (default `heirpy.export.orion.ORION_PIPELINE`,
+`linalg-canonicalizations{policy=diagonals},linalg-fuse-ops{slot-budget=0
+policy=diagonals}`: fusions judged by the diagonals Orion packs; that module says why),
+exports the function (default `main`) with `heirpy.export.orion.to_orion`, prints one
+line per Orion layer with the op it came from, the levels Orion will need and the
+plaintext diagonals it will pack (`heirpy.export.orion_layout.network_diagonals`, at
+N = 2^14), and with `-o` saves the network
 (`torch.load(path, weights_only=False)` gives it back; heirpy must be importable
 there). `--check` runs the network in cleartext and heirpy's evaluator on
 the same random input (seed 0, or SEED) and exits 1 if they differ beyond
@@ -24,9 +27,11 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
+from heirpy.analysis.orion_packing import ORION_SLOTS
 from heirpy.api import run_pipeline
 from heirpy.export.network import Add, ChannelAffine, Conv, Flatten, Layer, Linear, Network, Square, extract_network
 from heirpy.export.orion import ORION_PIPELINE, ORION_REQUIREMENT, network_to_orion, orion_depth, run_cleartext
+from heirpy.export.orion_layout import network_diagonals
 from heirpy.interp.equivalence import compare_arrays, random_inputs
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import load_file
@@ -64,6 +69,8 @@ def run(argv: Sequence[str]) -> int:
     for name, layer in zip(names, network.layers):
         print(f"{name:12} {describe(layer):44} {location_prefix(layer.op).rstrip(': ') or layer.op.name}")
     print(f"levels Orion needs without bootstrapping: {orion_depth(network)}")
+    diagonals = sum(count or 0 for count in network_diagonals(network, ORION_SLOTS))
+    print(f"plaintext diagonals Orion packs at N = 2^{ORION_SLOTS.bit_length()}: {diagonals}")
     status = 0
     if args.check is not None:
         status = _check(loaded.module, args.function, net, network, args.check)
