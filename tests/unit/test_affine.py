@@ -3,10 +3,20 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 
 from heirpy.ir.affine import NonAffineError, combine, is_symbolic_or_constant
+from heirpy.ir.utils import is_identity
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
+
+from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
 
 d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
 s0 = AffineExpr.symbol(0)
@@ -46,3 +56,23 @@ def test_non_affine_is_refused_with_mlirs_message(operator: str, rhs: AffineExpr
 def test_symbolic_or_constant() -> None:
     assert is_symbolic_or_constant(s0 * 2 + 1)
     assert not is_symbolic_or_constant(s0 + d1)
+
+
+@st.composite
+def _maps(draw: st.DrawFn) -> AffineMap:
+    dims, symbols = draw(st.integers(0, 4)), draw(st.integers(0, 2))
+    choices = [st.integers(0, 2).map(AffineExpr.constant)]
+    if dims:
+        choices.append(st.integers(0, dims - 1).map(AffineExpr.dimension))
+    if symbols:
+        choices.append(st.integers(0, symbols - 1).map(AffineExpr.symbol))
+    results = draw(st.lists(st.one_of(choices), max_size=5))
+    if draw(st.booleans()) and dims:  # identities are rare among random maps
+        results = [AffineExpr.dimension(d) for d in range(dims)]
+    return AffineMap(dims, symbols, tuple(results))
+
+
+@settings(max_examples=budget(200))
+@given(_maps())
+def test_is_identity_is_equality_with_the_identity_map(affine_map: AffineMap) -> None:
+    assert is_identity(affine_map) == (affine_map == AffineMap.identity(affine_map.num_dims))
