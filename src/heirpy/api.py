@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass, PassPipeline, get_pass_option_infos
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from heirpy.ir.context import context_of, parse_module
+from heirpy.ir.context import clone_module, context_of, parse_module
 from heirpy.ir.diagnostics import HeirpyError, verify_module
 from heirpy.ir.printer import MLIRPrinter
 from heirpy.transforms import available_passes
@@ -29,6 +29,7 @@ from heirpy.transforms import available_passes
 __all__ = [
     "apply_pass",
     "build_pipeline",
+    "clone_module",
     "context_of",
     "parse",
     "print_module",

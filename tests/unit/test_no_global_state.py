@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
@@ -117,3 +118,16 @@ def test_constant_reader_never_reads_xdsls_shared_blob_store() -> None:
         assert read is not None and read.tolist() == [1.5, 2.5]
     finally:
         shared._blob_storage.pop("only_in_xdsl_store", None)
+
+
+def test_a_cloned_module_reads_the_blobs_of_its_original() -> None:
+    text = (Path(__file__).resolve().parents[2] / "examples" / "tiny_cnn.mlir").read_text()
+    module = heirpy.parse(text)
+    copy = heirpy.api.clone_module(module)
+    assert copy is not module and heirpy.api.context_of(copy) is heirpy.api.context_of(module)
+    heirpy.run_pipeline(copy, "linalg-canonicalizations,linalg-fuse-ops")
+    again = heirpy.parse(text)
+    heirpy.run_pipeline(again, "linalg-canonicalizations,linalg-fuse-ops")
+    assert heirpy.print_module(copy) == heirpy.print_module(again)  # blobs folded alike
+    # A plain clone gets a context of its own, without the blobs: what clone_module avoids.
+    assert heirpy.api.context_of(module.clone()) is not heirpy.api.context_of(module)
