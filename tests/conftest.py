@@ -1,4 +1,5 @@
-"""pytest configuration for tests/unit: the hypothesis profiles.
+"""pytest configuration for tests/unit: the hypothesis profiles, and the bundled models after
+the main pipeline (`pipelined_example`), computed once per session.
 
 `HEIRPY_HYPOTHESIS_PROFILE` picks one (default `ci`, what ./run-tests.sh and CI use):
 
@@ -13,10 +14,15 @@ else (derandomization, deadline, health checks) comes from the profile.
 
 from __future__ import annotations
 
+import functools
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from heirpy.api import run_pipeline
+from heirpy.interp.resources import LoadedModule, load_file
 
 NIGHTLY_SCALE = 25
 SCALES = {"ci": 1, "dev": 1, "nightly": NIGHTLY_SCALE}
@@ -38,3 +44,16 @@ settings.load_profile(PROFILE)
 def budget(examples: int) -> int:
     """A property test's example budget under the selected profile."""
     return examples * SCALES[PROFILE]
+
+
+MAIN_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+
+
+@functools.cache
+def pipelined_example(path: Path) -> LoadedModule:
+    """The model at `path` after the main pipeline, once per session: the whole networks
+    take seconds to parse and rewrite, and the tests that use them only read the result
+    (clone the module before rewriting it further)."""
+    loaded = load_file(path)
+    run_pipeline(loaded.module, MAIN_PIPELINE)
+    return loaded

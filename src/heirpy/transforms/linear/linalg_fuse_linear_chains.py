@@ -24,10 +24,13 @@ two costly ops and every intermediate result has exactly one user.
 Representations and the rule that picks one (cost = multiply-accumulates per sample,
 which is also the number of plaintext-ciphertext products the op needs):
   * conv: only when every step is translation-equivariant (conv, pool, fused_conv_pool,
-    per-channel scale, any constant add; no pad or reshape inside). Filters compose
-    exactly (`linear_maps.compose_conv_weights`): stride s1*s2, dilation the gcd of the
-    tap steps, size ((k2-1)*d2*s1 + (k1-1)*d1)/g + 1; inits are pushed through the
-    later steps with numpy (`L(conv(x) + b) = L(conv(x)) + L(b)`).
+    per-channel scale, any constant add; no reshape inside), or a zero pad of H and W
+    that moves to the chain's input (`linear_maps.pad_through_window`: every step before
+    it has windows no wider than their stride and reads its input to the end, as
+    VGG's `avgpool(2) -> pad 1 -> conv`; the chain is then one conv of the padded
+    input). Filters compose exactly (`linear_maps.compose_conv_weights`): stride s1*s2,
+    dilation the gcd of the tap steps, size ((k2-1)*d2*s1 + (k1-1)*d1)/g + 1; inits are
+    pushed through the later steps with numpy (`L(conv(x) + b) = L(conv(x)) + L(b)`).
     cost = F*OH*OW * C*KH*KW.
   * matrix: always exact (any affine per-sample map), found by applying the chain to 0
     and to each unit vector: the input is flattened, multiplied by a constant
@@ -44,8 +47,9 @@ which is also the number of plaintext-ciphertext products the op needs):
   avgpool2 → conv3x3 → avgpool2 on 3x16x16 (8 output channels) without padding is one
   conv with an 8x3x10x10 filter,
   stride 4 (8*2*2*3*10*10 = 9600 MACs) instead of a 768x32 matrix (24576); with torch's
-  padding=1 between the convs the map is not a conv (the pad breaks translation
-  invariance at the border), so it becomes the 768 x 128 matrix.
+  padding=1 between the convs the map is not a conv (the pad after the first pool
+  cannot move through the 3x3 conv before it: its windows overlap), so it becomes the
+  768 x 128 matrix.
 
 Whether a chain is fused at all is the cost rule's call (`fusion_cost.CostRule`, the
 pass options `policy`, `max-weight-growth`, `max-mac-growth`): by default a fusion may
@@ -77,13 +81,15 @@ from math import prod
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
     ModuleOp,
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -100,6 +106,7 @@ from heirpy.ir.dialects.linalg import (
     PoolingNchwSumOp,
     VecmatOp,
 )
+from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import (
     Reassociation,
@@ -128,6 +135,8 @@ from heirpy.transforms.linear.linear_maps import (
     AffineConv,
     Form,
     SampleMap,
+    SpatialPad,
+    add_pads,
     affine_matrix,
     channel_vector,
     choose_form,
@@ -136,6 +145,7 @@ from heirpy.transforms.linear.linear_maps import (
     is_batch_invariant,
     keeps_batch_axis,
     matrix_form,
+    pad_convs_input,
     pad_keeps_batch,
     pool_filter,
     sum_pool_nchw,
@@ -173,6 +183,7 @@ class Step:
     apply_unbatched: SampleMap | None = None  # on [B, *shape] in UNBATCHED mode
     conv: AffineConv | None = None
     reshape_only: bool = False  # pads and reshapes: left outside at a chain's ends
+    zero_pad: SpatialPad | None = None  # a zero pad of H and W only (NCHW): see `Chain.as_conv`
     constants: list[SSAValue] = field(default_factory=list)
     summed_axes: tuple[int, ...] = ()  # a sum reduction: the sample axes it sums
     weights: int = 0  # weight elements of a costly step (a pool or sum has none)
@@ -356,7 +367,11 @@ def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
     def apply(batch: np.ndarray) -> np.ndarray:
         return np.pad(batch, widths, constant_values=float(value))
 
-    return Step(op, op.source, False, BATCHED, apply, reshape_only=True, constants=[padding_value])
+    spatial: SpatialPad | None = None
+    if len(low) == 4 and low[1] == high[1] == 0 and float(value) == 0.0:
+        spatial = ((low[2], high[2]), (low[3], high[3]))
+    return Step(op, op.source, False, BATCHED, apply, reshape_only=True, constants=[padding_value],
+                zero_pad=spatial)
 
 
 def _reshape_step(op: Operation) -> Step | None:
@@ -508,20 +523,55 @@ class Chain:
         weight = matrix.reshape(*out_sample, *kept_shape)
         return Contraction(weight, bias.reshape(out_sample), kept, tuple(in_sample))
 
-    def as_conv(self) -> AffineConv | None:
-        convs = [step.conv for step in self.steps]
-        if self.mode != BATCHED or any(c is None for c in convs):
+    def as_conv(self) -> PaddedConv | None:
+        """The chain as ONE conv of its input, zero-padded first where the chain pads.
+
+        Every step must be a conv (`Step.conv`), or a zero pad of H and W that moves to
+        the chain's input through the convs before it (`linear_maps.pad_convs_input`:
+        a window no wider than its stride, read to the end). That is VGG's and
+        AlexNet's `avgpool(2) -> pad 1 -> conv 3x3`: `pad(pool(x), 1) ==
+        pool(pad(x, 2))`, so pool and conv compose into one 6x6 stride-2 conv of
+        `pad(x, 2)`. A pad that does not move (overlapping windows, a row the pool
+        leaves out, a non-zero value) keeps the chain from being a conv."""
+        in_shape = static_shape(self.input.type)
+        if self.mode != BATCHED or in_shape is None or len(in_shape) != 4:
+            return None
+        pad: SpatialPad = ((0, 0), (0, 0))
+        convs: list[AffineConv] = []
+        for step in self.steps:
+            if step.conv is not None:
+                convs.append(step.conv)
+                continue
+            if step.zero_pad is None:
+                return None
+            moved = pad_convs_input(convs, _padded_hw(in_shape, pad), step.zero_pad)
+            if moved is None:
+                return None
+            convs, outer = moved
+            pad = add_pads(pad, outer)
+        if not convs:
             return None
         composed = convs[0]
-        assert composed is not None
         for conv in convs[1:]:
-            assert conv is not None
             composed = compose_affine_convs(composed, conv)
-        in_shape = static_shape(self.input.type)
-        assert in_shape is not None and len(in_shape) == 4
-        if not composed_conv_fits((in_shape[2], in_shape[3]), composed):
+        if not composed_conv_fits(_padded_hw(in_shape, pad), composed):
             return None
-        return composed
+        return PaddedConv(pad, composed)
+
+
+def _padded_hw(shape: tuple[int, ...], pad: SpatialPad) -> tuple[int, int]:
+    return shape[2] + sum(pad[0]), shape[3] + sum(pad[1])
+
+
+@dataclass(frozen=True)
+class PaddedConv:
+    """`conv(pad(x))`: a zero pad of the input's H and W (none: all zero), then a conv."""
+
+    pad: SpatialPad
+    conv: AffineConv
+
+    def form(self) -> Form:
+        return Form("conv", self.conv.macs(), self.conv.weight.size)
 
 
 @dataclass(frozen=True)
@@ -587,21 +637,42 @@ def _reassociation(rank: int) -> Reassociation:
     return reassociation_attr([[0], range(1, rank)])
 
 
-def emit_conv(chain: Chain, conv: AffineConv) -> list[Operation]:
+def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
     out_type = chain.output.type
     assert isinstance(out_type, TensorType)
+    conv = padded.conv
     dtype = element_dtype(out_type)
     element = out_type.get_element_type()
     batch = out_type.get_shape()[0]
+    pad_ops = zero_pad_ops(chain.input, padded.pad)
+    source = pad_ops[-1].results[0] if pad_ops else chain.input
     weight_type = TensorType(element, list(conv.weight.shape))
     weight = dense_constant(conv.weight.astype(dtype), weight_type)
     full_init = np.broadcast_to(conv.const, (batch, *conv.const.shape)).astype(dtype)
     init_ops, init = build_init(full_init, out_type)
     op = Conv2DNchwFchwOp(
-        [chain.input, weight.result], [init], [out_type],
+        [source, weight.result], [init], [out_type],
         strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )
-    return [weight, *init_ops, op]
+    return [*pad_ops, weight, *init_ops, op]
+
+
+def zero_pad_ops(source: SSAValue, pad: SpatialPad) -> list[Operation]:
+    """`tensor.pad` of the NCHW `source`'s H and W with 0.0 (no ops for an all-zero pad),
+    in the form torch-mlir prints: the constant, then the pad yielding it."""
+    if pad == ((0, 0), (0, 0)):
+        return []
+    source_type = source.type
+    assert isinstance(source_type, TensorType)
+    element = source_type.get_element_type()
+    n, c, h, w = source_type.get_shape()
+    (low_h, high_h), (low_w, high_w) = pad
+    zero = arith.ConstantOp(FloatAttr(0.0, element))
+    block = Block(arg_types=[IndexType()] * 4)
+    block.add_op(tensor.YieldOp(zero.result))
+    result_type = TensorType(element, [n, c, h + low_h + high_h, w + low_w + high_w])
+    op = PadOp(source, [], [], Region(block), [0, 0, low_h, low_w], [0, 0, high_h, high_w], result_type)
+    return [zero, op]
 
 
 def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Operation]:
@@ -747,7 +818,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         budget = self.slot_limit(wide)
         fits = budget is None or budget.allows(d_in, d_out, *wide.tensor_sizes())
         form = choose_form([
-            None if conv is None else Form("conv", conv.macs(), conv.weight.size),
+            None if conv is None else conv.form(),
             None if contraction is None else contraction.form(),
             matrix_form(d_in, d_out) if fits else None,
         ])
@@ -783,10 +854,12 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
 
 
 def chain_diagonals(
-    chain: Chain, wide: Chain, kind: str, conv: AffineConv | None, d_out: int, slots: int
+    chain: Chain, wide: Chain, kind: str, padded: PaddedConv | None, d_out: int, slots: int
 ) -> tuple[int | None, int | None]:
     """Orion's diagonals (`orion_cost`) of `chain`'s costly ops, and of the one op of
-    form `kind` that would replace them: the composed conv on the chain's input, or a
+    form `kind` that would replace them: the composed conv on the chain's input (its
+    padding the chain input's own plus a pad the chain moved there; None, uncounted, when
+    that pad is not alike on all four sides, which an Orion conv cannot express), or a
     Linear of `d_out` outputs reading the input of the matrix (`wide`, leading pads and
     reshapes absorbed) or of the contraction (the chain's input, flattened)."""
     func = enclosing_function(chain.steps[-1].op)
@@ -800,9 +873,13 @@ def chain_diagonals(
     )
     last = layouts.is_last(costly[-1].op)
     if kind == "conv":
-        assert conv is not None
+        assert padded is not None
+        conv = padded.conv
+        (low_h, high_h), (low_w, high_w) = padded.pad
+        if not low_h == high_h == low_w == high_w:
+            return before, None
         layout, padding = layouts.conv_input(chain.input)
-        after = conv_diagonals(conv.weight != 0, layout, conv.out_hw, conv.strides[0], padding,
+        after = conv_diagonals(conv.weight != 0, layout, conv.out_hw, conv.strides[0], padding + low_h,
                                conv.dilations[0], slots, last)
     else:
         source = chain.input if kind == "contraction" else wide.input

@@ -174,6 +174,88 @@ def composed_conv_fits(in_hw: Pair, conv: AffineConv) -> bool:
     return True
 
 
+
+# ------------------------------------------------------------------------- pads
+def pad_through_window(
+    in_size: int, out_size: int, kernel: int, stride: int, dilation: int, low: int, high: int
+) -> tuple[int, int] | None:
+    """Along one spatial dim, the zero pad (low', high') of a window op's INPUT that
+    equals zero-padding its OUTPUT by (low, high), or None when there is none.
+
+    The window op (a conv, a sum pool: output o reads input o*s + a*d for taps a < k,
+    plus its init) keeps its weights; padding its input by (low*s, high*s) shifts each
+    of its `out_size` outputs by `low` and computes `low` outputs before and `high`
+    after them, each an init plus taps on the padded input. Those taps read only pad
+    (so the outputs are the init alone, which the caller pads with zeros) exactly when:
+
+    * low side: output low-1 reads original input positions -s + a*d, all negative
+      for every tap iff (k-1)*d < s, i.e. the window is no wider than the stride
+      (windows do not overlap; AvgPool2d(2) and any 1x1 op qualify, AvgPool2d(3,
+      stride 2) or a 3x3 conv do not); outputs further out read further out;
+    * high side: output low+out_size reads original positions out_size*s + a*d, all
+      at or past the end iff out_size*s >= in_size, i.e. the op reads its input to
+      the end (a 2x2 pool of an odd size leaves its last row out, and that row would
+      then be read).
+
+    New outputs always fit the padded input: the last reads (out_size-1+high)*s +
+    (k-1)*d + low*s < in_size + (low+high)*s because the op's own last output reads
+    inside `in_size`. Both conditions are needed for a generic op: when one fails, a
+    new output reads real input data where the padded output holds zero.
+    Proved numerically in tests/unit/test_pad_through_window.py, and the pad value must
+    be zero (the caller checks): a non-zero value v would need taps summing to v.
+    """
+    if min(low, high, in_size, out_size, kernel, stride, dilation - 1) < 0 or kernel < 1 or stride < 1:
+        return None
+    if low and (kernel - 1) * dilation >= stride:
+        return None
+    if high and out_size * stride < in_size:
+        return None
+    return low * stride, high * stride
+
+
+SpatialPad = tuple[Pair, Pair]
+"""((low_h, high_h), (low_w, high_w)): a zero pad of an NCHW tensor's H and W."""
+
+
+def pad_conv_input(conv: AffineConv, in_hw: Pair, pad: SpatialPad) -> tuple[AffineConv, SpatialPad] | None:
+    """`conv` and the zero pad of its input that, together, equal zero-padding
+    `conv`'s output by `pad` (`pad_through_window` per spatial dim); the returned
+    conv's init is `conv.const` padded with zeros. None when no such pad exists."""
+    kh, kw = conv.weight.shape[2:]
+    moved = []
+    for size, out, k, s, d, (low, high) in zip(in_hw, conv.out_hw, (kh, kw), conv.strides, conv.dilations, pad):
+        widths = pad_through_window(size, out, k, s, d, low, high)
+        if widths is None:
+            return None
+        moved.append(widths)
+    const = np.pad(conv.const, ((0, 0), pad[0], pad[1]))
+    return AffineConv(conv.weight, conv.strides, conv.dilations, const), (moved[0], moved[1])
+
+
+def add_pads(first: SpatialPad, second: SpatialPad) -> SpatialPad:
+    """Zero-padding by `first`, then by `second`, is one zero pad by their sum."""
+    (a, b), (c, d) = first
+    (e, f), (g, h) = second
+    return ((a + e, b + f), (c + g, d + h))
+
+
+def pad_convs_input(
+    convs: Sequence[AffineConv], in_hw: Pair, pad: SpatialPad
+) -> tuple[list[AffineConv], SpatialPad] | None:
+    """Move a zero pad of the output of the conv sequence `convs` (applied in order to
+    an input of spatial size `in_hw`) to that input: the sequence with zero-padded
+    inits and the pad of its input, or None when a conv of the sequence does not let it
+    through (`pad_conv_input`)."""
+    moved = list(convs)
+    for index in reversed(range(len(moved))):
+        size = in_hw if index == 0 else moved[index - 1].out_hw
+        step = pad_conv_input(moved[index], size, pad)
+        if step is None:
+            return None
+        moved[index], pad = step
+    return moved, pad
+
+
 # ------------------------------------------------------------------------- legality
 def channel_vector(full: np.ndarray, axis: int) -> np.ndarray | None:
     """The 1-D vector `v` with `full == v` broadcast along `axis`, if `full` varies along
