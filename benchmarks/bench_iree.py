@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import heirpy  # noqa: E402
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
+from heirpy.interp.npz_recipes import load_arrays  # noqa: E402
 from markdown_table import markdown_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,17 +180,17 @@ def check_outputs(tools: Tools, variant: Variant, inputs: list[Path], expected: 
 def reference_data(case: Case, raw: Path, work: Path) -> tuple[list[Path], list[np.ndarray], str]:
     """Input .npy files and expected outputs (PyTorch's when the example has them)."""
     if case.reference is not None:
-        data = np.load(case.reference)
+        data = load_arrays(case.reference)  # the example's inputs are drawn from seeds
         origin = "torch"
     else:
         heirpy_run = Path(sys.executable).parent / "heirpy-run"
         out = work / "reference.npz"
         run([str(heirpy_run) if heirpy_run.exists() else "heirpy-run", str(raw),
              "--random", "0", "--output", str(out)])
-        data = np.load(out)
+        data = load_arrays(out)
         origin = "evaluator"
-    args = sorted((k for k in data.files if k.startswith("arg")), key=lambda k: int(k[3:]))
-    results = sorted((k for k in data.files if k.startswith("result")), key=lambda k: int(k[6:]))
+    args = sorted((k for k in data if k.startswith("arg")), key=lambda k: int(k[3:]))
+    results = sorted((k for k in data if k.startswith("result")), key=lambda k: int(k[6:]))
     inputs = []
     for key in args:
         path = work / f"{key}.npy"

@@ -9,12 +9,13 @@ Needs (none of these is a dependency of heirpy or its tests; the exported files 
 Run from anywhere:
     /work/genvenv/bin/python tools/export_examples.py [--out DIR] [--no-verify]
 
-Every model is built in eval mode right after torch.manual_seed(0), and its input is the next draw of
-torch.randn from that same generator, so reruns with the same torch version write the same files.
+Every model is built in eval mode right after torch.manual_seed(0); its input i is numpy's draw from
+seed i (`seeded_inputs`), so reruns with the same torch version write the same files.
 For each model this writes <name>.mlir (linalg-on-tensors, as the front end printed it) and <name>.npz
-(inputs arg0.., PyTorch's outputs result0.., float32). Unless --no-verify is given, every written .mlir
-is then compiled with MLIR's own JIT (through torch-mlir's bindings) and its output compared with the
-.npz, which checks the ONNX route and the dense_resource rewrite, not only the torch-mlir export.
+(PyTorch's outputs result0.., float32, and the seeds of the inputs arg0..: heirpy.interp.npz_recipes).
+Unless --no-verify is given, every written .mlir is then compiled with MLIR's own JIT (through
+torch-mlir's bindings) and its output compared with the .npz, which checks the ONNX route and the
+dense_resource rewrite, not only the torch-mlir export.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from __future__ import annotations
 import argparse
 import collections
 import ctypes
+import importlib.util
 import re
 import subprocess
 import sys
 import tempfile
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +51,19 @@ BIN = Path(sys.executable).parent  # iree-import-onnx / iree-opt live next to th
 ALLOWED_DIALECTS = {"builtin", "func", "arith", "math", "tensor", "linalg", "cf"}
 SEED = 0
 ONNX_OPSET = 17
+
+
+def _load_npz_recipes() -> types.ModuleType:
+    """heirpy.interp.npz_recipes, the one reader and writer of the examples' recipes, by its path:
+    this environment has torch-mlir but not heirpy (nor xDSL), and the module needs only numpy."""
+    spec = importlib.util.spec_from_file_location("npz_recipes", REPO / "src" / "heirpy" / "interp" / "npz_recipes.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+npz_recipes = _load_npz_recipes()
 
 
 # --------------------------------------------------------------------------------------------- models
@@ -547,6 +563,18 @@ YOLO_LEVELS = ((1, 128, 80, 80), (1, 256, 40, 40), (1, 512, 20, 20))
 
 
 @dataclass(frozen=True)
+class SameResults:
+    """PyTorch's outputs of a model are, bit for bit, those of `source` (its `arrays`, each
+    reshaped to `reshape` and concatenated along `axis`): the .npz says so instead of storing
+    them again. The export checks the equality; a model whose outputs differ is an error."""
+
+    source: str
+    arrays: tuple[str, ...]
+    reshape: tuple[int, ...] | None = None
+    axis: int = 0
+
+
+@dataclass(frozen=True)
 class Example:
     """How one example is built: the model, its input shapes, and how its weights are printed."""
 
@@ -554,12 +582,16 @@ class Example:
     inputs: tuple[tuple[int, ...], ...]
     # False: torch-mlir's default `dense_resource` blobs; True: `dense<...>` constants (DenseWeights).
     dense_weights: bool = False
+    same_results: SameResults | None = None
 
 
 MODELS: dict[str, Example] = {
     "tiny_cnn": Example(tiny_cnn, ((1, 1, 8, 8),)),
     "alexnet_tiny": Example(alexnet_tiny, ((1, 3, 16, 16),)),
-    "yolo_head_k1": Example(lambda: YoloHead(1), ((1, 128, 80, 80),)),
+    # The same conv (the first Conv2d(128, 255, 1) after the seed) on the same P3 input (seed 0).
+    "yolo_head_k1": Example(
+        lambda: YoloHead(1), ((1, 128, 80, 80),), same_results=SameResults("yolov5s_detect", ("result0",))
+    ),
     "yolo_head_k3": Example(lambda: YoloHead(3), ((1, 128, 80, 80),)),
     "cryptonets": Example(cryptonets, ((1, 1, 28, 28),), dense_weights=True),
     "lola_mnist": Example(lola_mnist, ((1, 1, 28, 28),), dense_weights=True),
@@ -572,7 +604,10 @@ MODELS: dict[str, Example] = {
     ),
     "vit_attention": Example(VitAttention, ((1, 197, 192),), dense_weights=True),
     "yolov5s_detect": Example(lambda: YoloV5Detect(concat=False), YOLO_LEVELS, dense_weights=True),
-    "yolov5s_detect_concat": Example(lambda: YoloV5Detect(concat=True), YOLO_LEVELS, dense_weights=True),
+    "yolov5s_detect_concat": Example(
+        lambda: YoloV5Detect(concat=True), YOLO_LEVELS, dense_weights=True,
+        same_results=SameResults("yolov5s_detect", ("result0", "result1", "result2"), reshape=(1, -1, 85), axis=1),
+    ),
     "resnet20": Example(
         lambda: calibrate_batch_norm(ResNet20(), (1, 3, 32, 32), scale=0.25), ((1, 3, 32, 32),), dense_weights=True
     ),
@@ -586,14 +621,32 @@ def build(name: str) -> tuple[nn.Module, list[torch.Tensor]]:
     example = MODELS[name]
     torch.manual_seed(SEED)
     model = example.factory().eval()
-    inputs = [torch.randn(shape) for shape in example.inputs]
-    return model, inputs
+    return model, seeded_inputs(example.inputs, "float32")
 
 
-def save_npz(path: Path, inputs: list[torch.Tensor], outputs: list[torch.Tensor]) -> None:
-    arrays = {f"arg{i}": t.detach().numpy().astype(np.float32) for i, t in enumerate(inputs)}
-    arrays |= {f"result{i}": t.detach().numpy().astype(np.float32) for i, t in enumerate(outputs)}
-    np.savez_compressed(path, **arrays)
+# ------------------------------------------------------------------------------------------ inputs
+def seeded_inputs(shapes: tuple[tuple[int, ...], ...], dtype: str) -> list[torch.Tensor]:
+    """Input i of every model: numpy's standard normal draw from seed i (npz_recipes.draw_input).
+    The .npz records the seed, not the values: random floats do not compress, and the YOLO
+    inputs alone were 17 MB."""
+    return [torch.from_numpy(npz_recipes.draw_input(seed, shape, dtype)) for seed, shape in enumerate(shapes)]
+
+
+def save_npz(path: Path, inputs: list[torch.Tensor], outputs: list[torch.Tensor], same: SameResults | None) -> None:
+    """The inputs as their seeds, PyTorch's outputs stored (or, with `same`, as the source's)."""
+    recipes = {f"arg{i}": npz_recipes.drawn(i, t.detach().numpy()) for i, t in enumerate(inputs)}
+    results = {f"result{i}": t.detach().numpy() for i, t in enumerate(outputs)}
+    if same is not None:
+        source = path.with_name(f"{same.source}.npz")
+        try:
+            recipes |= {
+                key: npz_recipes.taken_from(source, same.arrays, array, same.reshape, same.axis)
+                for key, array in results.items()
+            }
+        except (OSError, ValueError) as err:
+            raise SystemExit(f"error: {path.stem}: PyTorch's outputs are not {same.source}'s: {err}") from err
+        results = {}
+    npz_recipes.save(path, results, recipes)
 
 
 def write_text(path: Path, text: str) -> None:
@@ -798,9 +851,9 @@ def jit_tolerance(dtype: np.dtype) -> tuple[float, float]:
 
 def verify(path: Path, npz_path: Path) -> float:
     """Run `path` with MLIR's JIT on the .npz inputs; the largest error against PyTorch's outputs."""
-    with np.load(npz_path) as data:
-        inputs = [data[f"arg{i}"] for i in range(sum(k.startswith("arg") for k in data.files))]
-        expected = [data[f"result{i}"] for i in range(sum(k.startswith("result") for k in data.files))]
+    data = npz_recipes.load_arrays(npz_path)
+    inputs = [data[f"arg{i}"] for i in range(sum(k.startswith("arg") for k in data))]
+    expected = [data[f"result{i}"] for i in range(sum(k.startswith("result") for k in data))]
     got = run_with_jit(path.read_text(), inputs)
     if len(got) != len(expected):
         raise SystemExit(f"error: {path.name}: {len(got)} results from the JIT, {len(expected)} from PyTorch")
@@ -837,15 +890,13 @@ def export_half(names: list[str], out: Path, written: dict[str, str]) -> None:
         base, shapes = HALF_MODELS[name]
         torch.manual_seed(SEED)
         model = MODELS[base].factory().eval().half()
-        inputs = [torch.randn(shape).half() for shape in shapes]
+        inputs = seeded_inputs(shapes, "float16")
         with torch.no_grad():
             y = model(*inputs)
         outputs = list(y) if isinstance(y, tuple) else [y]
         written[name] = export_torch_mlir(model, inputs, MODELS[base].dense_weights)
-        arrays = {f"arg{i}": t.numpy() for i, t in enumerate(inputs)}
-        arrays |= {f"result{i}": t.numpy() for i, t in enumerate(outputs)}
-        assert all(a.dtype == np.float16 for a in arrays.values())
-        np.savez_compressed(out / f"{name}.npz", **arrays)
+        assert all(t.dtype == torch.float16 for t in [*inputs, *outputs])
+        save_npz(out / f"{name}.npz", inputs, outputs, None)
         print(f"exported {name} (f16): {', '.join(str(tuple(x.shape)) for x in inputs)}")
 
 
@@ -859,7 +910,8 @@ def main() -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
 
-    names = [n for n in args.only or MODELS if n in MODELS]
+    # A model whose outputs are another's (`same_results`) is written after that one.
+    names = sorted((n for n in args.only or MODELS if n in MODELS), key=lambda n: MODELS[n].same_results is not None)
     written: dict[str, str] = {}
     export_half([n for n in args.only or HALF_MODELS if n in HALF_MODELS], out, written)
     for name in names:
@@ -868,7 +920,7 @@ def main() -> None:
             y = model(*inputs)
         outputs = list(y) if isinstance(y, tuple) else [y]
         written[name] = export_torch_mlir(model, inputs, MODELS[name].dense_weights)
-        save_npz(out / f"{name}.npz", inputs, outputs)
+        save_npz(out / f"{name}.npz", inputs, outputs, MODELS[name].same_results)
         shapes = " -> ".join(", ".join(str(tuple(t.shape)) for t in ts) for ts in (inputs, outputs))
         print(f"exported {name}: {shapes}")
 
@@ -879,7 +931,7 @@ def main() -> None:
         written["tiny_cnn_onnx"] = export_onnx_route(model, inputs[0])
         written["tiny_cnn_dense"] = inline_dense_resources(written["tiny_cnn"])
         for variant in ("tiny_cnn_onnx", "tiny_cnn_dense"):
-            save_npz(out / f"{variant}.npz", inputs, [y])
+            save_npz(out / f"{variant}.npz", inputs, [y], None)
 
     for name, text in written.items():
         path = out / f"{name}.mlir"

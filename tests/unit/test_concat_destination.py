@@ -16,6 +16,7 @@ from heirpy.analysis.kernels import analyze_module
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp import load_file, run_function
 from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.reference import load_npz
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ROOT / "tests" / "filecheck" / "transforms" / "linalg-fuse-pointwise" / "concat_destination.mlir"
@@ -76,8 +77,7 @@ def test_yolov5s_detect_concat_lowered_equals_pytorch() -> None:
     (its kernel figures fused: tests/unit/test_example_targets.py)."""
     loaded = load_file(ROOT / "examples" / "yolov5s_detect_concat.mlir")
     run_pipeline(loaded.module, PIPELINE + ",lower-tensor-ext")
-    with np.load(ROOT / "examples" / "yolov5s_detect_concat.npz") as data:
-        inputs = [data[f"arg{i}"] for i in range(3)]
-        expected = data["result0"]
+    data = load_npz(ROOT / "examples" / "yolov5s_detect_concat.npz")
+    inputs, expected = [data[f"arg{i}"] for i in range(3)], data["result0"]
     (got,) = run_function(loaded.module, "main", inputs, resources=loaded.resources)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)

@@ -19,6 +19,7 @@ import heirpy
 from heirpy.export.orion_cli import main as export_main
 from heirpy.interp.equivalence import random_inputs
 from heirpy.interp.evaluator import run_function
+from heirpy.interp.reference import load_npz
 from heirpy.interp.resources import load_file
 
 # The orion extra's markers install nothing on another Python, so the skip follows the
@@ -55,8 +56,8 @@ def test_exported_network_equals_evaluator_and_pytorch(name: str, fused: bool) -
 
     loaded, net = export(name, fused)
     assert isinstance(net, orion.nn.Module)
-    with np.load(EXAMPLES / f"{name}.npz") as data:
-        x, pytorch = data["arg0"], data["result0"]
+    data = load_npz(EXAMPLES / f"{name}.npz")
+    x, pytorch = data["arg0"], data["result0"]
     func = next(op for op in loaded.module.ops if op.sym_name.data == "main")
     for inputs in ([x], random_inputs(func, 1)):
         (expected,) = run_function(loaded.module, "main", inputs, resources=loaded.resources)
@@ -115,10 +116,9 @@ def test_orion_fits_the_exported_network() -> None:
         "ckks_params": {"LogN": 12, "LogQ": [30, 26, 26, 26], "LogP": [31], "LogScale": 26, "H": 192, "RingType": "standard"},
         "orion": {"backend": "lattigo", "debug": False},
     })
-    with np.load(EXAMPLES / "tiny_cnn.npz") as data:
-        import torch
+    import torch
 
-        orion.fit(net, torch.from_numpy(data["arg0"]))
+    orion.fit(net, torch.from_numpy(load_npz(EXAMPLES / "tiny_cnn.npz")["arg0"]))
     fitted = {name: tuple(m.output_shape) for name, m in net.named_children()}
     assert fitted == {"conv2d1": (1, 2, 4, 4), "quad1": (1, 2, 4, 4), "flatten1": (1, 2, 4, 4), "linear1": (1, 10)}
 
@@ -136,8 +136,8 @@ def test_cli_saves_a_network_that_loads_and_runs(tmp_path: Path, capsys: pytest.
     assert "plaintext diagonals Orion packs at N = 2^14: 85" in printed
     assert "network vs evaluator" in printed and "ok" in printed
     net = torch.load(out, weights_only=False)
-    with np.load(EXAMPLES / "tiny_cnn.npz") as data:
-        np.testing.assert_allclose(run_cleartext(net, data["arg0"]), data["result0"], rtol=1e-4, atol=1e-6)
+    data = load_npz(EXAMPLES / "tiny_cnn.npz")
+    np.testing.assert_allclose(run_cleartext(net, data["arg0"]), data["result0"], rtol=1e-4, atol=1e-6)
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,6 +23,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from heirpy.api import print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.evaluator import run_function
+from heirpy.interp.reference import load_npz
 from heirpy.interp.resources import load_module
 from heirpy.ir.dialects.linalg import GenericOp
 from heirpy.ir.utils import axis_loops, loop_sizes
@@ -227,7 +228,7 @@ def test_yolo_heads_fuse_to_one_kernel_with_equal_values(head: str, batch: int) 
 def test_yolo_head_matches_pytorch_after_fusion() -> None:
     loaded = load_module((EXAMPLES / "yolo_head_k3.mlir").read_text())
     run_pipeline(loaded.module, "linalg-fuse-pointwise")
-    data = np.load(EXAMPLES / "yolo_head_k3.npz")
+    data = load_npz(EXAMPLES / "yolo_head_k3.npz")
     (out,) = run_function(loaded.module, "main", [data["arg0"]], resources=loaded.resources)
     np.testing.assert_allclose(out, data["result0"], rtol=1e-4, atol=1e-5)
 

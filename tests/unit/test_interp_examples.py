@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 from xdsl.dialects.func import FuncOp
 
 from heirpy.interp import load_file, run_function
 from heirpy.interp.equivalence import compare_arrays
+from heirpy.interp.reference import load_npz
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.mlir"))
@@ -29,8 +29,7 @@ def test_example_reproduces_pytorch(path: Path) -> None:
     loaded = load_file(path)
     functions = [op.sym_name.data for op in loaded.module.ops if isinstance(op, FuncOp) and op.body.blocks]
     assert len(functions) == 1, f"{path.name}: expected one function, got {functions}"
-    with np.load(npz) as data:
-        arrays = {key: data[key] for key in data.files}
+    arrays = load_npz(npz)
     inputs = [arrays[f"arg{i}"] for i in range(sum(key.startswith("arg") for key in arrays))]
     results = run_function(loaded.module, functions[0], inputs, resources=loaded.resources)
     expected = [arrays[f"result{i}"] for i in range(sum(key.startswith("result") for key in arrays))]

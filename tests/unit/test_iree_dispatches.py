@@ -20,6 +20,7 @@ import pytest
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, find_iree_compile, iree_dispatches
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import compare_arrays
+from heirpy.interp.reference import load_npz
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -96,7 +97,7 @@ def test_iree_computes_torch_values_from_heirpy_output(head: str, tmp_path: Path
     subprocess.run(
         [_iree_compile(), *COMPILE_FLAGS, str(source), "-o", str(vmfb)], check=True
     )
-    data = np.load(EXAMPLES / f"{head}.npz")
+    data = load_npz(EXAMPLES / f"{head}.npz")
     np.save(tmp_path / "arg0.npy", data["arg0"])
     out = tmp_path / "result0.npy"
     subprocess.run(

@@ -1,7 +1,7 @@
 """Reference data for a model: an .npz holding its inputs `arg0`, `arg1`, ... and the
 outputs another framework computed, `result0`, ... (the format of examples/*.npz, whose
-results come from PyTorch). `heirpy-run --check` and `heirpy-report` compare heirpy's
-evaluation with them."""
+results come from PyTorch and whose inputs are drawn from seeds: `npz_recipes`).
+`heirpy-run --check` and `heirpy-report` compare heirpy's evaluation with them."""
 
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ from pathlib import Path
 import numpy as np
 
 from heirpy.interp.equivalence import ResultComparison, compare_arrays
+from heirpy.interp.npz_recipes import load_arrays
 from heirpy.ir.diagnostics import HeirpyError
 
 
 def load_npz(path: Path) -> dict[str, np.ndarray]:
-    """Every array of an .npz; an unreadable file is a one-line error."""
+    """Every array of an .npz, those its recipes make included (`npz_recipes`: the examples'
+    inputs are drawn from seeds); an unreadable file is a one-line error."""
     try:
-        with np.load(path) as data:
-            return {key: data[key] for key in data.files}
+        return load_arrays(path)
     except (OSError, ValueError) as err:
         raise HeirpyError(f"error: cannot read inputs '{path}': {err}") from err
 
