@@ -22,7 +22,9 @@ evaluator runs a program in milliseconds. This module must stay importable witho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import prod
 from typing import Any
@@ -34,6 +36,8 @@ Shape = tuple[int, ...]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 NEG_INF = "0xFF800000"  # how torch-mlir spells -inf for a max-pool init
+NEG_INF_F16 = "0xFC00"
+_F32 = re.compile(r"\bf32\b|(?<=x)f32\b")
 WEIGHT_KINDS = ("dense", "resource", "arg")
 ACTIVATIONS = ("square", "relu", "sigmoid")
 
@@ -80,21 +84,33 @@ class _Builder:
     constants: dict[str, str] = field(default_factory=dict)  # scalar text -> SSA name
     counter: int = 0
     layers: list[str] = field(default_factory=list)
+    # The element type the layers compute in: with "f16", every f32 the layers write
+    # becomes f16 (`typed`). Layers written for mixed precision (`differential_programs`)
+    # switch it back to "f32" and spell each type themselves.
+    element: str = "f32"
+    arg_elements: dict[str, str] = field(default_factory=dict)  # an argument's, if not the function's
 
     def fresh(self, stem: str = "v") -> str:
         self.counter += 1
         return f"%{stem}{self.counter}"
 
+    def typed(self, line: str) -> str:
+        if self.element == "f32":
+            return line
+        return _F32.sub(self.element, line).replace(NEG_INF, NEG_INF_F16)
+
     def emit(self, line: str) -> None:
-        self.lines.append(line)
+        self.lines.append(self.typed(line))
 
     def scalar(self, text: str) -> str:
-        """An f32 scalar constant, emitted once (torch-mlir hoists them to the top)."""
-        if text not in self.constants:
+        """A scalar constant of the layers' element type, emitted once (torch-mlir hoists
+        them to the top)."""
+        key = text if self.element == "f32" else f"{text} : {self.element}"
+        if key not in self.constants:
             name = self.fresh("cst")
-            self.constants[text] = name
-            self.lines.insert(0, f"{name} = arith.constant {text} : f32")
-        return self.constants[text]
+            self.constants[key] = name
+            self.lines.insert(0, self.typed(f"{name} = arith.constant {text} : f32"))
+        return self.constants[key]
 
     def weight(self, shape: Shape, kind: str, scale: float) -> str:
         """A weight tensor: a dense constant, a dense_resource blob or a new argument."""
@@ -103,9 +119,14 @@ class _Builder:
         if kind == "arg":
             name = f"%arg{len(self.args)}"
             self.args.append((name, shape))
+            self.arg_elements[name] = self.element
             return name
         name = self.fresh("cst")
-        if kind == "resource":
+        if kind == "resource" and self.element == "f16":
+            handle = f"blob_{self.counter}_{'_'.join(map(str, shape))}.float16"
+            self.blobs[handle] = "0x02000000" + values.astype("<f2").tobytes().hex().upper()
+            literal = f"dense_resource<{handle}>"
+        elif kind == "resource":
             handle = f"blob_{self.counter}_{'_'.join(map(str, shape))}.float32"
             # A printed blob starts with its alignment as a little-endian u32.
             self.blobs[handle] = "0x04000000" + values.astype("<f4").tobytes().hex().upper()
@@ -167,12 +188,12 @@ class _Builder:
         return name
 
     def text(self, results: Sequence[tuple[str, Shape]]) -> str:
-        signature = ", ".join(f"{n}: {tensor_type(s)}" for n, s in self.args)
-        result_types = ", ".join(tensor_type(s) for _, s in results)
+        signature = ", ".join(f"{n}: {tensor_type(s, self.arg_elements.get(n, self.element))}" for n, s in self.args)
+        result_types = self.typed(", ".join(tensor_type(s) for _, s in results))
         if len(results) > 1:
             result_types = f"({result_types})"
         body = "\n".join(self.lines)
-        ret = f"return {', '.join(n for n, _ in results)} : {', '.join(tensor_type(s) for _, s in results)}"
+        ret = self.typed(f"return {', '.join(n for n, _ in results)} : {', '.join(tensor_type(s) for _, s in results)}")
         out = f"module {{\n  func.func @main({signature}) -> {result_types} {{\n{_indent(body)}\n    {ret}\n  }}\n}}\n"
         if self.blobs:
             entries = ",\n".join(f"      {h}: \"{b}\"" for h, b in self.blobs.items())
@@ -740,3 +761,216 @@ def programs(draw: Draw, min_layers: int = 1, max_layers: int = 5) -> Program:
         tuple(s for _, s in b.args),
         tuple(s for _, s in results),
     )
+
+
+# ------------------------------------------------- differential testing through IREE (issue 25)
+# `differential_programs` draws the layers `programs` draws plus the families the IREE
+# differential test (tests/iree_differential.py) must reach and `programs` lacks: f16
+# programs (every layer in f16, and torch-mlir's forms of a half-precision model: convs
+# and linears accumulating in f32 before an `arith.truncf`, softmax computed in f32
+# between `extf` and `truncf`), YOLO heads (conv -> expand_shape -> transpose ->
+# sigmoid), their concat (YOLOv5's Detect) and a channel concat. `programs` is left as it
+# is: tests pin its derandomized samples.
+@contextmanager
+def _computing_in(b: _Builder, element: str) -> Iterator[None]:
+    saved = b.element
+    b.element = element
+    try:
+        yield
+    finally:
+        b.element = saved
+
+
+def _convert(b: _Builder, x: str, shape: Shape, source: str, target: str) -> str:
+    """`arith.extf` or `arith.truncf` of a tensor, as torch-mlir writes it: a generic."""
+    op = "arith.extf" if source == "f16" else "arith.truncf"
+    rank = len(shape)
+    e, out, value, acc, r = b.fresh(), b.fresh(), b.fresh("in"), b.fresh("out"), b.fresh()
+    ident = _identity_map(rank)
+    with _computing_in(b, "f32"):  # the types are spelled out
+        b.emit(f"{e} = tensor.empty() : {tensor_type(shape, target)}")
+        b.emit(
+            f"{out} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = {_parallel(rank)}}} "
+            f"ins({x} : {tensor_type(shape, source)}) outs({e} : {tensor_type(shape, target)}) {{\n"
+            f"^bb0({value}: {source}, {acc}: {target}):\n  {r} = {op} {value} : {source} to {target}\n"
+            f"  linalg.yield {r} : {target}\n}} -> {tensor_type(shape, target)}"
+        )
+    return out
+
+
+Layer = Callable[[Draw, _Builder, str, Shape], tuple[str, Shape]]
+
+
+def _in_f32(layer: Layer) -> Layer:
+    """`layer` as torch-mlir writes it in a half-precision model: its f16 input widened
+    by `extf`, the layer computed in f32, its result narrowed by `truncf` (softmax, a
+    linear's matmul and bias). In an f32 program, the layer itself."""
+
+    def widened(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+        if b.element != "f16":
+            return layer(draw, b, x, shape)
+        wide = _convert(b, x, shape, "f16", "f32")
+        b.layers.append("extf")
+        with _computing_in(b, "f32"):
+            y, out = layer(draw, b, wide, shape)
+        b.layers.append("truncf")
+        return _convert(b, y, out, "f32", "f16"), out
+
+    return widened
+
+
+def _biased_conv(
+    draw: Draw, b: _Builder, x: str, shape: Shape, filters: int, kernel: int, stride: int
+) -> tuple[str, Shape]:
+    """A conv (zero padding kernel // 2) with a broadcast bias init, in the program's
+    element type; in an f16 program, drawn either all in f16 or as torch-mlir writes a
+    half-precision conv: the f16 bias widened and broadcast as an f32 init, the conv
+    accumulating f16 products in f32, then `truncf`."""
+    if kernel > 1:
+        pad = kernel // 2
+        x, shape = b.pad(x, shape, (0, 0, pad, pad), (0, 0, pad, pad), b.scalar("0.000000e+00"))
+    n, c, h, w = shape
+    out = (n, filters, _out_size(h, kernel, stride, 1), _out_size(w, kernel, stride, 1))
+    weight = b.weight((filters, c, kernel, kernel), draw(st.sampled_from(WEIGHT_KINDS)), 1.0 / np.sqrt(c * kernel**2))
+    bias = b.weight((filters,), draw(st.sampled_from(WEIGHT_KINDS)), 0.5)
+    source = b.element
+    accumulate = "f32" if source == "f16" and draw(st.booleans()) else source
+    if accumulate != source:
+        bias = _convert(b, bias, (filters,), source, accumulate)
+    with _computing_in(b, "f32"):  # the types are spelled out
+        e, init, name = b.fresh(), b.fresh("broadcasted"), b.fresh()
+        t_out = tensor_type(out, accumulate)
+        b.emit(f"{e} = tensor.empty() : {t_out}")
+        b.emit(f"{init} = linalg.broadcast ins({bias} : {tensor_type((filters,), accumulate)}) outs({e} : {t_out}) dimensions = [0, 2, 3]")
+        b.emit(
+            f"{name} = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = {_i64_pair((stride, stride))}}} "
+            f"ins({x}, {weight} : {tensor_type(shape, source)}, {tensor_type((filters, c, kernel, kernel), source)}) "
+            f"outs({init} : {t_out}) -> {t_out}"
+        )
+    b.layers.append(f"conv{filters}x{c}x{kernel}x{kernel}/s{stride}" + ("/f32acc" if accumulate != source else ""))
+    if accumulate != source:
+        return _convert(b, name, out, accumulate, source), out
+    return name, out
+
+
+def _conv_f32_accumulator(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """A biased conv (1x1 or 3x3, stride 1 or 2): in an f16 program, often torch-mlir's
+    f32-accumulating form (`_biased_conv`)."""
+    kernel = draw(st.sampled_from((1, 3)))
+    return _biased_conv(draw, b, x, shape, draw(st.integers(1, 4)), kernel, draw(st.integers(1, 2)))
+
+
+def _sigmoid(b: _Builder, x: str, shape: Shape) -> str:
+    one = b.scalar("1.000000e+00")
+
+    def body(a: list[str]) -> list[str]:
+        n, e, s, r = b.fresh(), b.fresh(), b.fresh(), b.fresh()
+        return [f"{n} = arith.negf {a[0]} : f32", f"{e} = math.exp {n} : f32",
+                f"{s} = arith.addf {e}, {one} : f32", f"{r} = arith.divf {one}, {s} : f32", f"linalg.yield {r} : f32"]
+
+    return b.generic([(x, shape, _identity_map(len(shape)))], shape, body)
+
+
+def _head(draw: Draw, b: _Builder, x: str, shape: Shape, anchors: int, outputs: int, stride: int) -> tuple[str, Shape]:
+    """One level of YOLOv5's Detect as torch-mlir writes it: a biased conv to
+    anchors * outputs channels, expand_shape to N x A x K x H x W, transpose to
+    N x A x H x W x K, sigmoid."""
+    kernel = draw(st.sampled_from((1, 1, 3)))
+    conv, (n, _, h, w) = _biased_conv(draw, b, x, shape, anchors * outputs, kernel, stride)
+    split = (n, anchors, outputs, h, w)
+    expanded = b.fresh("expanded")
+    b.emit(
+        f"{expanded} = tensor.expand_shape {conv} [[0], [1, 2], [3], [4]] output_shape [{', '.join(map(str, split))}] "
+        f": {tensor_type((n, anchors * outputs, h, w))} into {tensor_type(split)}"
+    )
+    out = (n, anchors, h, w, outputs)
+    e, transposed = b.empty(out), b.fresh("transposed")
+    b.emit(
+        f"{transposed} = linalg.transpose ins({expanded} : {tensor_type(split)}) outs({e} : {tensor_type(out)}) "
+        "permutation = [0, 1, 3, 4, 2]"
+    )
+    b.layers.append(f"yolo_head{anchors}x{outputs}")
+    return _sigmoid(b, transposed, out), out
+
+
+def _yolo_head(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    return _head(draw, b, x, shape, draw(st.integers(1, 3)), draw(st.integers(2, 6)), draw(st.integers(1, 2)))
+
+
+def _heads_concat(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """YOLOv5's Detect with its levels concatenated: 2 or 3 heads on the input (strides
+    1, 2 or 4 give levels of different sizes), each flattened to N x (A*H*W) x K, then
+    `tensor.concat dim(1)`."""
+    outputs = draw(st.integers(2, 6))
+    parts: list[tuple[str, Shape]] = []
+    for _ in range(draw(st.integers(2, 3))):
+        head, (n, a, h, w, k) = _head(draw, b, x, shape, draw(st.integers(1, 3)), outputs, draw(st.sampled_from((1, 2, 4))))
+        flat = (n, a * h * w, k)
+        name = b.fresh("collapsed")
+        b.emit(f"{name} = tensor.collapse_shape {head} [[0], [1, 2, 3], [4]] : {tensor_type((n, a, h, w, k))} into {tensor_type(flat)}")
+        parts.append((name, flat))
+    return _concat(b, parts, 1), (shape[0], sum(s[1] for _, s in parts), outputs)
+
+
+def _concat(b: _Builder, parts: Sequence[tuple[str, Shape]], dim: int) -> str:
+    out = list(parts[0][1])
+    out[dim] = sum(s[dim] for _, s in parts)
+    name = b.fresh("concat")
+    b.emit(
+        f"{name} = tensor.concat dim({dim}) {', '.join(v for v, _ in parts)} : "
+        f"({', '.join(tensor_type(s) for _, s in parts)}) -> {tensor_type(tuple(out))}"
+    )
+    b.layers.append(f"concat{len(parts)}/dim{dim}")
+    return name
+
+
+def _channel_concat(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """torch.cat([x, act(conv1x1(x))], dim=1), a DenseNet/CSP-style channel concat, the
+    branch first or second."""
+    branch, out = _biased_conv(draw, b, x, shape, draw(st.integers(1, 4)), 1, 1)
+    branch, out = _activation(draw, b, branch, out)
+    parts = [(x, shape), (branch, out)]
+    if draw(st.booleans()):
+        parts.reverse()
+    return _concat(b, parts, 1), (shape[0], shape[1] + out[1], shape[2], shape[3])
+
+
+DIFFERENTIAL_LAYERS: dict[str, Layer] = {
+    **LAYERS,
+    "yolo_head": _yolo_head,
+    "heads_concat": _heads_concat,
+    "channel_concat": _channel_concat,
+    "conv_f32acc": _conv_f32_accumulator,
+    "softmax_in_f32": _in_f32(_softmax),
+    "linear_in_f32": _in_f32(_linear),
+}
+
+
+def _differential_allowed(shape: Shape, element: str) -> list[str]:
+    allowed = _allowed(shape)
+    if len(shape) == 4:
+        allowed += ["yolo_head", "yolo_head", "heads_concat", "heads_concat", "channel_concat"]
+    if element == "f16":  # torch-mlir's half-precision forms next to the all-f16 ones
+        allowed += ["conv_f32acc"] * 4 * (len(shape) == 4)
+        allowed += ["softmax_in_f32"] * ("softmax" in allowed) + ["linear_in_f32"] * ("linear" in allowed)
+    return allowed
+
+
+@st.composite
+def differential_programs(draw: Draw, element: str = "f32", min_layers: int = 1, max_layers: int = 5) -> Program:
+    """A random `@main` like `programs()` draws, computing in `element` ("f32" or "f16"),
+    from its layers and the families above."""
+    seed = draw(st.integers(0, 2**16))
+    b = _Builder(np.random.default_rng(seed), element=element)
+    shape: Shape = (draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 12)), draw(st.integers(1, 12)))
+    b.args.append(("%arg0", shape))
+    x = "%arg0"
+    values: list[tuple[str, Shape]] = []
+    for _ in range(draw(st.integers(min_layers, max_layers))):
+        kind = draw(st.sampled_from(_differential_allowed(shape, element)))
+        x, shape = DIFFERENTIAL_LAYERS[kind](draw, b, x, shape)
+        values.append((x, shape))
+    results = [(x, shape)]
+    if len(values) > 1 and draw(st.integers(0, 4)) == 0:
+        results.append(values[draw(st.integers(0, len(values) - 2))])
+    return Program(b.text(results), tuple(b.layers), tuple(s for _, s in b.args), tuple(s for _, s in results))
