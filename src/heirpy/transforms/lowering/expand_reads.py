@@ -1,4 +1,5 @@
-"""Mixed-radix reads of a generic's operands -> `tensor.expand_shape` views + plain dims.
+"""Mixed-radix reads of a generic's operands -> `tensor.expand_shape` views + plain dims,
+and mixed-radix writes of its results -> plain dims + `tensor.collapse_shape`.
 
 Part of `lower-tensor-ext`. heirpy's pointwise fusion folds a reshape into an indexing
 map: after `expand_shape 255 -> 3x85` the fused generic reads the unexpanded tensor at
@@ -203,3 +204,77 @@ class ExpandMixedRadixReads(OpPattern[GenericOp]):
         if not new_ops and input_maps == maps[: len(op.inputs)]:
             return
         set_generic_inputs(op, new_ops, inputs, input_maps, rewriter)
+
+
+class ExpandMixedRadixWrites(OpPattern[GenericOp]):
+    """Write a reshaped result through `tensor.collapse_shape`, not a mixed-radix output map.
+
+        %r = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0 * 3 + d1)]}
+               ins(%x : tensor<2x3xf32>) outs(%e : tensor<6xf32>) {...} -> tensor<6xf32>
+      ==>
+        %e2 = tensor.empty() : tensor<2x3xf32>         (an expand_shape of a non-empty init)
+        %g = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0, d1)]}
+               ins(%x : tensor<2x3xf32>) outs(%e2 : tensor<2x3xf32>) {...} -> tensor<2x3xf32>
+        %r = tensor.collapse_shape %g [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+
+    heirpy's pointwise fusion folds a `collapse_shape` of a generic's result into its
+    output map; the reads' counterpart of `ExpandMixedRadixReads`. IREE 3.13 crashes on
+    an output map that is not a projected permutation (benchmarks/iree_bugs/output_map.mlir,
+    found by benchmarks/fuzz_iree.py), and the collapse moves no data. Legal per output
+    when every result of its map is a bare loop or a mixed-radix number of distinct loops
+    whose sizes multiply to the output's dim (`plan_read_expansion`), on static shapes;
+    other outputs keep their maps, and a generic with no such output is left alone.
+    """
+
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        sizes = generic_loop_sizes(op)
+        if sizes is None:
+            return
+        maps = affine_maps(op.indexing_maps)
+        first = len(op.inputs)
+        plans: list[ReadExpansion | None] = []
+        for value, amap in zip(op.outputs, maps[first:]):
+            shape = static_shape(value.type)
+            plan = None if shape is None else plan_read_expansion(amap, sizes, shape)
+            plans.append(plan if plan is not None and projection_dims(plan.amap) is not None else None)
+        if all(plan is None for plan in plans):
+            return
+        new_ops: list[Operation] = []
+        outputs: list[SSAValue] = []
+        for value, plan in zip(op.outputs, plans):
+            if plan is None:
+                outputs.append(value)
+                continue
+            ops, expanded = _expanded_init(value, plan)
+            new_ops += ops
+            outputs.append(expanded)
+        out_maps = [m if plan is None else plan.amap for m, plan in zip(maps[first:], plans)]
+        generic = GenericOp(
+            list(op.inputs), outputs, rewriter.move_region_contents_to_new_regions(op.body),
+            [AffineMapAttr(m) for m in [*maps[:first], *out_maps]], op.iterator_types,
+            [v.type for v in outputs], op.doc, op.library_call,
+        )
+        new_ops.append(generic)
+        results: list[SSAValue] = []
+        for result, new, plan in zip(op.res, generic.res, plans):
+            if plan is None or not plan.reshapes:
+                results.append(new)
+                continue
+            collapse = tensor.CollapseShapeOp(
+                operands=[new], result_types=[result.type],
+                properties={"reassociation": reassociation_attr(plan.groups)},
+            )
+            new_ops.append(collapse)
+            results.append(collapse.result)
+        rewriter.replace(op, new_ops, results)
+
+
+def _expanded_init(value: SSAValue, plan: ReadExpansion) -> tuple[list[Operation], SSAValue]:
+    """The init of an expanded output: a new `tensor.empty` for an empty one (the values
+    are never read), else `tensor.expand_shape` of the init."""
+    if plan.reshapes and isinstance(value.owner, tensor.EmptyOp) and isinstance(value.type, TensorType):
+        empty = tensor.EmptyOp([], TensorType(value.type.get_element_type(), plan.shape))
+        return [empty], empty.tensor
+    return expanded_operand(value, plan)

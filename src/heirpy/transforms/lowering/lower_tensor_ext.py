@@ -48,7 +48,7 @@ from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import element_type, i64_array, int_pair, shape_of, static_shape
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry, compose_filter, pooled_constant
 from heirpy.transforms.linear.linalg_fuse_conv_pool import NO_SPELLING, ConvPoolSpelling
-from heirpy.transforms.lowering.expand_reads import ExpandMixedRadixReads
+from heirpy.transforms.lowering.expand_reads import ExpandMixedRadixReads, ExpandMixedRadixWrites
 from heirpy.transforms.lowering.lower_kernel import LowerKernel, LowerKernelToLayoutOps
 from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
@@ -289,7 +289,10 @@ def populate_lower_tensor_ext_patterns(
     blobs = NO_BLOBS if ctx is None else ContextBlobs(ctx)
     return [
         PatternSet.of(
-            LowerFusedConvPool(ctx), LowerKernelToLayoutOps(blobs, target), ExpandMixedRadixReads()
+            LowerFusedConvPool(ctx),
+            LowerKernelToLayoutOps(blobs, target),
+            ExpandMixedRadixReads(),
+            ExpandMixedRadixWrites(),
         )
     ]
 
