@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> list[dict[str, object]]:
             if args.save and records[-1]["verdict"] != "agree":
                 args.save.mkdir(parents=True, exist_ok=True)
                 save(s, args.save)
+        if args.json:  # after every batch: a piece cut short keeps what it did
+            args.json.write_text(json.dumps(records, indent=0))
         done = Counter(str(r["verdict"]) for r in records)
         print(f"... {len(records)} of {len(todo)} programs, {time.perf_counter() - start:.0f} s: {dict(done)}", flush=True)
     return records
@@ -159,8 +161,6 @@ def main(argv: list[str] | None = None) -> int:
         records = [r for path in args.report for r in json.loads(path.read_text())]
     else:
         records = run(args)
-        if args.json:
-            args.json.write_text(json.dumps(records, indent=0))
     report(records)
     wrong = [r for r in records if "heirpy" in str(r["verdict"]) or "heirpy crash" in r["problems"]]  # type: ignore[operator]
     return 1 if wrong else 0
