@@ -137,13 +137,25 @@ def test_heir_opt_and_iree_opt_reject_invalid_output_and_only_that() -> None:
 
 
 def test_known_iree_bugs_are_recognised_by_their_reproducers() -> None:
-    """Each reproducer in benchmarks/iree_bugs still fails in the pinned IREE, with the
-    message KNOWN_IREE_BUGS matches (a new IREE that fixes one fails this test: drop it)."""
+    """Each reproducer in benchmarks/iree_bugs still fails in the pinned IREE: a rejection
+    or crash with the message KNOWN_IREE_BUGS matches, or a miscompile whose values differ
+    from numpy's while the evaluator's equal them (a new IREE that fixes one fails this
+    test: drop it)."""
     files = sorted(p.name for p in BUGS.glob("*.mlir"))
-    assert files == sorted(diff.KNOWN_IREE_BUGS)
+    assert files == sorted([*diff.KNOWN_IREE_BUGS, *diff.IREE_MISCOMPILES])
     parts = [(f"b{i}", (BUGS / name).read_text()) for i, name in enumerate(files)]
-    _, failed = diff._compile_parts(parts)
-    assert {files[int(symbol[1:])]: diff.known_iree_bug(m) for symbol, m in failed.items()} == {f: f for f in files}
+    compiled, failed = diff._compile_parts(parts)
+    assert {files[int(symbol[1:])]: diff.known_iree_bug(m) for symbol, m in failed.items()} == {
+        f: f for f in diff.KNOWN_IREE_BUGS
+    }
+    for name, reference in diff.IREE_MISCOMPILES.items():
+        subject = diff.prepare(0, (BUGS / name).read_text(), (), "f32")
+        subject.heirpy = ""
+        diff.compile_and_run([subject])
+        for inputs, evaluated, iree in zip(subject.inputs, subject.values["E_raw"], subject.values["I_raw"]):
+            expected = reference(*inputs)
+            assert all(diff.ulp_error(e, r) <= 1 for e, r in zip(expected, evaluated))
+            assert any(diff.ulp_error(e, r) > diff.AGREE_ULPS for e, r in zip(expected, iree))
 
 
 def test_heirpy_output_of_a_reshaped_write_compiles_where_the_raw_form_crashes_iree() -> None:
