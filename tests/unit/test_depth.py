@@ -386,3 +386,19 @@ def test_depth_bound_chain_ends_at_a_nonlinearity() -> None:
     direct = _fc("fc1", "x", 8, 16) + _fc("fc2", "fc1", 16, 4)
     text = f"func.func @main(%x: {_t(1, 8)}) -> {_t(1, 4)} {{\n{direct}func.return %fc2 : {_t(1, 4)}\n}}\n"
     assert (_one(text).depth, _bound(text).depth) == (2, 1)
+
+
+_REDUCE = """
+func.func @rows(%x: tensor<2xNxf32>) -> tensor<2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<2xNxf32>) outs(%z : tensor<2xf32>) dimensions = [1]
+  return %s : tensor<2xf32>
+}
+"""
+
+
+def test_a_linalg_reduce_sum_is_a_linear_op_unless_its_dims_are_unit() -> None:
+    assert (_one(_REDUCE.replace("N", "3")).depth, _one(_REDUCE.replace("N", "3")).linear_ops) == (1, 1)
+    assert (_one(_REDUCE.replace("N", "1")).depth, _one(_REDUCE.replace("N", "1")).linear_ops) == (0, 0)

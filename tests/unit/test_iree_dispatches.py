@@ -107,3 +107,21 @@ def test_iree_computes_torch_values_from_heirpy_output(head: str, tmp_path: Path
     )
     comparison = compare_arrays(0, data["result0"], np.load(out), rtol=1e-4, atol=1e-5)
     assert comparison.ok, comparison.line()
+
+
+def test_iree_compile_is_found_on_path_first_and_none_without_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "iree-compile"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-venv" / "python"))
+    assert find_iree_compile() == str(fake)
+    fake.unlink()
+    assert find_iree_compile() is None
+
+
+def test_a_tool_that_fails_without_a_word_is_still_a_one_line_error() -> None:
+    from heirpy.ir.diagnostics import HeirpyError
+
+    with pytest.raises(HeirpyError, match=r"^error: iree-compile failed: $"):
+        iree_dispatches("module {}", "/bin/false")

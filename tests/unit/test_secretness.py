@@ -62,3 +62,16 @@ def test_argument_sources_follow_operands_and_captures() -> None:
     assert argument_sources([_value(func, "ps")]) == {p, s}
     assert argument_sources([_value(func, "g")]) == {p, c}  # %c is read inside the body
     assert argument_sources([_value(func, "e")]) == set()
+
+
+def test_argument_sources_go_on_past_a_value_reached_twice() -> None:
+    """%sp's operands are visited last first: %pp's two reads of %p reach %p twice before
+    %s, which must still be found."""
+    func = _func("""
+func.func @f(%p: tensor<2xf32>, %s: tensor<2xf32>) -> tensor<2xf32> {
+  %pp = arith.mulf %p, %p : tensor<2xf32>
+  %sp = arith.addf %s, %pp : tensor<2xf32>
+  return %sp : tensor<2xf32>
+}
+""")
+    assert argument_sources([_value(func, "sp")]) == {_value(func, "p"), _value(func, "s")}
