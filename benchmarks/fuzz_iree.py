@@ -111,6 +111,10 @@ def report(records: list[dict[str, object]]) -> None:
                      str(sum(bool(r["not_comparable"]) for r in mine))])
     print(markdown_table(["element", "programs", *verdicts, "reference NaN/inf (not comparable)"], rows))
     print()
+    with_output = [r for r in records if "heirpy crash" not in r["problems"]]  # type: ignore[operator]
+    reparsed = [r for r in with_output if not any(k.startswith("reparse") for k in r["problems"])]  # type: ignore[union-attr]
+    print(f"heirpy's output parsed and verified by heir-opt and iree-opt, custom and generic print: "
+          f"{len(reparsed)} of {len(with_output)} programs\n")
     problems: Counter[tuple[str, str, str]] = Counter()
     for r in records:
         for kind, message in r["problems"].items():  # type: ignore[union-attr]

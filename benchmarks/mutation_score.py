@@ -223,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         names = None
         if args.sample is not None:
             generate(args.workdir)
-            names = sample(list(results(args.workdir)), args.sample, args.seed)
-        run_mutmut(args.workdir, args.max_children, names)
+            statuses = results(args.workdir)
+            # mutmut re-runs every mutant it is given by name: give it only those this
+            # sample has not judged yet, so a run cut short (a time limit) resumes.
+            names = [n for n in sample(list(statuses), args.sample, args.seed) if statuses[n] == "not checked"]
+        if names is None or names:
+            run_mutmut(args.workdir, args.max_children, names)
     statuses = results(args.workdir)
     if not statuses:
         print("no mutants found: did the run finish?", file=sys.stderr)
