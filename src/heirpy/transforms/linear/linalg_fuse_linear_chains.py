@@ -693,7 +693,10 @@ def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Oper
     batch = in_type.get_shape()[0]
     source = chain.input
     if len(in_type.get_shape()) != 2:
-        flat_type = TensorType(element, [batch, d_in])
+        # The input keeps its own element type (f16 into a chain that accumulates in
+        # f32, as torch-mlir writes .half()): linalg.matmul casts its operands to the
+        # output's type, a collapse_shape cannot.
+        flat_type = TensorType(in_type.get_element_type(), [batch, d_in])
         collapse = tensor.CollapseShapeOp.build(
             operands=[source], result_types=[flat_type],
             properties={"reassociation": _reassociation(len(in_type.get_shape()))},
