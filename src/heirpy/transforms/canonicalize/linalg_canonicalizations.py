@@ -35,6 +35,8 @@ Differences from HEIR (heir-opt 2026.11.1), each deliberate:
 * which conv + pool pairs become one conv is decided by heirpy's cost rule (options
   `policy`, `max-weight-growth`, `max-mac-growth`); a pair it refuses stays a conv
   and a pool, and `conv-pool=fused` keeps `fused_conv_pool` (see above).
+* with `max-mac-growth` set (a back end that pays multiply-accumulates), a standalone
+  pool stays a pool instead of a conv with a diagonal filter (C times its work).
 * HEIR folds an average pool's divide into the filter but leaves a non-zero init
   undivided, which changes the result; heirpy divides the init too, or keeps the divide.
 * folds are bounded: a non-splat folded constant is at most 1 MiB (HEIR bounds only
@@ -70,7 +72,7 @@ from heirpy.transforms.canonicalize.elementwise import (
     MapToElementwise,
 )
 from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
-from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS
+from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS, PoolToConv1D, PoolToConv2D
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -85,14 +87,19 @@ from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 
-def canonicalization_patterns(ctx: Context | None = None, *, elementwise: bool = True) -> list[RewritePattern]:
-    """Every pattern of the pass except the conv-pool group, in a fixed order.
+def canonicalization_patterns(
+    ctx: Context | None = None, *, elementwise: bool = True, pools_to_convs: bool = True
+) -> list[RewritePattern]:
+    """Every pattern of the pass except the conv-pool group, in a fixed order
+    (`pools_to_convs=False`: without the standalone pool -> conv patterns).
 
     Without `ctx`, `dense_resource` constants read as unknown (nothing of them folds)."""
     blobs = NO_BLOBS if ctx is None else ContextBlobs(ctx)
     patterns: list[RewritePattern] = []
     for cls in (*CONSTANT_PATTERNS, *LINEAR_PATTERNS, *ELEMENTWISE_PATTERNS):
         if not elementwise and cls in (GenericToElementwise, MapToElementwise):
+            continue
+        if not pools_to_convs and cls in (PoolToConv2D, PoolToConv1D):
             continue
         # Patterns that read constants need the dense_resource blobs of the context.
         patterns.append(cls(blobs) if issubclass(cls, ConstantPattern) else cls())
@@ -110,13 +117,18 @@ def populate_linalg_canonicalizations_patterns(
     still in torch's form (before any elementwise rewrite); conv + pool fusion alone, so
     no pool -> conv rewrite can see a pool that a conv feeds; then every pattern, the
     conv-pool group included (for pairs another rewrite exposes). `rule` decides which
-    conv + pool pairs are worth one conv (default: the balanced rule); `spellings`
-    collects the attribute spelling of each conv + pool fused."""
+    conv + pool pairs are worth one conv (default: the balanced rule), and a rule that
+    bounds MACs (`max_mac_growth` > 0) keeps standalone pools as pools: HEIR's pool ->
+    conv form has a diagonal [C, C, KH, KW] filter, C times the pool's work for no level
+    saved, which a back end that pays MACs (IREE) would run. `spellings` collects the
+    attribute spelling of each conv + pool fused."""
+    pools_to_convs = rule is None or rule.max_mac_growth == 0
     return [
         PatternSet.of(RaiseSoftmax()),
         PatternSet.of(*conv_pool_patterns(rule, spellings)),
         PatternSet.of(
-            *conv_pool_patterns(rule, spellings), *canonicalization_patterns(ctx, elementwise=elementwise)
+            *conv_pool_patterns(rule, spellings),
+            *canonicalization_patterns(ctx, elementwise=elementwise, pools_to_convs=pools_to_convs),
         ),
     ]
 
@@ -131,7 +143,9 @@ class LinalgCanonicalizationsPass(ModulePass):
     composed, strided filter; `fused` keeps it as `tensor_ext.fused_conv_pool`.
     Options `policy`, `max-weight-growth`, `max-mac-growth`: whether a conv + pool pair
     is worth the composed filter's growth (the cost rule of `linalg-fuse-conv-pool`;
-    a pair the rule refuses stays a conv and a pool).
+    a pair the rule refuses stays a conv and a pool). With `max-mac-growth` set, a
+    standalone pool also stays a pool (as a conv its diagonal filter is C times the
+    work: `heirpy.analysis.iree_dispatches.IREE_PIPELINE` sets it).
     """
 
     name = "linalg-canonicalizations"
