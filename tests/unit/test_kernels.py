@@ -23,10 +23,12 @@ from heirpy.analysis.kernels import (
     count_kernels,
     format_kernel_table,
     intermediate_bytes,
+    loop_points,
 )
 from heirpy.api import parse, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module
+from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.utils import element_bytes, tensor_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +88,38 @@ def test_views_do_not_count_and_data_moves_do() -> None:
     assert report.intermediate_bytes == 96
     assert "@f  " in format_kernel_table([report])
 
+
+
+def test_loop_points_count_macs_window_reads_and_elements() -> None:
+    module = parse(
+        """
+        func.func @f(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x3x3xf32> {
+          %zero = arith.constant 0.0 : f32
+          %e = tensor.empty() : tensor<1x4x6x6xf32>
+          %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+          %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+          %bb = linalg.broadcast ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x6x6xf32>) dimensions = [0, 2, 3]
+          %s = linalg.add ins(%c, %bb : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) outs(%e : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+          %pe = tensor.empty() : tensor<1x4x3x3xf32>
+          %pz = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+          %win = tensor.empty() : tensor<2x2xf32>
+          %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%s, %win : tensor<1x4x6x6xf32>, tensor<2x2xf32>) outs(%pz : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+          return %p : tensor<1x4x3x3xf32>
+        }
+        """
+    )
+    fills, conv, elementwise, pool = 144 + 36, 144 * 27, 2 * 144, 36 * 4
+    assert loop_points(module) == fills + conv + elementwise + pool
+    dynamic = parse(
+        """
+        func.func @g(%x: tensor<?xf32>) -> tensor<?xf32> {
+          %y = linalg.add ins(%x, %x : tensor<?xf32>, tensor<?xf32>) outs(%x : tensor<?xf32>) -> tensor<?xf32>
+          return %y : tensor<?xf32>
+        }
+        """
+    )
+    with pytest.raises(HeirpyError, match="dynamic loop bound"):
+        loop_points(dynamic)
 
 def test_tensor_arith_counts_and_scalar_arith_does_not() -> None:
     module = parse(

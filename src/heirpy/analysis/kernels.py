@@ -28,6 +28,7 @@ intermediate. Results with a dynamic shape are listed as `dynamic` and not summe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -39,8 +40,10 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 
+from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.tensor_ext import KernelOp
 from heirpy.ir.utils import element_bytes, element_type, tensor_bytes
 
@@ -201,6 +204,33 @@ def constant_bytes(module: ModuleOp) -> int:
         total += full
     return total
 
+
+
+def loop_points(module: ModuleOp) -> int:
+    """The iteration points of every `linalg` op's loop nest, summed: a contraction's
+    multiply-accumulates (a conv's N*F*OH*OW*C*KH*KW), a pool's window reads, an
+    elementwise op's elements (an op without a loop-range interface, e.g.
+    `linalg.broadcast`: its result's elements).
+
+    The work a back end that runs the loop nests as written pays (IREE's llvm-cpu).
+    Fusing for CKKS levels can grow it (a pool folded into the next conv, a projection
+    composed with the next 1x1 conv); `heirpy.analysis.iree_dispatches.IREE_PIPELINE`
+    must not. `tensor_ext` kernels are not counted: lower them first (`lower-tensor-ext`).
+    Raises HeirpyError on a dynamic loop bound."""
+    total = 0
+    for op in module.walk():
+        if not op.name.startswith("linalg.") or op.name in _NOT_KERNELS:
+            continue
+        if isinstance(op, LinalgStructuredOperation):
+            ranges = tuple(op.get_static_loop_ranges())
+        elif op.results and isinstance(op.results[0].type, TensorType):
+            ranges = tuple(op.results[0].type.get_shape())
+        else:
+            continue
+        if any(r < 0 for r in ranges):
+            raise HeirpyError(f"error: loop_points: '{op.name}' has a dynamic loop bound")
+        total += math.prod(ranges)
+    return total
 
 def _kinds(names: tuple[str, ...]) -> str:
     counts: dict[str, int] = {}
