@@ -7,7 +7,9 @@
 
 Cases: every case of `bench_kernels.py` (the YOLOv5s heads with a 1x1 and a 3x3 conv,
 matmul -> reshape -> transpose -> add, add -> transpose -> add -> relu), both heads at
-batch 2, and the ViT attention block of examples/ (checked against its `.npz`). Variants per case:
+batch 2, the ViT attention block and the whole networks of examples/ (ResNet-20, MobileNetV2,
+YOLOv5, the VGG-style CIFAR net; each checked against its `.npz`; `--only resnet20` etc. picks
+one). Variants per case:
 
 - raw:     the IR as the front end wrote it;
 - heirpy:  after `--pipeline` (default `linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext`);
@@ -15,7 +17,10 @@ batch 2, and the ViT attention block of examples/ (checked against its `.npz`). 
            it is (the epilogue reads its root through mixed-radix maps): the form before
            the lowering was chosen for IREE, measured in the same run for comparison;
 - iree-opt: after `iree-opt --linalg-generalize-named-ops --linalg-fuse-elementwise-ops`
-           (IREE's own upstream-linalg fusion, the baseline of `bench_kernels.py`).
+           (IREE's own upstream-linalg fusion, the baseline of `bench_kernels.py`);
+- heirpy IREE rule (whole networks, in place of "inlined"): after
+           `heirpy.analysis.iree_dispatches.IREE_PIPELINE`, the same passes with a cost rule
+           that lets no fusion grow the multiply-accumulates (`max-mac-growth=1`).
 
 Each variant is compiled with `iree-compile --iree-hal-target-device=local
 --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host`;
@@ -29,15 +34,18 @@ agree on an idle machine; the wall median is printed beside it). With several th
 the wall time means anything. Ratios are against the raw IR measured in the same run.
 
 IREE's own output is checked for every variant: against PyTorch's `result0` in
-`examples/<name>.npz` for the batch-1 heads and the attention block, else against heirpy's evaluator on the raw IR
+`examples/<name>.npz` for the batch-1 heads, the attention block and the whole networks, else against heirpy's evaluator on the raw IR
 (`heirpy-run --random 0`, which also draws the inputs); allclose with rtol 1e-4, atol 1e-5.
 IREE comes from `iree-base-compiler` and `iree-base-runtime` (benchmarks/requirements.txt);
-run timings under `flock /work/coord/bench.lock` on a shared machine.
+on a shared machine run it with `--lock /work/coord/bench.lock`: each case compiles first, then
+holds the lock for its timed runs only.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import json
 import re
 import shutil
@@ -45,6 +53,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heirpy  # noqa: E402
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
-from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
+from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, IREE_PIPELINE, iree_dispatches  # noqa: E402
 from heirpy.interp.npz_recipes import load_arrays  # noqa: E402
 from markdown_table import markdown_table  # noqa: E402
 
@@ -77,6 +86,7 @@ class Case:
     name: str
     text: str
     reference: Path | None = None  # an .npz with arg* and result*; None: the evaluator's
+    whole_network: bool = False  # adds the IREE-rule variant, leaves out the inlined one
 
 
 def all_cases() -> list[Case]:
@@ -93,7 +103,25 @@ def all_cases() -> list[Case]:
     # once pointwise fusion has merged the subtract into the exp).
     vit = EXAMPLES / "vit_attention"
     found.append(Case(vit.name, vit.with_suffix(".mlir").read_text(), vit.with_suffix(".npz")))
-    return found
+    return found + whole_network_cases()
+
+
+WHOLE_NETWORKS = ("resnet20", "mobilenetv2", "yolov5", "vgg_cifar")
+
+
+def whole_network_cases() -> list[Case]:
+    """The whole networks of examples/ (issue 27), each checked against its PyTorch outputs."""
+    return [
+        Case(name, (EXAMPLES / f"{name}.mlir").read_text(), EXAMPLES / f"{name}.npz", whole_network=True)
+        for name in WHOLE_NETWORKS
+    ]
+
+
+def whole_network_sources(case: Case, work: Path) -> list[tuple[str, Path]]:
+    """A whole network's extra variant: heirpy under IREE_PIPELINE, the cost rule that lets
+    no fusion grow the MACs (what a plaintext back end pays; the main pipeline fuses for
+    CKKS levels)."""
+    return [("heirpy IREE rule", heirpy_output(case.text, case.name, IREE_PIPELINE, work / "heirpy_iree.mlir"))]
 
 
 # ----------------------------------------------------------------------------- IREE
@@ -210,7 +238,9 @@ def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[V
     raw = work / "raw.mlir"
     raw.write_text(case.text)
     sources = [("raw", raw), ("heirpy", heirpy_output(case.text, case.name, pipeline, work / "heirpy.mlir"))]
-    if pipeline.endswith(",lower-tensor-ext"):
+    if case.whole_network:
+        sources += whole_network_sources(case, work)
+    elif pipeline.endswith(",lower-tensor-ext"):
         inlined = pipeline + "{layout-ops=false}"
         sources.append(("heirpy inlined", heirpy_output(case.text, case.name, inlined, work / "inlined.mlir")))
     iree_opt = work / "iree_opt.mlir"
@@ -229,6 +259,21 @@ def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[V
             variant.error = str(err)
         variants.append(variant)
     return variants, inputs, origin
+
+
+@contextlib.contextmanager
+def held(lock: str | None) -> Iterator[None]:
+    """Hold an exclusive flock on `lock` (None: no lock) for the timed part of a run, so that
+    on a shared machine only the timings wait for their turn, not the compiles."""
+    if lock is None:
+        yield
+        return
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def median(values: list[float]) -> float | None:
@@ -263,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prepare", default=None, help="--target cuda: write the device run's modules here")
     parser.add_argument("--prepare-target", default="cuda", choices=("cuda", "llvm-cpu"),
                         help="llvm-cpu: prepare CPU modules, to try benchmarks/gpu/device.py without a GPU")
+    parser.add_argument("--lock", default=None, help="hold this flock file during each case's timed runs only")
     args = parser.parse_args(argv)
     tools = Tools.find(args.iree_bin)
     if args.target != "llvm-cpu":
@@ -283,10 +329,11 @@ def main(argv: list[str] | None = None) -> int:
             work.mkdir(parents=True, exist_ok=True)
             variants, inputs, origin = prepare(case, tools, args.pipeline, work)
             runnable = [v for v in variants if not v.error]
-            for _ in range(args.rounds):
-                for threads in ("one", "default"):
-                    for variant in runnable:
-                        benchmark(tools, variant, inputs, threads, args.min_time)
+            with held(args.lock):  # compiling (above) needs no lock, timing does
+                for _ in range(args.rounds):
+                    for threads in ("one", "default"):
+                        for variant in runnable:
+                            benchmark(tools, variant, inputs, threads, args.min_time)
             base = variants[0]
             for variant in variants:
                 if variant.error:
