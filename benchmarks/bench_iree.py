@@ -25,7 +25,8 @@ one). Variants per case:
 Each variant is compiled with `iree-compile --iree-hal-target-device=local
 --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host`;
 dispatches are the `flow.executable` ops after `--compile-to=flow` (with their kinds, the
-suffix IREE gives each dispatch). Run time is `iree-benchmark-module --device=local-task`,
+suffix IREE gives each dispatch); a whole network's are also counted for CUDA
+(`--iree-hal-target-device=cuda --iree-cuda-target=sm_80`, no GPU needed). Run time is `iree-benchmark-module --device=local-task`,
 once single-threaded (`--task_topology_max_group_count=1`) and once with IREE's default
 threading; the variants of a case alternate, `--rounds` times, and the table gives medians.
 The single-threaded figure is the process CPU time: on a shared machine the wall time of a
@@ -165,6 +166,7 @@ class Variant:
     source: Path
     vmfb: Path
     kinds: list[str] = field(default_factory=list)
+    cuda_kinds: list[str] | None = None  # whole networks: the dispatches for CUDA sm_80
     error: str = ""
     check: str = ""
     one_cpu: list[float] = field(default_factory=list)
@@ -253,6 +255,8 @@ def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[V
         variant = Variant(name, source, work / f"{source.stem}.vmfb")
         try:
             variant.kinds = iree_dispatches(source.read_text(), tools.compile)
+            if case.whole_network:  # compiles for CUDA, no GPU needed (issue 27)
+                variant.cuda_kinds = iree_dispatches(source.read_text(), tools.compile, target="cuda")
             run([tools.compile, *COMPILE_FLAGS, str(source), "-o", str(variant.vmfb)])
             variant.check = check_outputs(tools, variant, inputs, expected, work)
         except (RuntimeError, heirpy.HeirpyError) as err:
@@ -317,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         return iree_gpu.main(args.target, args.only, args.prepare, args.keep, tools.compile, args.prepare_target)
 
     header = [
-        "case", "variant", "dispatches", "1 thread CPU ms", "(wall)", "default threads wall ms",
+        "case", "variant", "dispatches", "CUDA dispatches", "1 thread CPU ms", "(wall)", "default threads wall ms",
         "/raw 1 thread", "/raw default", "IREE output", "dispatch kinds",
     ]
     rows: list[list[str]] = []
@@ -337,11 +341,12 @@ def main(argv: list[str] | None = None) -> int:
             base = variants[0]
             for variant in variants:
                 if variant.error:
-                    rows.append([case.name, variant.name, "-", "-", "-", "-", "-", "-", variant.error, ""])
+                    rows.append([case.name, variant.name, "-", "-", "-", "-", "-", "-", "-", variant.error, ""])
                     continue
                 one, many = median(variant.one_cpu), median(variant.many_wall)
                 rows.append([
-                    case.name, variant.name, str(len(variant.kinds)), cell(one),
+                    case.name, variant.name, str(len(variant.kinds)),
+                    "-" if variant.cuda_kinds is None else str(len(variant.cuda_kinds)), cell(one),
                     cell(median(variant.one_wall)), cell(many),
                     ratio(one, median(base.one_cpu)), ratio(many, median(base.many_wall)),
                     f"{variant.check} vs {origin}", summarise(variant.kinds),
