@@ -10,9 +10,10 @@ For every FHE example net, both forms go through `heirpy.export.orion.to_orion`:
   raw    the IR as exported by torch-mlir;
   fused  after `heirpy.export.orion.ORION_PIPELINE`: heirpy's main pipeline
          `linalg-canonicalizations,linalg-fuse-ops` without the linear chains' slot
-         budget (Orion packs a matrix of any size in slot-sized blocks) and with MACs
-         bounded like weights (`max-mac-growth=4`: Orion packs each layer's dense matrix,
-         so a global pool folded into the last Linear would multiply its diagonals).
+         budget (Orion packs a matrix of any size in slot-sized blocks) and with the
+         cost rule counting what Orion packs (`policy=diagonals`: a fusion may grow the
+         plaintext diagonals at most 2x per level saved).
+A model may also be given as the path of its .mlir (its .npz beside it).
 Each exported network is first checked in cleartext against heirpy's evaluator and against
 PyTorch's outputs (the `.npz` next to the model). Then Orion runs it encrypted:
 `init_scheme` (key generation: secret, public, relinearisation keys), `fit` on the one
@@ -36,7 +37,11 @@ the bootstrapping moduli put that ring below the 128-bit bound: a measurement of
 a bootstrap costs, not a deployable parameter set.
 
 Every encrypted run is its own process (`--run`): a Lattigo error is a Go panic that
-aborts the process, so a run that dies or exceeds `--timeout` is reported, not fatal.
+aborts the process, so a run that dies, exceeds `--timeout` or grows past `MAX_RSS_GB`
+resident (or leaves the machine under 1 GB available) is stopped and reported, not fatal;
+its peak resident memory is kept. A network whose last layer is a conv is read back from
+Orion's multiplexed layout (`OrionNetwork.clear_output`). A `plan` run (used by
+bench_orion_networks.py) stops `orion.compile` after its bootstrap placement.
 Runs are single-threaded (GOMAXPROCS=1 for Lattigo's Go runtime, one torch thread) and
 each holds `--lock` (an flock) while it runs, so timings on a shared machine do not
 overlap; `--append` keeps the nets of an earlier report that this run does not
@@ -157,13 +162,22 @@ def run_one(spec_path: str) -> None:
                 if getattr(m, attr, None) is not None
             )
             result = {"max_fhe_elements": elements}
+        elif spec.get("plan"):
+            _skip_key_and_layer_compilation()
+            level = timed("plan", lambda: orion.compile(net))
+            found = re.search(r"requires (\d+) bootstrap", log.getvalue())
+            result = dict(times, input_level=int(level), bootstraps=int(found.group(1)) if found else -1)
         else:
             level = timed("compile", lambda: orion.compile(net))
             ciphertext = orion.encrypt(orion.encode(x, level))
             net.he()
             out = timed("inference", lambda: net(ciphertext))
             out_level = out.level()
-            decrypted = out.decrypt().decode().numpy().reshape(reference.shape)
+            decoded = out.decrypt().decode()
+            if getattr(net, "output_layout", None) is not None:
+                decrypted = net.clear_output(decoded)  # Orion's multiplexed layout, read back
+            else:
+                decrypted = decoded.numpy().reshape(reference.shape)
             found = re.search(r"requires (\d+) bootstrap", log.getvalue())
             result = dict(
                 times,
@@ -175,6 +189,26 @@ def run_one(spec_path: str) -> None:
     print("RESULT " + json.dumps(result), flush=True)
 
 
+def _skip_key_and_layer_compilation() -> None:
+    """For a plan (`--plan`): let `orion.compile` pack the layers' diagonals and place the
+    bootstraps (what it reports first), but neither generate the bootstrapping keys nor
+    compile each layer into Lattigo transforms and rotation keys, the steps that take
+    the time and most of the memory. Orion's own classes, patched in this child only."""
+    import orion.nn.module
+    from orion.core.orion import scheme
+
+    def noop(*_args: object, **_kwargs: object) -> None:
+        return None
+
+    pending = [orion.nn.module.Module]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if "compile" in vars(cls):
+            cls.compile = noop  # type: ignore[method-assign]
+    scheme.bootstrapper.generate_bootstrapper = noop
+
+
 @dataclass
 class RunResult:
     ok: bool
@@ -182,24 +216,68 @@ class RunResult:
     error: str = ""
 
 
-def spawn(spec: dict, workdir: Path, timeout: float, lock: str | None, script: Path | None = None) -> RunResult:
+MAX_RSS_GB = 20.0  # a run resident above this is stopped (the machine has 24 GiB, shared)
+MIN_AVAILABLE_GB = 1.0  # ... and so is one that leaves less than this available to others
+
+
+def spawn(spec: dict, workdir: Path, timeout: float, lock: str | None, script: Path | None = None,
+          max_rss_gb: float = MAX_RSS_GB) -> RunResult:
     """Run one child (`script --run SPEC`, this script by default) under the lock; a crash
-    (Go panic) or timeout is a failed result."""
+    (Go panic), a timeout or a run past `max_rss_gb` resident (or one that leaves the
+    machine under `MIN_AVAILABLE_GB`: the out-of-memory killer must never hit another
+    process) is a failed result. The child's peak resident memory is kept (`peak_rss_gb`)."""
     spec_path = workdir / f"spec_{time.monotonic_ns()}.json"
     spec_path.write_text(json.dumps(spec))
     env = dict(os.environ, GOMAXPROCS="1", OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1")
     command = [sys.executable, str((script or Path(__file__)).resolve()), "--run", str(spec_path)]
-    with _locked(lock):
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
-        except subprocess.TimeoutExpired:
-            return RunResult(False, error=f"timeout after {timeout:.0f} s")
-    for line in done.stdout.splitlines():
+    with _locked(lock), tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(command, stdout=out, stderr=err, text=True, env=env)
+        peak, stopped = _watch(child, timeout, max_rss_gb)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if stopped:
+        return RunResult(False, {"peak_rss_gb": peak}, error=stopped)
+    for line in stdout.splitlines():
         if line.startswith("RESULT "):
-            return RunResult(True, json.loads(line[len("RESULT "):]))
-    tail = (done.stderr.strip().splitlines() or ["no output"])
+            return RunResult(True, dict(json.loads(line[len("RESULT "):]), peak_rss_gb=peak))
+    tail = (stderr.strip().splitlines() or ["no output"])
     panic = next((line for line in tail if line.startswith("panic:")), tail[-1])
-    return RunResult(False, error=f"exit {done.returncode}: {panic[:160]}")
+    return RunResult(False, {"peak_rss_gb": peak}, error=f"exit {child.returncode}: {panic[:160]}")
+
+
+def _watch(child: subprocess.Popen, timeout: float, max_rss_gb: float) -> tuple[float, str]:
+    """Wait for `child`, sampling its resident memory; stop it on a limit. Returns the
+    peak resident GB and why it was stopped ("" if it ended by itself)."""
+    start, peak = time.monotonic(), 0.0
+    while child.poll() is None:
+        rss = _proc_gb(f"/proc/{child.pid}/status", "VmRSS:")
+        peak = max(peak, rss)
+        why = ""
+        if time.monotonic() - start > timeout:
+            why = f"timeout after {timeout:.0f} s"
+        elif rss > max_rss_gb:
+            why = f"stopped at {rss:.1f} GB resident (limit {max_rss_gb:g} GB)"
+        elif _proc_gb("/proc/meminfo", "MemAvailable:") < MIN_AVAILABLE_GB:
+            why = f"stopped at {rss:.1f} GB resident: the machine had under {MIN_AVAILABLE_GB:g} GB available"
+        if why:
+            child.kill()
+            child.wait()
+            return peak, why
+        time.sleep(0.25)
+    return peak, ""
+
+
+def _proc_gb(path: str, key: str) -> float:
+    """A `kB` figure of a /proc file in GB (0 if the process is gone)."""
+    try:
+        with open(path) as handle:
+            for line in handle:
+                if line.startswith(key):
+                    return int(line.split()[1]) / 1e6
+    except OSError:
+        pass
+    return 0.0
 
 
 @contextlib.contextmanager
@@ -225,10 +303,25 @@ class Form:
     vs_evaluator: float
     vs_torch: float
     max_elements: int = 0
+    network: object = None  # heirpy's `Network` of the form (its layers, for reports)
 
 
-def prepare(name: str, workdir: Path) -> tuple[list[Form], Path, Path]:
-    """Export the raw and fused forms of `name`; check them in cleartext."""
+def model_files(name: str) -> tuple[Path, Path]:
+    """The .mlir and .npz of an example (`name` under examples/) or of a model given by
+    the path of its .mlir (the .npz, PyTorch's inputs and outputs, beside it)."""
+    if name.endswith(".mlir"):
+        path = Path(name)
+        return path, path.with_suffix(".npz")
+    return EXAMPLES / f"{name}.mlir", EXAMPLES / f"{name}.npz"
+
+
+def net_name(name: str) -> str:
+    return Path(name).stem
+
+
+def prepare(name: str, workdir: Path, pipeline: str | None = None) -> tuple[list[Form], Path, Path]:
+    """Export the raw and fused forms of `name` (after `pipeline`, default
+    `ORION_PIPELINE`); check them in cleartext."""
     import torch
 
     import heirpy
@@ -238,17 +331,19 @@ def prepare(name: str, workdir: Path) -> tuple[list[Form], Path, Path]:
     from heirpy.interp import load_file, run_function
     from heirpy.interp.npz_recipes import load_arrays  # the examples' inputs are drawn from seeds
 
-    data = load_arrays(EXAMPLES / f"{name}.npz")
+    mlir_path, npz_path = model_files(name)
+    name = net_name(name)
+    data = load_arrays(npz_path)
     x, reference = data["arg0"], data["result0"]
     np.save(workdir / f"{name}_input.npy", x)
     np.save(workdir / f"{name}_reference.npy", reference)
     forms = []
     for form in ("raw", "fused"):
-        loaded = load_file(EXAMPLES / f"{name}.mlir")
+        loaded = load_file(mlir_path)
         module = loaded.module
         function = _entry(module)
         if form == "fused":
-            heirpy.run_pipeline(module, ORION_PIPELINE)
+            heirpy.run_pipeline(module, pipeline or ORION_PIPELINE)
         depth = next(d for d in analyze_module(module) if d.name == function)
         network = extract_network(module, function)
         net = network_to_orion(network)
@@ -258,7 +353,8 @@ def prepare(name: str, workdir: Path) -> tuple[list[Form], Path, Path]:
         path = workdir / f"{name}_{form}.pt"
         torch.save(net, path)
         forms.append(Form(form, path, depth.depth_text(), orion_depth(network),
-                          float(np.abs(got - expected).max()), float(np.abs(got - reference).max())))
+                          float(np.abs(got - expected).max()), float(np.abs(got - reference).max()),
+                          network=network))
     return forms, workdir / f"{name}_input.npy", workdir / f"{name}_reference.npy"
 
 
