@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from xdsl.dialects.func import FuncOp
 
 from conftest import budget  # noqa: E402  (tests/conftest.py: the hypothesis profiles)
+from heirpy.analysis.slots import boundary_vectors
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_file, load_module
@@ -342,3 +344,27 @@ def test_the_policy_decides_the_weights() -> None:
         (result,) = analyze_module(module)
         weights[policy] = (result.depth, result.weight_bytes)
     assert weights == {"depth": (1, 4 * 96), "balanced": (1, 4 * 96), "size": (2, 4 * 24)}
+
+
+def test_boundary_vectors_count_arguments_and_secret_results() -> None:
+    # The longest of the arguments (ciphertexts under --secretize) and the results
+    # computed from them; a constant result is plaintext and does not count.
+    module = parse("""
+    func.func @f(%x: tensor<1x6400xf32>, %y: tensor<3xf32>) -> (tensor<2x10xf32>, tensor<7000xf32>) {
+      %c = arith.constant dense<1.0> : tensor<7000xf32>
+      %w = arith.constant dense<0.5> : tensor<6400x20xf32>
+      %z = arith.constant dense<0.0> : tensor<1x20xf32>
+      %m = linalg.matmul ins(%x, %w : tensor<1x6400xf32>, tensor<6400x20xf32>) outs(%z : tensor<1x20xf32>) -> tensor<1x20xf32>
+      %r = tensor.expand_shape %m [[0], [1, 2]] output_shape [1, 2, 10] : tensor<1x20xf32> into tensor<1x2x10xf32>
+      %s = tensor.collapse_shape %r [[0, 1], [2]] : tensor<1x2x10xf32> into tensor<2x10xf32>
+      return %s, %c : tensor<2x10xf32>, tensor<7000xf32>
+    }
+    func.func @g(%x: tensor<4xf32>) -> tensor<4x4xf32> {
+      %e = tensor.empty() : tensor<4x4xf32>
+      %b = linalg.broadcast ins(%x : tensor<4xf32>) outs(%e : tensor<4x4xf32>) dimensions = [0]
+      return %b : tensor<4x4xf32>
+    }
+    """)
+    f, g = (op for op in module.ops if isinstance(op, FuncOp))
+    assert boundary_vectors(f) == 6400
+    assert boundary_vectors(g) == 16

@@ -124,9 +124,37 @@ def linear_stages(func: FuncOp) -> list[StageSlots]:
     return stages
 
 
+def boundary_vectors(func: FuncOp) -> int:
+    """The longest secret tensor `func` takes or returns, in elements: its arguments
+    (`--secretize` makes every argument a ciphertext) and the results computed from
+    them. They are ciphertexts whatever heirpy does, so a ring that holds them costs
+    the function nothing more."""
+    if not func.body.blocks:
+        return 0
+    secret = secret_values(func)
+    values: list[SSAValue] = list(func.body.block.args)
+    last = func.body.block.last_op
+    if last is not None:
+        values += [v for v in last.operands if v in secret]
+    return max((prod(s) for v in values if (s := static_shape(v.type)) is not None), default=0)
+
+
 def slots_needed(func: FuncOp) -> int:
     """The longest secret vector a linear op of `func` reads or writes."""
     return max((max(s.d_in, s.d_out) for s in linear_stages(func)), default=0)
+
+
+def module_slots(functions: list[FuncOp]) -> tuple[int, FuncOp | None, int]:
+    """(the `min-slot-count` that holds every function's vectors, the function with the
+    longest vector, its length): heir-opt takes one slot count per module."""
+    needed = [(slots_needed(func), func) for func in functions if func.body.blocks]
+    longest, func = max(needed, key=lambda pair: pair[0], default=(0, None))
+    return min_slot_count(longest), func, longest
+
+
+def heir_opt_flag(count: int) -> str:
+    """The heir-opt flag that gives its CKKS pipeline `count` slots."""
+    return f"--torch-linalg-to-ckks=min-slot-count={count}"
 
 
 def min_slot_count(needed: int, floor: int = DEFAULT_SLOT_COUNT) -> int:

@@ -61,10 +61,12 @@ default 1024 = HEIR's default slot count, 0 = no limit): HEIR's CKKS kernels nee
 linear op's secret input and output each in one ciphertext, so a matrix is a candidate
 only when its input and output vectors fit max(slot-budget, L) slots, where L is the
 longest secret tensor a linear op of the same function OUTSIDE the chain reads or
-writes (measured before any chain of the function is fused). The function needs a ring
-of L slots anyway, so such a matrix costs no larger one: LeNet-5's pool2+FC1 matrix
-(1600 x 120) fuses because its conv1 writes 6x28x28 = 4704 elements; a 1600-wide matrix
-in a net whose other linear ops all fit 1024 slots does not.
+writes (measured before any chain of the function is fused), or that the function
+takes as an argument or returns. The function needs a ring of L slots anyway, so such a
+matrix costs no larger one: LeNet-5's pool2+FC1 matrix (1600 x 120) fuses because its
+conv1 writes 6x28x28 = 4704 elements, and a chain that is the whole function always
+fits (its input and output are the function's own); a 1600-wide matrix in a net whose
+other linear ops, input and result all fit 1024 slots does not.
 
 Not fused (guards): any nonlinearity between (x*x, relu, sigmoid, max-pool: none is a
 step), an intermediate with another user (duplicating the chain would not be free:
@@ -97,7 +99,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.orion_packing import conv_diagonals
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, linear_stages
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors, linear_stages
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
@@ -742,8 +744,9 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
     nonlinearity, constant weights/inits), a representable composition (`Chain.as_conv`,
     `Chain.as_contraction`, `MAX_MATRIX_ELEMENTS`), the slot budget
     (`SlotBudget`: a matrix whose input or output vector is longer than both
-    `slot_budget` and every vector a linear op outside the chain already carries
-    would need a larger CKKS ring, so it is not a candidate),
+    `slot_budget` and every vector a linear op outside the chain, or the function's
+    own arguments and results, already carry would need a larger CKKS ring, so it is
+    not a candidate),
     `choose_form` (the cheapest remaining form), and the cost rule
     (`fusion_cost.CostRule.allows`: levels saved against weight growth).
     """
@@ -763,6 +766,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         # Per function, the vector length each linear op carried when this pattern first
         # saw the function (before any chain of it was fused): see `SlotBudget`.
         self._carried: dict[Operation, dict[Operation, int]] = {}
+        self._boundary: dict[Operation, int] = {}  # per function: `boundary_vectors`
         # Recent `step_of` answers, valid for one sweep of the walker and until this
         # pattern rewrites: see `_step_of`.
         self._steps: dict[Operation, Step | None] = {}
@@ -798,9 +802,10 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             return SlotBudget(self.slot_budget, 0)
         if func not in self._carried:
             self._carried[func] = carried_vectors(func)
+            self._boundary[func] = boundary_vectors(func)
         own = {step.op for step in chain.steps}
         others = [n for op, n in self._carried[func].items() if op not in own]
-        return SlotBudget(self.slot_budget, max(others, default=0))
+        return SlotBudget(self.slot_budget, max([*others, self._boundary[func]]))
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if rewriter is not self._sweep:
@@ -906,10 +911,13 @@ class SlotBudget:
     such vector. A matrix is within budget when its vectors fit `slots`, or when they
     are no longer than `carried`: the longest secret tensor a linear op OUTSIDE the
     chain reads or writes (`carried_vectors`, taken before any chain of the function is
-    fused). Then the function needs that ring anyway and the matrix costs no larger
-    one; LeNet-5's pool2+FC1 matrix (1600 x 120) fits beside conv1's 6x28x28 = 4704
-    output. The chain's own ops do not count: they are what the fusion replaces, and
-    counting them would let every chain through (its input and output are theirs).
+    fused), or the function takes or returns (`boundary_vectors`: those are
+    ciphertexts whatever is fused). Then the function needs that ring anyway and the
+    matrix costs no larger one; LeNet-5's pool2+FC1 matrix (1600 x 120) fits beside
+    conv1's 6x28x28 = 4704 output, and a chain that is the whole function fits beside
+    its own input. The chain's own ops do not count otherwise: they are what the fusion
+    replaces (a 1600-wide intermediate of the chain is not a vector the fused function
+    carries).
     """
 
     slots: int
@@ -946,11 +954,13 @@ class LinalgFuseLinearChainsPass(ModulePass):
     `slot-budget` (default 1024, HEIR's default slot count; 0 = no limit): a chain is
     fused into a dense matrix only when its input and output vectors each fit
     max(slot-budget, L) CKKS slots, L being the longest secret tensor that a linear op
-    of the same function outside the chain reads or writes, measured before any chain
-    of the function is fused (`SlotBudget`): a matrix no longer than a vector the
-    function already carries needs no larger ring. E.g. LeNet-5's pool2+FC1 matrix
-    (1600 x 120) fuses at the default budget because conv1 writes 6x28x28 = 4704
-    elements (tests/filecheck/transforms/linalg-fuse-linear-chains/slot-budget.mlir).
+    of the same function outside the chain reads or writes (measured before any chain
+    of the function is fused) or that the function takes or returns (`SlotBudget`): a
+    matrix no longer than a vector the function already carries needs no larger ring.
+    E.g. LeNet-5's pool2+FC1 matrix (1600 x 120) fuses at the default budget because
+    conv1 writes 6x28x28 = 4704 elements, and a chain that is the whole function fuses
+    whatever its input's length
+    (tests/filecheck/transforms/linalg-fuse-linear-chains/slot-budget.mlir).
 
     Cost rule (`heirpy.transforms.linear.fusion_cost`): `policy=depth|balanced|size`
     (default `balanced`: fuse when the fused weights are at most `max-weight-growth`
