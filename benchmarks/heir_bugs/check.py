@@ -51,6 +51,9 @@ REPROS = [
     Repro("matmul_rows.mlir", tuple(CKKS), "rejects", "a 2x4 secret matrix times a 4x3 constant"),
     Repro("matvec_over_slots.mlir", tuple(CKKS), "rejects",
           "a matvec longer than the slot count: a stray cast instead of a size diagnostic"),
+    Repro("conv_1x1_filter.mlir", tuple(CKKS), "rejects",
+          "a conv with one tap per output channel (one input channel, 1x1): a stray unrealized "
+          "conversion cast (two channels or a 3x3 filter compile)"),
     Repro("mobilenet_gap_segfault.mlir", tuple(CKKS), "crash",
           "a 1x1 conv, then BN and x² fused into a global average pool's sum (heirpy's "
           "MobileNet-block output before legalize-for-heir split the square out)"),

@@ -14,26 +14,20 @@ from xdsl.dialects.func import FuncOp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 
 from filecheck_chunks import chunks  # noqa: E402
+from heirpy.analysis.slots import min_slot_count, slots_needed  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 from heirpy.interp.resources import load_module  # noqa: E402
 from heirpy.ir.dialects.linalg import GenericOp  # noqa: E402
 from heirpy.transforms.lowering.generic_forms import accumulation, secret_args, value_degree  # noqa: E402
-from heirpy.transforms.lowering.legalize_for_heir import (  # noqa: E402
-    adds_only_unit_dims,
-    fits,
-    heir_native,
-    min_slot_count,
-    piece_axis,
-    slice_rows,
-    slots_needed,
-    static_slice,
-)
+from heirpy.transforms.lowering.heir_forms import adds_only_unit_dims, fits, heir_native  # noqa: E402
+from heirpy.transforms.lowering.heir_results import piece_axis, slice_rows, static_slice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir"
 SLOT_OPTION = {
     "dense-stage.mlir": "{slot-count=64}", "remark.mlir": "{slot-count=16}", "conv-stays.mlir": "{slot-count=64}",
+    "contraction.mlir": "{slot-count=1024}",
 }
 CASES = [(p.name, i, c) for p in sorted(TESTS.glob("*.mlir")) for i, c in enumerate(chunks(p))]
 

@@ -170,6 +170,11 @@ def _max_rel(diff: np.ndarray, reference: np.ndarray) -> float:
     return float(np.max(rel))
 
 
+def _in_shape_of(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
+    expected, actual = np.asarray(expected), np.asarray(actual)
+    return actual.reshape(expected.shape) if actual.size == expected.size else actual
+
+
 def _merge(a: ResultComparison, b: ResultComparison) -> ResultComparison:
     mismatch = "MISMATCH" in (a.verdict, b.verdict)
     return ResultComparison(
@@ -227,11 +232,15 @@ def check_equivalence(
     resources_a: Mapping[str, bytes] | None = None,
     resources_b: Mapping[str, bytes] | None = None,
     nonfinite_equal: bool = False,
+    row_major_results: bool = False,
 ) -> EquivalenceReport:
     """Run `@function` of both modules on the same random inputs for each seed.
 
     `resources_*` are each module's dense_resource blobs (from `load_module`); give them
     when both modules were parsed in this process with the same resource names.
+    `row_major_results`: a result of the second module with as many elements as the
+    first's is compared in the first's shape (the same values in row-major order, e.g.
+    a feature map returned flat by `legalize-for-heir{flat-results=true}`).
     """
     eval_a, eval_b = Evaluator(module_a, resources_a), Evaluator(module_b, resources_b)
     func_a, func_b = eval_a.function(function), eval_b.function(function)
@@ -244,6 +253,8 @@ def check_equivalence(
         inputs = random_inputs(func_a, seed)
         results_a = eval_a.call(function, inputs)
         results_b = eval_b.call(function, inputs)
+        if row_major_results:
+            results_b = [_in_shape_of(a, b) for a, b in zip(results_a, results_b)]
         comparisons = [compare_arrays(i, a, b, rtol, atol, nonfinite_equal=nonfinite_equal)
                        for i, (a, b) in enumerate(zip(results_a, results_b))]
         merged = comparisons if not merged else [_merge(m, c) for m, c in zip(merged, comparisons)]

@@ -39,6 +39,14 @@ from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, parse_module_text
 from heirpy.ir.printer import MLIRPrinter
 from heirpy.transforms import HEIRPY_PASSES, available_passes, pass_summary
 
+HEIR_EPILOG = """\
+for HEIR's CKKS pipeline, one step and one slot count N (leave {slot-count=N} out and
+heirpy picks it, naming heir-opt's flag in a remark when it is not HEIR's default 1024):
+  heirpy-opt net.mlir -p 'heir-prepare{slot-count=N}' | heir-opt --secretize=function=main \\
+      '--annotate-module=backend=openfhe scheme=ckks' --torch-linalg-to-ckks=min-slot-count=N
+(heir-prepare{slot-count=N} = linalg-canonicalizations,linalg-fuse-ops{slot-budget=N},
+legalize-for-heir{slot-count=N}; `-p report-slots` prints the N a module needs)"""
+
 
 class AlreadyReported(HeirpyError):
     """Diagnostics were printed as they arose; only the exit code is left to set."""
@@ -94,7 +102,10 @@ class HeirpyOptMain(xDSLOptMain):
         self.register_all_passes()
         self.register_all_targets()
         arg_parser = ArgumentParser(
-            prog="heirpy-opt", description="heirpy: MLIR linalg fusion passes on xDSL"
+            prog="heirpy-opt",
+            description="heirpy: MLIR linalg fusion passes on xDSL",
+            epilog=HEIR_EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         self.register_all_arguments(arg_parser)
         self.args = arg_parser.parse_args(args=args)

@@ -70,6 +70,12 @@ def _legalize_for_heir() -> type[ModulePass]:
     return LegalizeForHeirPass
 
 
+def _heir_prepare() -> type[ModulePass]:
+    from heirpy.transforms.heir_prepare import HeirPreparePass
+
+    return HeirPreparePass
+
+
 def _report_slots() -> type[ModulePass]:
     from heirpy.transforms.report.report_slots import ReportSlotsPass
 
@@ -97,6 +103,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "linalg-fuse-ops": _linalg_fuse_ops,
     "lower-tensor-ext": _lower_tensor_ext,
     "legalize-for-heir": _legalize_for_heir,
+    "heir-prepare": _heir_prepare,
     "report-depth": _report_depth,
     "report-slots": _report_slots,
     "report-kernels": _report_kernels,

@@ -47,7 +47,6 @@ only return in pieces) is left as it is.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -55,17 +54,17 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, secret_values, slots_needed
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, heir_opt_flag, module_slots
 from heirpy.interp.linalg_named import CONV_LAYOUTS, convolve
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import HeirpyError
+from heirpy.ir.diagnostics import HeirpyError, location_prefix
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     DepthwiseConv2DNchwChwOp,
@@ -75,13 +74,12 @@ from heirpy.ir.dialects.linalg import (
     PoolingNchwSumOp,
     VecmatOp,
 )
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp, KernelOp
 from heirpy.ir.utils import (
     all_parallel,
-    int_values,
     is_identity,
     iterator_attrs,
     loop_sizes,
-    reassociation_attr,
     static_shape,
 )
 from heirpy.transforms.linear.constant_folding import ConstantFolder
@@ -96,108 +94,23 @@ from heirpy.transforms.lowering.generic_forms import (
     sums_elements,
     value_degree,
 )
-from heirpy.transforms.rewrite import OpPattern, OpT, PatternSet, apply_pattern_sets
-
-MAX_PIECES = 64
-"""`ExpandInPieces` gives up above this many pieces (ops, and heir-opt's time)."""
-
-MAX_DENSE_ELEMENTS = 1 << 24
-"""Largest dense matrix (D_out x D_in entries, 64 MB of f32) this pass writes for a stage
-whose vectors fit the slots. Four times fusion's cap (`MAX_MATRIX_ELEMENTS`): LeNet-5's
-pool-fused conv2 is 1600x4704 (7.5M), and HEIR compiles that net at its depth bound only
-with every stage a matvec (9 levels, 48 s); with conv1 and conv2 left to HEIR's conv
-kernel it takes 23 (the strided conv's layout conversion costs one level per slot bit)."""
-
-
-# ----------------------------------------------------------------------------- helpers
-def flat_type(type_: Attribute) -> TensorType:
-    """The 1-D tensor type with `type_`'s elements."""
-    assert isinstance(type_, TensorType)
-    return TensorType(type_.get_element_type(), [prod(type_.get_shape())])
-
-
-def _element(type_: Attribute) -> Attribute:
-    assert isinstance(type_, TensorType)
-    return type_.get_element_type()
-
-
-def flatten(value: SSAValue) -> tuple[list[Operation], SSAValue]:
-    """Ops collapsing `value` to 1-D (none if it is 1-D already) and the flat value."""
-    shape = static_shape(value.type)
-    assert shape is not None
-    if len(shape) == 1:
-        return [], value
-    op = tensor.CollapseShapeOp(
-        operands=[value], result_types=[flat_type(value.type)],
-        properties={"reassociation": reassociation_attr([list(range(len(shape)))])},
-    )
-    return [op], op.results[0]
-
-
-def unflatten(value: SSAValue, type_: TensorType) -> tuple[list[Operation], SSAValue]:
-    """Ops expanding the 1-D `value` back to `type_` (none if `type_` is 1-D)."""
-    shape = list(type_.get_shape())
-    if len(shape) == 1:
-        return [], value
-    op = tensor.ExpandShapeOp(value, [], reassociation_attr([list(range(len(shape)))]), shape, type_)
-    return [op], op.results[0]
-
-
-def flat_source(value: SSAValue) -> SSAValue | None:
-    """The 1-D value that `value` is a chain of expand/collapse_shape ops of, or None.
-
-    Reshapes keep the row-major order of elements, so `value` read in row-major order
-    IS that flat value."""
-    shape = static_shape(value.type)
-    if shape is None:
-        return None
-    current = value
-    while isinstance(current.owner, (tensor.ExpandShapeOp, tensor.CollapseShapeOp)):
-        current = current.owner.operands[0]
-        source_shape = static_shape(current.type)
-        if source_shape is not None and len(source_shape) == 1 and source_shape[0] == prod(shape):
-            return current
-    return None
-
-
-def adds_only_unit_dims(source: Sequence[int], result: Sequence[int]) -> bool:
-    """HEIR's rule for expand_shape: the result is the source with unit dims added."""
-    return [d for d in result if d != 1] == [d for d in source if d != 1]
-
-
-def matvec_ops(matrix: np.ndarray, vector: SSAValue, init: SSAValue, element: Attribute) -> list[Operation]:
-    """`linalg.matvec ins(matrix, vector) outs(init)` with `matrix` as a constant."""
-    weight = dense_constant(matrix, TensorType(element, list(matrix.shape)))
-    out_type = TensorType(element, [matrix.shape[0]])
-    op = MatvecOp([weight.result, vector], [init], [out_type])
-    return [weight, op]
-
-
-def piece_axis(shape: Sequence[int]) -> int:
-    """The axis `ExpandInPieces` cuts along: the longest one (fewest pieces), the
-    innermost on ties (contiguous slices)."""
-    return max(range(len(shape)), key=lambda axis: (shape[axis], axis))
-
-
-def static_slice(op: tensor.ExtractSliceOp) -> tuple[int, int, int] | None:
-    """(offset, size, stride) of a static 1-D `extract_slice`, else None."""
-    if op.offsets or op.sizes or op.strides:
-        return None
-    offsets, sizes, strides = (int_values(a) for a in (op.static_offsets, op.static_sizes, op.static_strides))
-    if len(offsets) != 1:
-        return None
-    return offsets[0], sizes[0], strides[0]
-
-
-def slice_rows(offset: int, size: int, stride: int) -> np.ndarray:
-    """The indices a 1-D slice reads."""
-    return offset + stride * np.arange(size)
-
-
-def fits(d_in: int, d_out: int, slot_count: int) -> bool:
-    """A dense matvec of this size fits HEIR: each vector in one ciphertext, and the
-    matrix within MAX_DENSE_ELEMENTS entries."""
-    return d_in <= slot_count and d_out <= slot_count and d_in * d_out <= MAX_DENSE_ELEMENTS
+from heirpy.transforms.lowering.heir_forms import (
+    NATIVE_CONV_ELEMENTS,
+    LegalizePattern,
+    NativeFunctions,
+    element_of,
+    fits,
+    flat_source,
+    flat_type,
+    flatten,
+    matvec_ops,
+    unflatten,
+)
+from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
+from heirpy.transforms.lowering.heir_result_conv import ResultThroughConv, is_result_conv
+from heirpy.transforms.lowering.heir_results import ExpandInPieces, FlatResult, SliceOfElementwise, SliceOfMatvec
+from heirpy.transforms.lowering.lower_tensor_ext import populate_lower_tensor_ext_patterns
+from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
 
 def depthwise_step(op: DepthwiseConv2DNchwChwOp, reader: ConstantFolder) -> Step | None:
@@ -220,40 +133,6 @@ def depthwise_step(op: DepthwiseConv2DNchwChwOp, reader: ConstantFolder) -> Step
     return Step(op, x, True, BATCHED, apply, constants=[w, init])
 
 
-class NativeFunctions:
-    """Which functions `heir_native` leaves alone, decided once per function and pass
-    run (the patterns never touch such a function, so the answer stays true)."""
-
-    def __init__(self) -> None:
-        self._native: dict[int, bool] = {}
-
-    def owns(self, op: Operation) -> bool:
-        """True when `op` sits in a function HEIR compiles as it is."""
-        func = op.parent_op()
-        while func is not None and not isinstance(func, FuncOp):
-            func = func.parent_op()
-        if func is None:
-            return False
-        key = id(func)
-        if key not in self._native:
-            self._native[key] = heir_native(func)
-        return self._native[key]
-
-
-class LegalizePattern(OpPattern[OpT]):
-    """A pattern of this pass: skips functions HEIR compiles as they are."""
-
-    def __init__(self, reader: ConstantFolder, native: NativeFunctions):
-        self.reader = reader
-        self.native = native
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        # `OpPattern`'s dispatch, with the skip of native functions added.
-        if isinstance(op, self.op_types) and not self.native.owns(op):
-            self.rewrite(op, rewriter)
-
-
-# ----------------------------------------------------------------------------- patterns
 class ContractionToMatvec(LegalizePattern[MatmulOp | VecmatOp]):
     """A matmul with a secret left operand (torch's `Linear`), or a vecmat, as a
     `linalg.matvec` with the transposed constant.
@@ -311,7 +190,7 @@ class ContractionToMatvec(LegalizePattern[MatmulOp | VecmatOp]):
             init_ops, flat_init = flatten(init)
             ops += init_ops
         dtype = element_dtype(out_type)
-        ops += matvec_ops(np.ascontiguousarray(matrix, dtype=dtype), flat_vector, flat_init, _element(out_type))
+        ops += matvec_ops(np.ascontiguousarray(matrix, dtype=dtype), flat_vector, flat_init, element_of(out_type))
         back, result = unflatten(ops[-1].results[0], out_type)
         rewriter.replace(op, ops + back, [result])
 
@@ -343,8 +222,13 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
     the matvec is its plain diagonal kernel, one level.
     Legality: constant filter and init (`step_of`); static shapes; the input (after the
     pad) and the output each at most `slot_count` elements in all and the matrix at
-    most MAX_DENSE_ELEMENTS entries (`fits`); the input is not a constant; and the next
-    linear stage does not stay a conv (`consumer_stays`).
+    most MAX_DENSE_ELEMENTS entries (`fits`); the input is not a constant; the next
+    linear stage does not stay a conv (`consumer_stays`); and it is not a conv HEIR
+    runs at one level as it is (`RowMajorValues.native_conv`: unit stride, batch 1, its
+    data in HEIR's row-major 4-D layout, a pad only on power-of-two data) whose matrix
+    would have more than NATIVE_CONV_ELEMENTS entries (it keeps its filter instead of a
+    Toeplitz matrix: 4096 x 4096 in ResNet-20's last stage; a smaller one becomes the
+    matvec every bundled net reaches its bound with), nor the conv of `ResultThroughConv`.
     """
 
     op_types = (DepthwiseConv2DNchwChwOp, Conv2DNchwFchwOp, PoolingNchwSumOp)
@@ -352,10 +236,13 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
     def __init__(self, reader: ConstantFolder, native: NativeFunctions, slot_count: int):
         super().__init__(reader, native)
         self.slot_count = slot_count
+        self.layouts = RowMajorValues(reader)
 
     def rewrite(
         self, op: DepthwiseConv2DNchwChwOp | Conv2DNchwFchwOp | PoolingNchwSumOp, rewriter: PatternRewriter
     ) -> None:
+        if is_result_conv(op):
+            return
         chain = self.dense_chain(op)
         if chain is None or self.consumer_stays(op):
             return
@@ -368,7 +255,7 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
         dtype = element_dtype(out_type)
         ops, flat_in = flatten(chain.input)
         bias_op = dense_constant(bias.astype(dtype), flat_type(out_type))
-        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, _element(out_type))]
+        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, element_of(out_type))]
         back, result = unflatten(ops[-1].results[0], out_type)
         pad = chain.steps[0].op if len(chain.steps) == 2 else None
         rewriter.replace(op, ops + back, [result])
@@ -377,7 +264,10 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
 
     def dense_chain(self, op: Operation) -> Chain | None:
         """`op` (with the pad feeding it) as a chain whose dense matrix fits, or None
-        when `op` stays what it is (not a linear stage, too big, constant input)."""
+        when `op` stays what it is (not a linear stage, too big, constant input, or a
+        conv HEIR runs at one level as it is: `RowMajorValues.native_conv`)."""
+        if self.layouts.native_conv(op) and self._dense_elements(op) > NATIVE_CONV_ELEMENTS:
+            return None
         if isinstance(op, DepthwiseConv2DNchwChwOp):
             step = depthwise_step(op, self.reader)
         elif isinstance(op, (Conv2DNchwFchwOp, PoolingNchwSumOp)):
@@ -400,6 +290,15 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
         if not fits(prod(in_shape), prod(out_shape), self.slot_count):
             return None
         return chain
+
+    @staticmethod
+    def _dense_elements(op: Operation) -> int:
+        """Entries of `op`'s dense matrix (its output by its unpadded input)."""
+        data = op.operands[0]
+        if isinstance(data.owner, tensor.PadOp):
+            data = data.owner.operands[0]
+        shapes = [static_shape(data.type), static_shape(op.results[0].type)]
+        return prod(prod(s) for s in shapes if s is not None)
 
     def consumer_stays(self, op: Operation) -> bool:
         """True when the next linear stage after `op` stays a conv or pool (see
@@ -503,26 +402,37 @@ class ElementwiseOnFlat(LegalizePattern[GenericOp]):
         return [empty], empty.tensor
 
 
-class FoldReshapesToFlat(LegalizePattern[tensor.CollapseShapeOp]):
-    """A collapse to 1-D of reshapes of a 1-D value is that value.
+class FoldReshapesToFlat(LegalizePattern[tensor.CollapseShapeOp | tensor.ExpandShapeOp]):
+    """Reshapes of a 1-D value are that value, or one expand_shape of it.
 
         %t = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
         %u = tensor.collapse_shape %t [[0], [1, 2, 3]] : ... into tensor<1x32xf32>
         %f = tensor.collapse_shape %u [[0, 1]] : tensor<1x32xf32> into tensor<32xf32>
+        %g = tensor.expand_shape %u [[0], [1, 2, 3]] : tensor<1x32xf32> into tensor<1x2x4x4xf32>
       ->
         %f = %v
+        %g = tensor.expand_shape %v [[0, 1, 2, 3]] : tensor<32xf32> into tensor<1x2x4x4xf32>
 
+    Why: a result computed by a matvec is returned through such a chain (a 1x24 Linear
+    output viewed as 1x4x2x3); `ResultThroughConv` and `ExpandInPieces` read one expand
+    of the flat vector.
     Legality: every op between is an expand_shape or collapse_shape (both keep the
-    row-major element order) and the origin has the result's type.
+    row-major element order) and the origin is a 1-D value of as many elements, not
+    the op's own operand.
     """
 
-    op_types = (tensor.CollapseShapeOp,)
+    op_types = (tensor.CollapseShapeOp, tensor.ExpandShapeOp)
 
-    def rewrite(self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter) -> None:
-        source = flat_source(op.results[0])
-        if source is None or source.type != op.results[0].type:
+    def rewrite(self, op: tensor.CollapseShapeOp | tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
+        result = op.results[0]
+        source = flat_source(result)
+        if source is None or source is op.operands[0] or not isinstance(result.type, TensorType):
             return
-        rewriter.replace(op, [], [source])
+        if source.type == result.type:
+            rewriter.replace(op, [], [source])
+            return
+        ops, value = unflatten(source, result.type)
+        rewriter.replace(op, ops, [value])
 
 
 class FoldAffineIntoMatvec(LegalizePattern[Operation]):
@@ -565,7 +475,7 @@ class FoldAffineIntoMatvec(LegalizePattern[Operation]):
         dtype = element_dtype(out_type)
         init_op = dense_constant((scale * init + shift).astype(dtype), out_type)
         ops = [init_op, *matvec_ops((scale[:, None] * matrix).astype(dtype), matvec.operands[1],
-                                    init_op.result, _element(out_type))]
+                                    init_op.result, element_of(out_type))]
         rewriter.replace(op, ops, [ops[-1].results[0]])
         rewriter.erase(matvec)
 
@@ -658,7 +568,7 @@ class SplitReductionPrologue(LegalizePattern[GenericOp]):
         ranges = loop_sizes(maps, [s for s in shapes if s is not None])
         if ranges is None or not fits(prod(ranges), prod(out_shape), self.slot_count):
             return
-        element = _element(op.results[0].type)
+        element = element_of(op.results[0].type)
         full_type = TensorType(element, ranges)
         empty = tensor.EmptyOp([], full_type)
         region = op.body.clone()
@@ -739,7 +649,7 @@ class LinearGenericToMatvec(LegalizePattern[GenericOp]):
         dtype = element_dtype(out_type)
         ops, flat_in = flatten(x)
         bias_op = dense_constant(bias.astype(dtype), flat_type(out_type))
-        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, _element(out_type))]
+        ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, element_of(out_type))]
         back, result = unflatten(ops[-1].results[0], out_type)
         rewriter.replace(op, ops + back, [result])
 
@@ -788,159 +698,20 @@ class ComposeMatvecs(LegalizePattern[MatvecOp]):
         dtype = element_dtype(out_type)
         init_op = dense_constant((outer64 @ inner_init.astype(np.float64) + outer_init).astype(dtype), out_type)
         ops = [init_op, *matvec_ops((outer64 @ inner64).astype(dtype), inner.operands[1], init_op.result,
-                                    _element(out_type))]
+                                    element_of(out_type))]
         rewriter.replace(op, ops, [ops[-1].results[0]])
         rewriter.erase(inner)
 
 
-class ExpandInPieces(LegalizePattern[tensor.ExpandShapeOp]):
-    """A returned secret vector expanded to a shape with several non-unit dims is
-    assembled from 1-D pieces (HEIR's expand_shape may only add unit dims).
-
-        %t = tensor.expand_shape %v [[0, 1]] output_shape [2, 10] : tensor<20xf32> into tensor<2x10xf32>
-        func.return %t
-      ->
-        %p0 = tensor.extract_slice %v[0] [10] [1] : tensor<20xf32> to tensor<10xf32>
-        %e0 = tensor.expand_shape %p0 [[0, 1]] output_shape [1, 10]
-        %d1 = tensor.insert_slice %e0 into %zero[0, 0] [1, 10] [1, 1]
-        ... one piece per index of the other dims; func.return %d2
-
-    Pieces run along the longest axis (strided slices when it is not the innermost).
-    `SliceOfMatvec` and `SliceOfElementwise` then move each slice up to the matvec
-    rows that compute it. Costs HEIR one level (the insert's plaintext mask).
-    Legality: every user is `func.return` (inside the function `ElementwiseOnFlat` and
-    `FoldReshapesToFlat` remove the expand instead); static shapes; the vector is not
-    a constant; at most MAX_PIECES pieces.
-    """
-
-    op_types = (tensor.ExpandShapeOp,)
-
-    def rewrite(self, op: tensor.ExpandShapeOp, rewriter: PatternRewriter) -> None:
-        source, out_type = op.operands[0], op.results[0].type
-        source_shape, shape = static_shape(source.type), static_shape(out_type)
-        if source_shape is None or shape is None or len(source_shape) != 1 or not isinstance(out_type, TensorType):
-            return
-        if adds_only_unit_dims(source_shape, shape):
-            return
-        if not all(isinstance(use.operation, ReturnOp) for use in op.results[0].uses):
-            return
-        axis = piece_axis(shape)
-        length, stride = shape[axis], prod(shape[axis + 1:])
-        if prod(shape) // length > MAX_PIECES or self.reader.fold(source) is not None:
-            return
-        zero = dense_constant(np.zeros(shape), out_type)
-        ops: list[Operation] = [zero]
-        dest = zero.result
-        piece_shape = [length if a == axis else 1 for a in range(len(shape))]
-        piece_type = TensorType(out_type.get_element_type(), piece_shape)
-        for index in np.ndindex(*[1 if a == axis else n for a, n in enumerate(shape)]):
-            offset = int(np.ravel_multi_index(index, shape))
-            piece = tensor.ExtractSliceOp.from_static_parameters(source, [offset], [length], [stride])
-            expand = tensor.ExpandShapeOp(
-                piece.results[0], [], reassociation_attr([list(range(len(shape)))]), piece_shape, piece_type,
-            )
-            insert = tensor.InsertSliceOp.from_static_parameters(
-                expand.results[0], dest, [int(i) for i in index], piece_shape,
-            )
-            ops += [piece, expand, insert]
-            dest = insert.results[0]
-        rewriter.replace(op, ops, [dest])
-
-
-class SliceOfMatvec(LegalizePattern[tensor.ExtractSliceOp]):
-    """A slice of a matvec's result is a matvec with those rows of the matrix.
-
-        %v = linalg.matvec ins(%A, %x : tensor<20x64xf32>, tensor<64xf32>) outs(%b)
-        %p = tensor.extract_slice %v[10] [10] [1]
-      ->
-        %p = linalg.matvec ins(%A_rows, %x : tensor<10x64xf32>, tensor<64xf32>) outs(%b_rows)
-
-    Why: HEIR slices a ciphertext with a rotation and a plaintext mask (a level);
-    computing the rows directly costs nothing more.
-    Legality: static 1-D slice; matrix and init fold to constants.
-    """
-
-    op_types = (tensor.ExtractSliceOp,)
-
-    def rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.operands[0].owner, MatvecOp):
-            return
-        params = static_slice(op)
-        out_type = op.results[0].type
-        if params is None or not isinstance(out_type, TensorType):
-            return
-        matvec = op.operands[0].owner
-        matrix, init = self.reader.fold(matvec.operands[0]), self.reader.init_value(matvec.operands[2])
-        if matrix is None or init is None:
-            return
-        rows = slice_rows(*params)
-        init_op = dense_constant(init[rows], out_type)
-        ops = [init_op, *matvec_ops(matrix[rows], matvec.operands[1], init_op.result, _element(out_type))]
-        rewriter.replace(op, ops, [ops[-1].results[0]])
-
-
-class SliceOfElementwise(LegalizePattern[tensor.ExtractSliceOp]):
-    """A slice of a 1-D elementwise generic's result is the generic on slices.
-
-        %s = linalg.generic {(d0) -> (d0)} ins(%a, %k : tensor<20xf32>, tensor<20xf32>) outs(%e)
-        %p = tensor.extract_slice %s[10] [10] [1]
-      ->
-        %a10 = tensor.extract_slice %a[10] [10] [1]
-        %p = linalg.generic {(d0) -> (d0)} ins(%a10, %k10) outs(%e10)
-
-    Legality: 1-D; every map is the identity; all loops parallel; a static 1-D slice.
-    Constant inputs are sliced at compile time.
-    """
-
-    op_types = (tensor.ExtractSliceOp,)
-
-    def rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.operands[0].owner, GenericOp):
-            return
-        generic = op.operands[0].owner
-        params = static_slice(op)
-        out_type = op.results[0].type
-        if params is None or len(generic.results) != 1 or not isinstance(out_type, TensorType):
-            return
-        if not all_parallel(generic.iterator_types):
-            return
-        if any(m.data.num_dims != 1 or not is_identity(m.data) for m in generic.indexing_maps):
-            return
-        rows = slice_rows(*params)
-        ops: list[Operation] = []
-        inputs: list[SSAValue] = []
-        for value in generic.inputs:
-            constant = self.reader.fold(value)
-            if constant is not None:
-                const_op = dense_constant(np.asarray(constant)[rows], out_type)
-                ops.append(const_op)
-                inputs.append(const_op.result)
-            else:
-                piece = tensor.ExtractSliceOp.from_static_parameters(value, [params[0]], [params[1]], [params[2]])
-                ops.append(piece)
-                inputs.append(piece.results[0])
-        if generic.body.block.args[-1].uses:
-            piece = tensor.ExtractSliceOp.from_static_parameters(
-                generic.outputs[0], [params[0]], [params[1]], [params[2]])
-            ops.append(piece)
-            init = piece.results[0]
-        else:
-            empty = tensor.EmptyOp([], out_type)
-            ops.append(empty)
-            init = empty.tensor
-        new = GenericOp(
-            inputs, [init], generic.body.clone(), [AffineMapAttr(AffineMap.identity(1))] * (len(inputs) + 1),
-            generic.iterator_types, [out_type],
-        )
-        rewriter.replace(op, [*ops, new], [new.results[0]])
-
-
 def populate_legalize_for_heir_patterns(
-    ctx: Context | None = None, slot_count: int = DEFAULT_SLOT_COUNT
+    ctx: Context | None = None, slot_count: int = DEFAULT_SLOT_COUNT, flat_results: bool = False
 ) -> list[PatternSet]:
-    """The patterns of `legalize-for-heir` (all skip `heir_native` functions)."""
+    """The patterns of `legalize-for-heir` (all skip `heir_native` functions): first the
+    stages and elementwise ops to flat vectors, to a fixpoint; then the same with how a
+    result of several non-unit dims is returned (`ResultThroughConv`, else in pieces),
+    which needs the flat form settled (a reshape pair folded away) to see its stage."""
     reader, native = ConstantFolder(ctx), NativeFunctions()
-    return [PatternSet.of(
+    flat: list[RewritePattern] = [
         ContractionToMatvec(reader, native, slot_count),
         DenseStageToMatvec(reader, native, slot_count),
         ElementwiseOnFlat(reader, native),
@@ -949,87 +720,109 @@ def populate_legalize_for_heir_patterns(
         SplitReductionPrologue(reader, native, slot_count),
         LinearGenericToMatvec(reader, native, slot_count),
         ComposeMatvecs(reader, native, slot_count),
+    ]
+    results: list[RewritePattern] = [
+        ResultThroughConv(reader, native),
+        *([FlatResult(reader, native)] if flat_results else []),
         ExpandInPieces(reader, native),
         SliceOfMatvec(reader, native),
         SliceOfElementwise(reader, native),
-    )]
-
-
-# ----------------------------------------------------------------------------- legality
-def secret_ops(func: FuncOp) -> list[Operation]:
-    """The ops of `func`'s body that read its arguments, directly or through others."""
-    tainted = secret_values(func)
-    return [op for op in func.body.block.ops if any(v in tainted for v in op.operands)]
-
-
-def _several_non_unit_dims(type_: Attribute) -> bool:
-    shape = static_shape(type_)
-    return shape is not None and sum(d != 1 for d in shape) >= 2
-
-
-def _batch_one(op: Operation) -> bool:
-    shape = static_shape(op.operands[0].type)
-    return shape is not None and shape[0] == 1
-
-
-def _native_op(op: Operation) -> bool:
-    if isinstance(op, Conv2DNchwFchwOp):
-        strides = op.properties.get("strides")
-        return _batch_one(op) and (strides is None or all(s == 1 for s in int_values(strides)))
-    if isinstance(op, GenericOp):
-        return all_parallel(op.iterator_types)
-    return isinstance(op, (tensor.PadOp, tensor.CollapseShapeOp, ReturnOp)) or op.name.startswith("arith.")
-
-
-def heir_native(func: FuncOp) -> bool:
-    """True when HEIR compiles `func` as it is at no more levels than the flat form: a
-    result has several non-unit dims (the flat form returns those in pieces, one level
-    more), and every op on secret data is a pad, an elementwise op, a collapse or a
-    batch-1 `conv_2d_nchw_fchw` -- of unit stride, or the function's only linear op
-    (one conv needs none of the layout conversions that strided stages cost later).
-    E.g. conv → x² → conv at stride 1, or one strided conv fused with its pool."""
-    ops = secret_ops(func)
-    returned = [v for op in ops if isinstance(op, ReturnOp) for v in op.operands]
-    if not any(_several_non_unit_dims(v.type) for v in returned):
-        return False
-    convs = [op for op in ops if isinstance(op, Conv2DNchwFchwOp)]
-    if len(convs) == 1 and _batch_one(convs[0]):
-        return all(op is convs[0] or _native_op(op) for op in ops)
-    return all(_native_op(op) for op in ops)
+    ]
+    return [PatternSet.of(*flat), PatternSet.of(*results, *flat)]
 
 
 @dataclass(frozen=True)
 class LegalizeForHeirPass(ModulePass):
     """Rewrite heirpy's output into the forms HEIR's --torch-linalg-to-ckks compiles.
 
-    Run after `linalg-fuse-ops` and `lower-tensor-ext`. Linear stages become
-    `linalg.matvec` on flat vectors (1xK matmuls and vecmats with the transposed
-    constant; convs and sum pools with their dense matrix, when input and output fit
-    `slot-count` slots), elementwise ops move onto the flat vectors, a constant scale
-    after a matvec moves into it, a reduction that sums a square (a global average pool
-    with x² fused in) runs the square first and the sum as a matvec, a contraction or
-    sum generic becomes a matvec, two matvecs in a row become one, and a result with
-    several non-unit dims is assembled from pieces. Values never change. Example: the tiny CNN (conv + pool, x², conv +
-    pool + Linear) becomes matvec 32x64, x·x, matvec 10x32, which heir-opt compiles to
-    3 levels (tests/filecheck/transforms/legalize-for-heir/docstring.mlir).
+    The last step after `linalg-fuse-ops` (`heir-prepare` runs the three): it lowers
+    heirpy's `tensor_ext` ops itself (`lower-tensor-ext`'s patterns), so its output
+    holds only ops heir-opt parses (a tensor_ext op that cannot be lowered is an error).
+    Linear stages become `linalg.matvec` on flat vectors (1xK matmuls and vecmats with
+    the transposed constant; convs and sum pools with their dense matrix, when input
+    and output fit the slots), elementwise ops move onto the flat vectors, a constant
+    scale after a matvec moves into it, a reduction that sums a square (a global average
+    pool with x² fused in) runs the square first and the sum as a matvec, a contraction
+    or sum generic becomes a matvec, two matvecs in a row become one, and a result with
+    several non-unit dims comes from a conv laid out as the result. Values never change.
+    Example: the tiny CNN (conv + pool, x², conv + pool + Linear) becomes matvec 32x64,
+    x·x, matvec 10x32, which heir-opt compiles to 3 levels
+    (tests/filecheck/transforms/legalize-for-heir/docstring.mlir).
 
-    A function that needs vectors longer than `slot-count` prints a remark naming the
-    `min-slot-count` to give heir-opt (`--torch-linalg-to-ckks=min-slot-count=N`).
+    `slot-count`: the CKKS slots of one ciphertext, heir-opt's `min-slot-count`. 0 (the
+    default): the fewest (a power of two, at least HEIR's 1024) that hold every secret
+    vector a linear op of the module reads or writes. When that is more than 1024 a
+    remark names the one heir-opt flag to give (`--torch-linalg-to-ckks=min-slot-count=N`);
+    a function that needs more than a `slot-count` given gets a remark naming the count.
+
+    `flat-results` (default false): a result with several non-unit dims that no conv
+    can lay out (the last stage reads an input whose length is not a power of two, or a
+    batch-2 feature map) is returned as its flat vector, not assembled in pieces (a
+    level): the function's result type becomes 1-D and the caller reads it row-major in
+    the old shape (a remark names each such result).
     """
 
     name = "legalize-for-heir"
-    slot_count: int = DEFAULT_SLOT_COUNT
+    slot_count: int = 0
+    flat_results: bool = False
+    """Return a result no conv lays out flat instead of in pieces (`FlatResult`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_legalize_for_heir_patterns(ctx, self.slot_count))
-        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
-            needed = slots_needed(func)
-            if needed > self.slot_count:
-                count = min_slot_count(needed)
-                print(
-                    f"remark: legalize-for-heir: @{func.sym_name.data} has a secret tensor of {needed} "
-                    f"elements, more than {self.slot_count} slots: run linalg-fuse-ops{{slot-budget={count}}} "
-                    f"and legalize-for-heir{{slot-count={count}}}, then heir-opt "
-                    f"--torch-linalg-to-ckks=min-slot-count={count}",
-                    file=sys.stderr,
-                )
+        check_slot_count(self.name, self.slot_count)
+        apply_pattern_sets(op, populate_lower_tensor_ext_patterns(ctx))
+        functions = [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]
+        count = self.slot_count or module_slots(functions)[0]
+        result_types = {f: list(f.function_type.outputs.data) for f in functions}
+        apply_pattern_sets(op, populate_legalize_for_heir_patterns(ctx, count, self.flat_results))
+        check_heir_parses(op)
+        remarks = [slot_remark(self.name, functions, count, asked=self.slot_count)]
+        remarks += [flat_remark(self.name, f, result_types[f]) for f in functions]
+        for remark in filter(None, remarks):
+            print(remark, file=sys.stderr)
+
+
+def flat_remark(pass_name: str, func: FuncOp, before: list[Attribute]) -> str:
+    """The remark naming the results `FlatResult` returned flat, or ''."""
+    after = list(func.function_type.outputs.data)
+    changed = [(i, old, new) for i, (old, new) in enumerate(zip(before, after)) if old != new]
+    if not changed:
+        return ""
+    parts = [f"result #{i} {new} is the {old} result in row-major order" for i, old, new in changed]
+    return f"remark: {pass_name}: @{func.sym_name.data} returns flat results (flat-results): " + "; ".join(parts)
+
+
+def check_slot_count(pass_name: str, slot_count: int) -> None:
+    """A slot count is 0 (heirpy picks it) or a number of slots."""
+    if slot_count < 0:
+        raise HeirpyError(
+            f"error: {pass_name}: slot-count must be 0 (heirpy picks it) or a number of slots, got {slot_count}"
+        )
+
+
+def check_heir_parses(module: ModuleOp) -> None:
+    """Raise when an op heir-opt cannot parse is left: one of heirpy's `tensor_ext` ops
+    (HEIR's dialect of that name has none of them) that `lower-tensor-ext` declined."""
+    for op in module.walk():
+        if isinstance(op, (FusedConvPoolOp, KernelOp)):
+            raise HeirpyError(
+                f"{location_prefix(op)}error: legalize-for-heir: '{op.name}' could not be lowered to "
+                "standard linalg, and heir-opt cannot parse it"
+            )
+
+
+def slot_remark(pass_name: str, functions: list[FuncOp], count: int, asked: int) -> str:
+    """The remark naming the slot count to give heir-opt, or '' when HEIR's default
+    serves: `count` slots were used (`asked` is the user's `slot-count`, 0 = chosen by
+    heirpy); a function that needs more than `asked` names the count to ask for."""
+    needed, func, longest = module_slots(functions)
+    if asked and longest > asked and func is not None:
+        return (
+            f"remark: {pass_name}: @{func.sym_name.data} has a secret tensor of {longest} elements, more than "
+            f"{asked} slots: run heir-prepare{{slot-count={needed}}} (or leave slot-count out), then heir-opt "
+            f"{heir_opt_flag(needed)}"
+        )
+    final = max(count, needed)
+    if final <= DEFAULT_SLOT_COUNT:
+        return ""
+    where = f" (@{func.sym_name.data} has a secret tensor of {longest} elements)" if func is not None else ""
+    return f"remark: {pass_name}: the module needs {final} slots{where}: run heir-opt {heir_opt_flag(final)}"

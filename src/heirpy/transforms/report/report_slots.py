@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, linear_stages, min_slot_count, slots_needed
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, heir_opt_flag, linear_stages, min_slot_count, slots_needed
 
 
 def format_slots_table(func: FuncOp) -> str:
@@ -25,8 +25,8 @@ def format_slots_table(func: FuncOp) -> str:
     lines = [f"@{func.sym_name.data}: linear ops on secret data"]
     lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     count = min_slot_count(slots_needed(func))
-    default = " (HEIR's default)" if count == DEFAULT_SLOT_COUNT else ""
-    lines.append(f"  min-slot-count: {count}{default}")
+    flag = " (HEIR's default)" if count == DEFAULT_SLOT_COUNT else f": heir-opt {heir_opt_flag(count)}"
+    lines.append(f"  min-slot-count: {count}{flag}")
     return "\n".join(lines)
 
 
@@ -37,7 +37,8 @@ class ReportSlotsPass(ModulePass):
     For HEIR's `--torch-linalg-to-ckks`, whose linear kernels need each secret vector in
     one ciphertext: per linear op on secret data (matvec, matmul, conv, pool) the dense
     matrix it stands for (`out x in` elements) and the slots that takes, then the
-    function's `min-slot-count` (a power of two, at least HEIR's default 1024). Example
+    function's `min-slot-count` (a power of two, at least HEIR's default 1024) with the
+    heir-opt flag that sets it (`--torch-linalg-to-ckks=min-slot-count=N`). Example
     (tests/filecheck/transforms/report-slots/docstring.mlir):
 
         @main: linear ops on secret data

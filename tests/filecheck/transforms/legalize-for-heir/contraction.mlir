@@ -1,7 +1,10 @@
 // ContractionToMatvec: a 1xK matmul, a vecmat, a W·x (Kx1) matmul and a batch of rows
 // with a constant weight become matvecs; matmuls that do not fit or have no constant
 // weight stay.
-// RUN: heirpy-opt %s --split-input-file -p legalize-for-heir | filecheck %s
+// RUN: heirpy-opt %s --split-input-file -p 'legalize-for-heir{slot-count=1024}' | filecheck %s
+// Without a slot count heirpy picks the fewest slots that hold the wide rows (2048) and
+// says so, naming the heir-opt flag:
+// RUN: heirpy-opt %s --split-input-file -p legalize-for-heir 2>&1 | filecheck %s --check-prefix=AUTO
 
 // A torch Linear: x (1x3) times W (3x2), accumulator [[1, 2]].
 func.func @row(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
@@ -80,6 +83,9 @@ func.func @wide_rows(%x: tensor<2x600xf32>) -> tensor<2x2xf32> {
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %{{.*}} : tensor<2x600xf32>, tensor<600x2xf32>)
 // CHECK-NEXT: return %[[Y]]
+// AUTO: remark: legalize-for-heir: the module needs 2048 slots (@wide_rows has a secret tensor of 1200 elements): run heir-opt --torch-linalg-to-ckks=min-slot-count=2048
+// AUTO-LABEL: func.func @wide_rows
+// AUTO:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<2x1200xf32>, tensor<1200xf32>)
 
 // -----
 

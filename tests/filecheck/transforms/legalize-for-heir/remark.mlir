@@ -8,7 +8,7 @@ func.func @wide(%x: tensor<20xf32>) -> tensor<2xf32> {
   %y = linalg.matvec ins(%a, %x : tensor<2x20xf32>, tensor<20xf32>) outs(%b : tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
-// CHECK: remark: legalize-for-heir: @wide has a secret tensor of 20 elements, more than 16 slots: run linalg-fuse-ops{slot-budget=1024} and legalize-for-heir{slot-count=1024}, then heir-opt --torch-linalg-to-ckks=min-slot-count=1024
+// CHECK: remark: legalize-for-heir: @wide has a secret tensor of 20 elements, more than 16 slots: run heir-prepare{slot-count=1024} (or leave slot-count out), then heir-opt --torch-linalg-to-ckks=min-slot-count=1024
 // CHECK-LABEL: func.func @wide
 
 // -----

@@ -22,4 +22,4 @@ func.func @main(%x: tensor<1x1x28x28xf32>) -> (tensor<1x6x28x28xf32>, tensor<2xf
 // CHECK-NEXT:   op                       matrix (out x in)  slots
 // CHECK-NEXT:   linalg.conv_2d_nchw_fchw 4704x784           8192
 // CHECK-NOT:    linalg.matvec
-// CHECK-NEXT:   min-slot-count: 8192{{$}}
+// CHECK-NEXT:   min-slot-count: 8192: heir-opt --torch-linalg-to-ckks=min-slot-count=8192{{$}}

@@ -1,0 +1,77 @@
+"""`heir-prepare`: heirpy's whole preparation for HEIR's CKKS pipeline, with one slot setting.
+
+    heir-prepare{slot-count=N}
+      ==  linalg-canonicalizations,linalg-fuse-ops{slot-budget=N},legalize-for-heir{slot-count=N}
+
+The slot count is the one number HEIR's `--torch-linalg-to-ckks=min-slot-count=N` and
+heirpy's passes must agree on: `linalg-fuse-ops` may fuse a chain into a dense matrix
+whose vectors fit it, `legalize-for-heir` writes matvecs that fit it. Without
+`slot-count` (or with 0), fusion keeps its default budget (HEIR's 1024 slots, widened to
+the vectors each function carries anyway) and `legalize-for-heir` picks the fewest
+slots that hold every secret vector of the result, naming the heir-opt flag in a
+remark when that is more than HEIR's default. The components are the passes themselves,
+so `heir-prepare` prints exactly what the three print in a row
+(tests/unit/test_heir_prepare.py checks this).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
+from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
+from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
+from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass, check_slot_count
+
+
+def heir_prepare_passes(slot_count: int = 0, flat_results: bool = False) -> tuple[ModulePass, ...]:
+    """The passes `heir-prepare{slot-count=N}` runs, in order (0: heirpy picks the count)."""
+    return (
+        LinalgCanonicalizationsPass(),
+        LinalgFuseOpsPass(slot_budget=slot_count or DEFAULT_SLOT_COUNT),
+        LegalizeForHeirPass(slot_count=slot_count, flat_results=flat_results),
+    )
+
+
+def heir_prepare_pipeline(slot_count: int = 0, flat_results: bool = False) -> str:
+    """`heir-prepare{slot-count=N}` spelled as the pipeline of its component passes."""
+    fuse = f"linalg-fuse-ops{{slot-budget={slot_count}}}" if slot_count else "linalg-fuse-ops"
+    options = [f"slot-count={slot_count}"] * bool(slot_count) + ["flat-results=true"] * flat_results
+    legalize = "legalize-for-heir" + (f"{{{' '.join(options)}}}" if options else "")
+    return f"linalg-canonicalizations,{fuse},{legalize}"
+
+
+@dataclass(frozen=True)
+class HeirPreparePass(ModulePass):
+    """Prepare for HEIR's --torch-linalg-to-ckks in one step: canonicalize, fuse, legalize with one slot count.
+
+    `heir-prepare{slot-count=N}` runs `linalg-canonicalizations`,
+    `linalg-fuse-ops{slot-budget=N}` and `legalize-for-heir{slot-count=N}`; give
+    heir-opt the same N (`--torch-linalg-to-ckks=min-slot-count=N`). Without
+    `slot-count`, heirpy picks the fewest slots that hold every secret vector and a
+    remark names the heir-opt flag when that is more than HEIR's default 1024:
+
+        heirpy-opt net.mlir -p heir-prepare | heir-opt --secretize=function=main \\
+            '--annotate-module=backend=openfhe scheme=ckks' --torch-linalg-to-ckks
+
+    `flat-results=true` is `legalize-for-heir`'s option: a result with several non-unit
+    dims that no conv can lay out is returned flat (one level less than in pieces).
+    (tests/filecheck/transforms/heir-prepare/docstring.mlir runs it on a net with a
+    fused kernel and pipes the result through heir-opt.)
+    """
+
+    name = "heir-prepare"
+
+    slot_count: int = 0
+    """CKKS slots per ciphertext, heir-opt's min-slot-count (0: heirpy picks it)."""
+    flat_results: bool = False
+    """`legalize-for-heir`'s: a result no conv lays out is returned flat, not in pieces."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_slot_count(self.name, self.slot_count)
+        for component in heir_prepare_passes(self.slot_count, self.flat_results):
+            component.apply(ctx, op)
