@@ -1,21 +1,21 @@
-"""Levels HEIR's CKKS back end allocates for each net, raw vs after heirpy + legalize-for-heir.
+"""Levels HEIR's CKKS back end allocates for each net, raw vs after heirpy's heir-prepare.
 
     flock /work/coord/bench.lock python benchmarks/bench_heir_backend.py [--timeout 600]
         [--only NAME ...] [--extra DIR ...] [--out benchmarks/out/heir_backend.md]
 
-For every `examples/*.mlir` model, every net `bench_depth.py` generates with torch-mlir
-(its generators are imported, not copied) and every `.mlir` in `--extra` directories,
-heir-opt runs
+For every `examples/*.mlir` model, the nets of issue 24
+(`tests/filecheck/transforms/heir-prepare/Inputs/`: a 1x6x4x4 feature map, a batch of
+2), every net `bench_depth.py` generates with torch-mlir (its generators are imported,
+not copied) and every `.mlir` in `--extra` directories, heir-opt runs
 
     heir-opt --secretize=function=<entry> '--annotate-module=backend=openfhe scheme=ckks'
              --torch-linalg-to-ckks[=min-slot-count=S]
 
-on (a) the raw IR and (b) the IR after heirpy's `linalg-canonicalizations,linalg-fuse-ops,
-lower-tensor-ext,legalize-for-heir` with slot budget S (checked against the raw IR with the
-evaluator, and to contain no tensor_ext op). S is HEIR's default 1024 unless the
-legalized net has a secret tensor longer than that (`legalize_for_heir.slots_needed`):
-then S is the power of two legalize-for-heir reports, for both runs. `<entry>` is the
-module's first function.
+on (a) the raw IR and (b) the IR after heirpy's `heir-prepare` (= `linalg-canonicalizations,
+linalg-fuse-ops,legalize-for-heir`, the slot count picked by heirpy; checked against the
+raw IR with the evaluator, and to contain no tensor_ext op). S is the slot count heirpy
+names (`heirpy.analysis.slots.module_slots`: HEIR's default 1024 unless a secret vector
+is longer), for both runs. `<entry>` is the module's first function.
 
 Levels = len(Q) - 1 of the module's `ckks.schemeParam` (HEIR's parameter generation sizes
 the Q chain to the levels its management passes used). "bound" is heirpy's depth model
@@ -43,13 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from xdsl.dialects.func import FuncOp  # noqa: E402
 
 from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, min_slot_count, slots_needed  # noqa: E402
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, module_slots  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
-HEIRPY_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops{{slot-budget={s}}},lower-tensor-ext,legalize-for-heir{{slot-count={s}}}"
+HEIRPY_PIPELINE = "heir-prepare"
+ISSUE_NETS = ROOT / "tests" / "filecheck" / "transforms" / "heir-prepare" / "Inputs"
 SCHEME_PARAM = re.compile(r"ckks\.schemeParam\s*=\s*#ckks\.scheme_param<([^>]*)>")
 Q_LIST = re.compile(r"\bQ\s*=\s*\[([^\]]*)\]")
 LOG_N = re.compile(r"\blogN\s*=\s*(\d+)")
@@ -138,20 +139,14 @@ def run_heir(text: str, function: str, timeout: float, slots: int) -> HeirRun:
 
 
 def legalized(text: str, name: str, function: str) -> tuple[str, int]:
-    """heirpy's output for heir-opt and the slot count it needs; the values are checked
+    """heirpy's output for heir-opt and the slot count it names; the values are checked
     against the raw IR (one seed) so no level is reported for a different program."""
-    slots = DEFAULT_SLOT_COUNT
-    while True:
-        module = parse(text, name)
-        run_pipeline(module, HEIRPY_PIPELINE.format(s=slots))
-        func = next(op for op in module.walk() if isinstance(op, FuncOp) and op.sym_name.data == function)
-        needed = min_slot_count(slots_needed(func))
-        if needed <= slots:
-            break
-        slots = needed
+    module = parse(text, name)
+    run_pipeline(module, HEIRPY_PIPELINE)
+    slots = module_slots([op for op in module.walk() if isinstance(op, FuncOp)])[0]
     lowered = print_module(module)
     if "tensor_ext." in lowered:
-        raise RuntimeError("tensor_ext ops left after lower-tensor-ext")
+        raise RuntimeError("tensor_ext ops left after heir-prepare")
     report = check_equivalence(parse(text, name), parse(lowered, f"{name}-heirpy"), function=function, seeds=(0,))
     if not report.ok:
         raise RuntimeError("heirpy changed the values: " + report.summary().splitlines()[-1].strip())
@@ -202,7 +197,7 @@ def _note(row: Row) -> str:
 
 def format_rows(rows: list[Row]) -> str:
     header = ["net", "heirpy depth raw", "bound (heirpy)", "slots", "HEIR (a) raw", "(a) s",
-              "HEIR (b) heirpy + legalize-for-heir", "(b) s", "note"]
+              "HEIR (b) heirpy heir-prepare", "(b) s", "note"]
     body = []
     notes: list[str] = []
     for row in rows:
@@ -240,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "heir_backend.md")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        models = sorted((ROOT / "examples").glob("*.mlir"))
+        models = sorted((ROOT / "examples").glob("*.mlir")) + sorted(ISSUE_NETS.glob("*.mlir"))
         if args.only is None or any(name.startswith("gen_") for name in args.only):  # torch-mlir takes minutes
             models += export_generated(Path(tmp))
         models += [m for d in args.extra for m in sorted(d.glob("*.mlir"))]
@@ -251,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join([
         f"heir-opt: {HEIR_OPT} ({heir_version()})",
         f"command: {command} (=min-slot-count=S when slots S > {DEFAULT_SLOT_COUNT}, for both runs)",
-        f"(b) = after heirpy {HEIRPY_PIPELINE.format(s='S')}, values checked against the raw IR; "
+        f"(b) = after heirpy {HEIRPY_PIPELINE} (slot count S picked by heirpy), values checked against the raw IR; "
         "levels = len(ckks.schemeParam Q) - 1; bound = heirpy's depth model on (b)",
         "",
         format_rows(rows),
