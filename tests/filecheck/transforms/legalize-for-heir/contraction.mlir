@@ -99,3 +99,4 @@ func.func @secret_weight(%x: tensor<1x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x2
 // CHECK-NOT:  linalg.matvec
 // CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>)
 // CHECK-NEXT: return %[[Y]]
+// AUTO-LABEL: func.func @secret_weight(
