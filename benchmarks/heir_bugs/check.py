@@ -54,6 +54,9 @@ REPROS = [
     Repro("conv_1x1_filter.mlir", tuple(CKKS), "rejects",
           "a conv with one tap per output channel (one input channel, 1x1): a stray unrealized "
           "conversion cast (two channels or a 3x3 filter compile)"),
+    Repro("gap_linear_segfault.mlir", tuple(CKKS), "crash",
+          "torch's global average pool (a sum over H and W, then / H*W) + flatten + Linear, as the raw "
+          "ResNet-20 export ends"),
     Repro("mobilenet_gap_segfault.mlir", tuple(CKKS), "crash",
           "a 1x1 conv, then BN and x² fused into a global average pool's sum (heirpy's "
           "MobileNet-block output before legalize-for-heir split the square out)"),
