@@ -26,12 +26,14 @@ from heirpy.ir.utils import all_parallel, int_values, reassociation_attr, static
 from heirpy.transforms.linear.constant_folding import ConstantFolder
 from heirpy.transforms.rewrite import OpPattern, OpT
 
-MAX_DENSE_ELEMENTS = 1 << 24
-"""Largest dense matrix (D_out x D_in entries, 64 MB of f32) this pass writes for a stage
-whose vectors fit the slots. Four times fusion's cap (`MAX_MATRIX_ELEMENTS`): LeNet-5's
+MAX_DENSE_ELEMENTS = 1 << 23
+"""Largest dense matrix (D_out x D_in entries, 32 MB of f32) this pass writes for a stage
+whose vectors fit the slots. Twice fusion's cap (`MAX_MATRIX_ELEMENTS`): LeNet-5's
 pool-fused conv2 is 1600x4704 (7.5M), and HEIR compiles that net at its depth bound only
 with every stage a matvec (9 levels, 48 s); with conv1 and conv2 left to HEIR's conv
-kernel it takes 23 (the strided conv's layout conversion costs one level per slot bit)."""
+kernel it takes 23 (the strided conv's layout conversion costs one level per slot bit).
+ResNet-20's 64x8x8 convs (4096 x 4096, 16.8M) stay convs: as matrices they made heirpy's
+output 136 MB."""
 
 
 NATIVE_CONV_ELEMENTS = 1 << 20
@@ -158,20 +160,27 @@ def _batch_one(op: Operation) -> bool:
     return shape is not None and shape[0] == 1
 
 
-def kernel_1x1(op: Conv2DNchwFchwOp) -> bool:
-    """A conv whose filter has one tap per output channel (one input channel, 1x1):
-    heir-opt 2026.11.1 fails on it ("unexpected unrealized conversion cast op found",
-    benchmarks/heir_bugs/conv_1x1_filter.mlir; two input channels or a 3x3 filter
-    compile), so it is never left to HEIR's conv kernel."""
+def heir_fails_on(op: Conv2DNchwFchwOp) -> bool:
+    """A conv heir-opt 2026.11.1 cannot compile, so never left to HEIR's conv kernel:
+    a filter with one tap per output channel (one input channel, 1x1: "unexpected
+    unrealized conversion cast op found", benchmarks/heir_bugs/conv_1x1_filter.mlir),
+    or a zero pad as wide as the filter on a spatial dim (SIGSEGV,
+    benchmarks/heir_bugs/conv_pad_wider_than_filter.mlir; torch's (k - 1) / 2 is fine)."""
     shape = static_shape(op.operands[1].type)
-    return shape is not None and tuple(shape[1:]) == (1, 1, 1)
+    if shape is None or tuple(shape[1:]) == (1, 1, 1):
+        return shape is not None
+    pad = op.operands[0].owner
+    if not isinstance(pad, tensor.PadOp) or pad.low or pad.high:
+        return False
+    low, high = int_values(pad.static_low), int_values(pad.static_high)
+    return len(low) == 4 and any(max(low[d], high[d]) >= shape[d] for d in (2, 3))
 
 
 def _native_op(op: Operation) -> bool:
     if isinstance(op, Conv2DNchwFchwOp):
         strides = op.properties.get("strides")
         unit = strides is None or all(s == 1 for s in int_values(strides))
-        return _batch_one(op) and unit and not kernel_1x1(op)
+        return _batch_one(op) and unit and not heir_fails_on(op)
     if isinstance(op, GenericOp):
         return all_parallel(op.iterator_types)
     return isinstance(op, (tensor.PadOp, tensor.CollapseShapeOp, ReturnOp)) or op.name.startswith("arith.")
@@ -181,7 +190,7 @@ def heir_native(func: FuncOp) -> bool:
     """True when HEIR compiles `func` as it is at no more levels than the flat form, and
     with its small filters: a result has several non-unit dims, and every op on secret
     data is a pad, an elementwise op, a collapse or a batch-1 `conv_2d_nchw_fchw` with
-    a filter larger than 1x1 (`kernel_1x1`) -- of unit stride, or the function's only
+    a filter heir-opt compiles (`heir_fails_on`) -- of unit stride, or the function's only
     linear op (one conv needs none of the layout conversions that strided stages cost
     later). E.g. conv → x² → conv at stride 1, or one strided conv fused with its pool."""
     ops = secret_ops(func)
@@ -189,7 +198,7 @@ def heir_native(func: FuncOp) -> bool:
     if not any(_several_non_unit_dims(v.type) for v in returned):
         return False
     convs = [op for op in ops if isinstance(op, Conv2DNchwFchwOp)]
-    if len(convs) == 1 and _batch_one(convs[0]) and not kernel_1x1(convs[0]):
+    if len(convs) == 1 and _batch_one(convs[0]) and not heir_fails_on(convs[0]):
         return all(op is convs[0] or _native_op(op) for op in ops)
     return all(_native_op(op) for op in ops)
 

@@ -2,7 +2,7 @@
 
 HEIR's `conv_2d_nchw_fchw` kernel (LayoutPropagation, ConvertToCiphertextSemantics)
 multiplies by the conv's Toeplitz matrix, which it builds from the filter, in one
-level (a 1x1 filter makes heir-opt fail: `heir_forms.kernel_1x1`). It costs no more
+level (some filters and pads make heir-opt fail: `heir_forms.heir_fails_on`). It costs no more
 only when its data arrives in the row-major 4-D layout HEIR
 gives the function's arguments and a unit-stride conv's result (elementwise ops keep
 a layout), batch 1, unit strides; a zero pad on the spatial dims folds into the kernel
@@ -28,7 +28,7 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import all_parallel, int_values, is_identity, static_shape
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.lowering.heir_forms import kernel_1x1
+from heirpy.transforms.lowering.heir_forms import heir_fails_on
 
 
 def is_power_of_two(n: int) -> bool:
@@ -81,7 +81,7 @@ class RowMajorValues:
 
     def native_conv(self, op: Operation) -> bool:
         """True for a conv HEIR runs at one level as it is (see the module doc)."""
-        if not isinstance(op, Conv2DNchwFchwOp) or not _unit_stride_batch_one(op) or kernel_1x1(op):
+        if not isinstance(op, Conv2DNchwFchwOp) or not _unit_stride_batch_one(op) or heir_fails_on(op):
             return False
         data = op.operands[0]
         if isinstance(data.owner, PadOp):
