@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a
 from heirpy.analysis.slots import heir_opt_flag, module_slots  # noqa: E402
 from heirpy.api import build_pipeline, parse, print_module, run_pipeline  # noqa: E402
 from heirpy.transforms.heir_prepare import heir_prepare_pipeline  # noqa: E402
-from heirpy.transforms.lowering.heir_native_convs import is_power_of_two  # noqa: E402
+from heirpy.transforms.lowering.heir_forms import is_power_of_two  # noqa: E402
 from heirpy.transforms.lowering.heir_result_conv import merge_unit_dims, result_grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from heirpy.analysis.slots import secret_values
+from heirpy.analysis.slots import folded_pad_source, secret_values
 from heirpy.ir.constants import dense_constant
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, MatvecOp
 from heirpy.ir.utils import all_parallel, int_values, reassociation_attr, static_shape
@@ -160,6 +160,23 @@ def _batch_one(op: Operation) -> bool:
     return shape is not None and shape[0] == 1
 
 
+def is_power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def pad_costs_a_level(op: Conv2DNchwFchwOp) -> bool:
+    """True when HEIR's conv pays a level for the zero pad that feeds it: a pad its
+    kernel does not fold (not symmetric on the spatial dims alone), or a folded one on
+    data whose element count is no power of two (HEIR then remaps the padded tensor with
+    a mask: `heir_native_convs` module doc)."""
+    pad = op.operands[0].owner
+    if not isinstance(pad, tensor.PadOp):
+        return False
+    source = folded_pad_source(pad)
+    shape = static_shape(source.type) if source is not None else None
+    return shape is None or not is_power_of_two(prod(shape))
+
+
 def heir_fails_on(op: Conv2DNchwFchwOp) -> bool:
     """A conv heir-opt 2026.11.1 cannot compile, so never left to HEIR's conv kernel:
     a filter with one tap per output channel (one input channel, 1x1: "unexpected
@@ -180,7 +197,7 @@ def _native_op(op: Operation) -> bool:
     if isinstance(op, Conv2DNchwFchwOp):
         strides = op.properties.get("strides")
         unit = strides is None or all(s == 1 for s in int_values(strides))
-        return _batch_one(op) and unit and not heir_fails_on(op)
+        return _batch_one(op) and unit and not heir_fails_on(op) and not pad_costs_a_level(op)
     if isinstance(op, GenericOp):
         return all_parallel(op.iterator_types)
     return isinstance(op, (tensor.PadOp, tensor.CollapseShapeOp, ReturnOp)) or op.name.startswith("arith.")
@@ -190,7 +207,8 @@ def heir_native(func: FuncOp) -> bool:
     """True when HEIR compiles `func` as it is at no more levels than the flat form, and
     with its small filters: a result has several non-unit dims, and every op on secret
     data is a pad, an elementwise op, a collapse or a batch-1 `conv_2d_nchw_fchw` with
-    a filter heir-opt compiles (`heir_fails_on`) -- of unit stride, or the function's only
+    a filter heir-opt compiles (`heir_fails_on`) and a pad that costs no level
+    (`pad_costs_a_level`) -- of unit stride, or the function's only
     linear op (one conv needs none of the layout conversions that strided stages cost
     later). E.g. conv → x² → conv at stride 1, or one strided conv fused with its pool."""
     ops = secret_ops(func)
@@ -198,7 +216,7 @@ def heir_native(func: FuncOp) -> bool:
     if not any(_several_non_unit_dims(v.type) for v in returned):
         return False
     convs = [op for op in ops if isinstance(op, Conv2DNchwFchwOp)]
-    if len(convs) == 1 and _batch_one(convs[0]) and not heir_fails_on(convs[0]):
+    if len(convs) == 1 and _batch_one(convs[0]) and not heir_fails_on(convs[0]) and not pad_costs_a_level(convs[0]):
         return all(op is convs[0] or _native_op(op) for op in ops)
     return all(_native_op(op) for op in ops)
 

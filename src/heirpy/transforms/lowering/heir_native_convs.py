@@ -18,8 +18,6 @@ each), so `DenseStageToMatvec` keeps it a conv.
 
 from __future__ import annotations
 
-from math import prod
-
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
@@ -28,11 +26,7 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import all_parallel, int_values, is_identity, static_shape
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.lowering.heir_forms import heir_fails_on
-
-
-def is_power_of_two(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
+from heirpy.transforms.lowering.heir_forms import heir_fails_on, pad_costs_a_level
 
 
 def _unit_stride_batch_one(op: Conv2DNchwFchwOp) -> bool:
@@ -83,11 +77,11 @@ class RowMajorValues:
         """True for a conv HEIR runs at one level as it is (see the module doc)."""
         if not isinstance(op, Conv2DNchwFchwOp) or not _unit_stride_batch_one(op) or heir_fails_on(op):
             return False
+        if pad_costs_a_level(op):
+            return False
         data = op.operands[0]
         if isinstance(data.owner, PadOp):
             source = folded_pad_source(data.owner)
-            source_shape = static_shape(source.type) if source is not None else None
-            if source is None or source_shape is None or not is_power_of_two(prod(source_shape)):
-                return False
+            assert source is not None  # pad_costs_a_level: the pad folds
             data = source
         return self.row_major(data)
