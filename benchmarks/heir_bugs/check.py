@@ -52,8 +52,8 @@ REPROS = [
     Repro("matvec_over_slots.mlir", tuple(CKKS), "rejects",
           "a matvec longer than the slot count: a stray cast instead of a size diagnostic"),
     Repro("conv_1x1_filter.mlir", tuple(CKKS), "rejects",
-          "a conv with one tap per output channel (one input channel, 1x1): a stray unrealized "
-          "conversion cast (two channels or a 3x3 filter compile)"),
+          "a 1x1 conv with one input (or one output) channel: a stray unrealized conversion cast "
+          "(2->2 channels or a 3x3 filter compile)"),
     Repro("conv_pad_wider_than_filter.mlir", tuple(CKKS), "crash",
           "a zero pad as wide as the conv's filter (pad 1 around a 1x1 conv; torch's (k-1)/2 compiles)"),
     Repro("gap_linear_segfault.mlir", tuple(CKKS), "crash",

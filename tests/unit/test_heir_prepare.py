@@ -99,7 +99,7 @@ def test_power_of_two() -> None:
 
 
 NATIVE = """
-func.func @f(%x: tensor<1x4x8x8xf32>, %y: tensor<1x3x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x2x2xf32>, tensor<1x4x8x8xf32>, tensor<1x4x10x10xf32>) {
+func.func @f(%x: tensor<1x4x8x8xf32>, %y: tensor<1x3x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x2x2xf32>, tensor<1x4x8x8xf32>, tensor<1x4x11x11xf32>) {
   %zero = arith.constant 0.0 : f32
   %w = arith.constant dense<0.5> : tensor<4x4x3x3xf32>
   %w3 = arith.constant dense<0.5> : tensor<4x3x3x3xf32>
@@ -121,10 +121,14 @@ func.func @f(%x: tensor<1x4x8x8xf32>, %y: tensor<1x3x8x8xf32>) -> (tensor<1x4x8x
   %after = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%strided, %w : tensor<1x4x4x4xf32>, tensor<4x4x3x3xf32>) outs(%b2 : tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   %x1 = tensor.extract_slice %x[0, 0, 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<1x4x8x8xf32> to tensor<1x1x8x8xf32>
   %tap = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x1, %w1 : tensor<1x1x8x8xf32>, tensor<4x1x1x1xf32>) outs(%b : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
-  %w11 = arith.constant dense<0.5> : tensor<4x4x1x1xf32>
-  %b10 = arith.constant dense<0.0> : tensor<1x4x10x10xf32>
-  %wide = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%p, %w11 : tensor<1x4x10x10xf32>, tensor<4x4x1x1xf32>) outs(%b10 : tensor<1x4x10x10xf32>) -> tensor<1x4x10x10xf32>
-  return %pow2, %odd, %strided, %after, %tap, %wide : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x2x2xf32>, tensor<1x4x8x8xf32>, tensor<1x4x10x10xf32>
+  %p2 = tensor.pad %x low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x12x12xf32>
+  %w22 = arith.constant dense<0.5> : tensor<4x4x2x2xf32>
+  %b11 = arith.constant dense<0.0> : tensor<1x4x11x11xf32>
+  %wide = linalg.conv_2d_nchw_fchw {strides = dense<1> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%p2, %w22 : tensor<1x4x12x12xf32>, tensor<4x4x2x2xf32>) outs(%b11 : tensor<1x4x11x11xf32>) -> tensor<1x4x11x11xf32>
+  return %pow2, %odd, %strided, %after, %tap, %wide : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x2x2xf32>, tensor<1x4x8x8xf32>, tensor<1x4x11x11xf32>
 }
 """
 
@@ -133,8 +137,8 @@ def test_native_convs_are_unit_stride_row_major_and_pow2_under_a_pad() -> None:
     """`RowMajorValues.native_conv`, the guard that keeps a conv HEIR's own: a padded
     power-of-two input (256) is native; a padded 192-element one is not (HEIR masks it);
     a strided conv is not, nor a conv reading a strided conv's (gapped) result, nor one
-    with a single tap per output channel or a pad as wide as its filter (heir-opt fails
-    on both), nor a slice's."""
+    with a 1x1 filter or a pad as wide as its filter (heir-opt fails on both), nor a
+    slice's."""
     from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
     from heirpy.transforms.linear.constant_folding import ConstantFolder
     from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
