@@ -100,3 +100,23 @@ func.func @secret_weight(%x: tensor<1x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x2
 // CHECK:      %[[Y:.*]] = linalg.matmul ins(%x, %w : tensor<1x3xf32>, tensor<3x2xf32>)
 // CHECK-NEXT: return %[[Y]]
 // AUTO-LABEL: func.func @secret_weight(
+// AUTO-NOT: tensor.insert_slice
+
+// -----
+
+// A global average pool + Linear written as a reshape then a plain matmul (the form both
+// IREE and HEIR compile): the flattened feature map times the Linear's weight divided by
+// H*W, repeated over the pooled positions. One matvec on the collapsed map.
+func.func @pool_linear_as_matmul(%x: tensor<1x2x2x2xf32>) -> tensor<1x3xf32> {
+  %f = tensor.collapse_shape %x [[0], [1, 2, 3]] : tensor<1x2x2x2xf32> into tensor<1x8xf32>
+  %w = arith.constant dense<[[0.25, 0.0, -0.25], [0.25, 0.0, -0.25], [0.25, 0.0, -0.25], [0.25, 0.0, -0.25], [0.0, 0.5, 0.125], [0.0, 0.5, 0.125], [0.0, 0.5, 0.125], [0.0, 0.5, 0.125]]> : tensor<8x3xf32>
+  %c = arith.constant dense<[[0.5, -0.5, 1.0]]> : tensor<1x3xf32>
+  %y = linalg.matmul ins(%f, %w : tensor<1x8xf32>, tensor<8x3xf32>) outs(%c : tensor<1x3xf32>) -> tensor<1x3xf32>
+  return %y : tensor<1x3xf32>
+}
+// CHECK-LABEL: func.func @pool_linear_as_matmul
+// CHECK:      %[[XF:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x8xf32> into tensor<8xf32>
+// CHECK:      %[[V:.*]] = linalg.matvec ins(%{{.*}}, %[[XF]] : tensor<3x8xf32>, tensor<8xf32>)
+// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %[[V]] {{\[}}[0, 1]] output_shape [1, 3]
+// CHECK-NEXT: return %[[R]]
+// AUTO-LABEL: func.func @pool_linear_as_matmul(
