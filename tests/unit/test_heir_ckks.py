@@ -22,7 +22,8 @@ from heirpy.ir.utils import all_parallel
 
 ROOT = Path(__file__).resolve().parents[2]
 HEIR_OPT = shutil.which("heir-opt")
-PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext,legalize-for-heir"
+PIPELINE = "heir-prepare"
+ISSUE_NETS = ROOT / "tests" / "filecheck" / "transforms" / "heir-prepare" / "Inputs"
 CKKS = ["--secretize=function=main", "--annotate-module=backend=openfhe scheme=ckks", "--torch-linalg-to-ckks"]
 
 
@@ -51,6 +52,32 @@ def test_heir_compiles_heirpy_output_at_the_depth_bound(model: str, bound: int) 
     func = next(op for op in module.walk() if op.name == "func.func")
     assert analyze_function(func).depth == bound  # type: ignore[arg-type]
     assert heir_levels(print_module(module)) == bound
+
+
+@requires_heir
+def test_a_feature_map_result_compiles_at_the_depth_bound() -> None:
+    """Issue 24's conv, x², avg pool, conv net returning its 1x6x4x4 feature map: the
+    last stage comes out of a conv laid out as the result (ResultThroughConv), 3 levels,
+    the bound (in pieces it took 4)."""
+    module = parse((ISSUE_NETS / "feature_map.mlir").read_text(), "feature_map.mlir")
+    run_pipeline(module, PIPELINE)
+    func = next(op for op in module.walk() if op.name == "func.func")
+    assert analyze_function(func).depth == 3  # type: ignore[arg-type]
+    assert heir_levels(print_module(module)) == 3
+
+
+def test_a_whole_function_chain_fuses_to_one_block_diagonal_matvec() -> None:
+    """Issue 24's batch-2 conv, pool, flatten, Linear, Linear: the chain is the whole
+    function, so it fuses by default (its 6400-element input is encrypted anyway) into
+    one matvec, returned flat with flat-results (1 level under heir-opt at 8192 slots,
+    docs/heir.md)."""
+    module = parse((ISSUE_NETS / "batch2_linear.mlir").read_text(), "batch2_linear.mlir")
+    run_pipeline(module, "heir-prepare{flat-results=true}")
+    func = next(op for op in module.walk() if op.name == "func.func")
+    assert analyze_function(func).depth == 1  # type: ignore[arg-type]
+    matvecs = [op for op in module.walk() if op.name == "linalg.matvec"]
+    assert len(matvecs) == 1 and str(matvecs[0].operands[0].type) == "tensor<20x6400xf32>"
+    assert str(func.function_type.outputs.data[0]) == "tensor<20xf32>"  # type: ignore[attr-defined]
 
 
 @requires_heir
