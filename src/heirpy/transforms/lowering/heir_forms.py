@@ -17,12 +17,13 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
 from heirpy.analysis.slots import folded_pad_source, secret_values
 from heirpy.ir.constants import dense_constant
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, MatvecOp
-from heirpy.ir.utils import all_parallel, int_values, reassociation_attr, static_shape
+from heirpy.ir.utils import all_parallel, int_values, map_dims, reassociation_attr, static_shape
 from heirpy.transforms.linear.constant_folding import ConstantFolder
 from heirpy.transforms.rewrite import OpPattern, OpT
 
@@ -89,6 +90,20 @@ def flat_source(value: SSAValue) -> SSAValue | None:
         if source_shape is not None and len(source_shape) == 1 and source_shape[0] == prod(shape):
             return current
     return None
+
+
+def reads_in_row_major_order(indexing: AffineMap, shape: Sequence[int], loops: Sequence[int]) -> bool:
+    """Does a value of `shape`, read through `indexing` in a parallel loop nest of sizes
+    `loops`, give its elements in the loops' row-major order? It does when the map is the
+    identity on the same shape, or keeps the loops in order and drops only unit loops (a
+    kernel epilogue reading its 1x4x2 root through (d0, d1, d2, d3) -> (d0, d1, d2) in a
+    1x4x2x1 nest): then the value's flat vector is the loops' flat vector."""
+    dims = map_dims(indexing)
+    if dims is None or indexing.num_symbols or dims != sorted(set(dims)):
+        return False
+    if any(size != 1 for d, size in enumerate(loops) if d not in dims):
+        return False
+    return list(shape) == [loops[d] for d in dims]
 
 
 def adds_only_unit_dims(source: Sequence[int], result: Sequence[int]) -> bool:

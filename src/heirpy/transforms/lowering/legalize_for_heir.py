@@ -104,6 +104,7 @@ from heirpy.transforms.lowering.heir_forms import (
     flat_type,
     flatten,
     matvec_ops,
+    reads_in_row_major_order,
     unflatten,
 )
 from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
@@ -342,10 +343,11 @@ class ElementwiseOnFlat(LegalizePattern[GenericOp]):
     Why: the next matvec reads the flat vector as it is, and HEIR cannot run the
     expand in between (it adds more than unit dims).
     Legality: one result; all loops parallel, identity output map; at least one input
-    is a reshape of a 1-D value (`flat_source`) read through the identity map; every
-    other input is another static tensor of the output's shape read through the
-    identity (collapsed, e.g. a residual input) or a constant (read through its map and
-    flattened at compile time).
+    is a reshape of a 1-D value (`flat_source`) read in the loops' row-major order (the
+    identity, or a map dropping only unit loops: a kernel epilogue's 1x4x2 root in a
+    1x4x2x1 nest); every other input is another static tensor read in that order
+    (collapsed, e.g. a residual input) or a constant (read through its map and flattened
+    at compile time).
     """
 
     op_types = (GenericOp,)
@@ -368,7 +370,8 @@ class ElementwiseOnFlat(LegalizePattern[GenericOp]):
             if constant is not None:
                 plan.append((value, np.asarray(gather_through_map(constant, indexing, out_shape))))
                 continue
-            if not is_identity(indexing) or static_shape(value.type) != out_shape:
+            shape = static_shape(value.type)
+            if shape is None or not reads_in_row_major_order(indexing, shape, out_shape):
                 return
             plan.append((value, flat_source(value)))
         if not any(isinstance(how, SSAValue) for _, how in plan):
