@@ -38,8 +38,8 @@ IREE's own output is checked for every variant: against PyTorch's `result0` in
 `examples/<name>.npz` for the batch-1 heads, the attention block and the whole networks, else against heirpy's evaluator on the raw IR
 (`heirpy-run --random 0`, which also draws the inputs); allclose with rtol 1e-4, atol 1e-5.
 IREE comes from `iree-base-compiler` and `iree-base-runtime` (benchmarks/requirements.txt);
-on a shared machine run it with `--lock /work/coord/bench.lock`: each case compiles first, then
-holds the lock for its timed runs only.
+on a shared machine run it with `--lock /work/coord/bench.lock`: every case compiles first, then
+the lock is held once, for the timed runs only.
 """
 
 from __future__ import annotations
@@ -312,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prepare", default=None, help="--target cuda: write the device run's modules here")
     parser.add_argument("--prepare-target", default="cuda", choices=("cuda", "llvm-cpu"),
                         help="llvm-cpu: prepare CPU modules, to try benchmarks/gpu/device.py without a GPU")
-    parser.add_argument("--lock", default=None, help="hold this flock file during each case's timed runs only")
+    parser.add_argument("--lock", default=None, help="hold this flock file (once) during the timed runs only")
     args = parser.parse_args(argv)
     tools = Tools.find(args.iree_bin)
     if args.target != "llvm-cpu":
@@ -325,33 +325,36 @@ def main(argv: list[str] | None = None) -> int:
         "/raw 1 thread", "/raw default", "IREE output", "dispatch kinds",
     ]
     rows: list[list[str]] = []
-    for case in all_cases():
-        if args.only and not any(word in case.name for word in args.only):
-            continue
-        with tempfile.TemporaryDirectory(prefix="bench_iree_") as tmp:
-            work = Path(args.keep) / re.sub(r"\W+", "_", case.name) if args.keep else Path(tmp)
+    cases = [c for c in all_cases() if not args.only or any(word in c.name for word in args.only)]
+    with tempfile.TemporaryDirectory(prefix="bench_iree_") as tmp:
+        prepared = []
+        for case in cases:  # compiling needs no lock
+            work = (Path(args.keep) if args.keep else Path(tmp)) / re.sub(r"\W+", "_", case.name)
             work.mkdir(parents=True, exist_ok=True)
-            variants, inputs, origin = prepare(case, tools, args.pipeline, work)
-            runnable = [v for v in variants if not v.error]
-            with held(args.lock):  # compiling (above) needs no lock, timing does
+            prepared.append((case, *prepare(case, tools, args.pipeline, work)))
+            print(f"compiled: {case.name}", file=sys.stderr, flush=True)
+        with held(args.lock):  # one hold for every case's timed runs
+            for case, variants, inputs, _ in prepared:
+                runnable = [v for v in variants if not v.error]
                 for _ in range(args.rounds):
                     for threads in ("one", "default"):
                         for variant in runnable:
                             benchmark(tools, variant, inputs, threads, args.min_time)
-            base = variants[0]
-            for variant in variants:
-                if variant.error:
-                    rows.append([case.name, variant.name, "-", "-", "-", "-", "-", "-", "-", variant.error, ""])
-                    continue
-                one, many = median(variant.one_cpu), median(variant.many_wall)
-                rows.append([
-                    case.name, variant.name, str(len(variant.kinds)),
-                    "-" if variant.cuda_kinds is None else str(len(variant.cuda_kinds)), cell(one),
-                    cell(median(variant.one_wall)), cell(many),
-                    ratio(one, median(base.one_cpu)), ratio(many, median(base.many_wall)),
-                    f"{variant.check} vs {origin}", summarise(variant.kinds),
-                ])
-        print(f"done: {case.name}", file=sys.stderr, flush=True)
+                print(f"timed: {case.name}", file=sys.stderr, flush=True)
+    for case, variants, _, origin in prepared:
+        base = variants[0]
+        for variant in variants:
+            if variant.error:
+                rows.append([case.name, variant.name, "-", "-", "-", "-", "-", "-", "-", variant.error, ""])
+                continue
+            one, many = median(variant.one_cpu), median(variant.many_wall)
+            rows.append([
+                case.name, variant.name, str(len(variant.kinds)),
+                "-" if variant.cuda_kinds is None else str(len(variant.cuda_kinds)), cell(one),
+                cell(median(variant.one_wall)), cell(many),
+                ratio(one, median(base.one_cpu)), ratio(many, median(base.many_wall)),
+                f"{variant.check} vs {origin}", summarise(variant.kinds),
+            ])
     print(f"heirpy: {args.pipeline}; iree-opt: {' '.join(IREE_OPT_FLAGS)}; "
           f"iree-compile {' '.join(COMPILE_FLAGS)}; medians of {args.rounds} alternating runs")
     print(markdown_table(header, rows))
