@@ -2,7 +2,7 @@
 at the same bootstrappable CKKS parameters, and encrypted runs where they fit.
 
     python benchmarks/bench_orion_networks.py NET [NET ...] [--levels 8 12] [--log-n 14]
-        [--encrypt NET ...] [--reps 1] [--max-rss-gb 14] [--timeout 3600] [--lock FILE]
+        [--encrypt NET ... [--skip-plans]] [--reps 1] [--max-rss-gb 14] [--timeout 3600] [--lock FILE]
         [--hold 1200] [--append [--keep-raw]] [--out benchmarks/out/orion_networks.md]
 
 NET is an example under examples/ or the path of a .mlir (PyTorch's inputs and outputs
@@ -21,8 +21,9 @@ Plan (every net, every L in `--levels`): a child process runs `orion.init_scheme
 L levels and bootstrapping (Q0 = 35 bits, LogP = 4 x 61 for the bootstrapping keys, as
 bench_orion.py's tight budget), `orion.fit` and `orion.compile` up to its bootstrap
 placement, which Orion reports before any encrypted work; the bootstrapping keys and the
-layers' Lattigo transforms are not generated (`bench_orion --plan`). It gives the
-bootstraps Orion places and the level it encrypts the input at, in seconds and a few GB.
+layers' Lattigo transforms are not generated (a `plan` spec of `bench_orion.run_one`). It
+gives the bootstraps Orion places and the level it encrypts the input at, in 1-5 minutes
+and 2-4 GB on the VGG-style net and the small ones (ResNet-20: more than 4 GB).
 
 Encrypted (the nets in `--encrypt`, at the first L): key generation, the whole compile,
 encryption, inference and decryption, `--reps` times, each in its own single-threaded
@@ -32,7 +33,10 @@ under 1 GB available (so that the out-of-memory killer never hits another proces
 inference CPU seconds, the error against PyTorch (the output read back from Orion's
 multiplexed layout, `OrionNetwork.clear_output`), and the peak resident memory; or
 where and why the run stopped. A fused form that is the same network as the raw one is
-not run twice.
+not run twice. `--skip-plans` leaves out the plan runs of the nets run encrypted (the
+encrypted run reports its bootstraps too). A plan at most a few GB needs no lock: with
+`--max-rss-gb 4` and no `--lock` it never holds the machine's memory; a larger network
+(ResNet-20) plans under the lock.
 """
 
 from __future__ import annotations
@@ -191,7 +195,8 @@ def measure_net(spec: str, args, workdir: Path, previous: dict | None = None) ->
               f"{figures['diagonals']} diagonals, |net - {'raw part' if squares else 'PyTorch'}| "
               f"{form.vs_torch:.1e}", file=sys.stderr, flush=True)
         figures["plans"] = {}
-        for levels in args.levels:
+        encrypted = spec_name(spec) in [spec_name(n) for n in args.encrypt]
+        for levels in [] if args.skip_plans and encrypted else args.levels:
             if form.name == "fused" and same:
                 figures["plans"][str(levels)] = forms["raw"]["plans"][str(levels)]
                 continue
@@ -201,7 +206,7 @@ def measure_net(spec: str, args, workdir: Path, previous: dict | None = None) ->
                   + (f"{result.data['bootstraps']} bootstraps, input level {result.data['input_level']}, "
                      f"{result.data['peak_rss_gb']:.1f} GB" if result.ok else result.error), file=sys.stderr, flush=True)
         figures["encrypted"] = None
-        if spec_name(spec) in [spec_name(n) for n in args.encrypt]:
+        if encrypted:
             if form.name == "fused" and same:
                 figures["encrypted"] = forms["raw"]["encrypted"]
             else:
@@ -237,6 +242,8 @@ def _median(runs: list[dict], key: str) -> float | None:
 
 
 def _plan_cell(plan: dict) -> str:
+    if plan.get("error") == "not planned":
+        return "not planned"
     if "error" in plan:
         return f"failed: {plan['error']}"
     return f"{plan['bootstraps']} (input level {plan['input_level']}, {plan['peak_rss_gb']:.1f} GB)"
@@ -280,6 +287,8 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[12])
     parser.add_argument("--log-n", type=int, default=14)
     parser.add_argument("--encrypt", nargs="*", default=[])
+    parser.add_argument("--skip-plans", action="store_true",
+                        help="no plan runs for the nets in --encrypt (an encrypted run reports its bootstraps too)")
     parser.add_argument("--reps", type=int, default=1)
     parser.add_argument("--max-rss-gb", type=float, default=14.0)
     parser.add_argument("--timeout", type=float, default=3600.0)
