@@ -131,6 +131,11 @@ def _elementwise(body: str, ins: str, types: str, args: str, n_in: int) -> str:
         ("^bb0(%a: f32, %o: f32):\n %m = arith.mulf %a, %a : f32\n %c = arith.mulf %m, %m : f32\n linalg.yield %c : f32", 2, 2),
         ("^bb0(%a: f32, %o: f32):\n %m = arith.mulf %a, %a : f32\n %c = arith.mulf %m, %m : f32\n %d = arith.mulf %c, %a : f32\n linalg.yield %d : f32", 3, 3),
         ("^bb0(%a: f32, %o: f32):\n %k = arith.constant 3.0 : f32\n %m = arith.mulf %a, %k : f32\n %s = arith.addf %m, %a : f32\n linalg.yield %s : f32", 0, 0),
+        # x ** 3 by a constant exponent: degree 3, two squarings' worth of ct x ct products
+        ("^bb0(%a: f32, %o: f32):\n %k = arith.constant 3 : i32\n %p = math.fpowi %a, %k : f32, i32\n linalg.yield %p : f32", 2, 2),
+        # fma with a plaintext factor multiplies no two ciphertexts; with two it does
+        ("^bb0(%a: f32, %o: f32):\n %k = arith.constant 3.0 : f32\n %f = math.fma %a, %k, %a : f32\n linalg.yield %f : f32", 0, 0),
+        ("^bb0(%a: f32, %o: f32):\n %f = math.fma %a, %a, %a : f32\n linalg.yield %f : f32", 1, 1),
     ],
 )
 def test_polynomial_bodies(body: str, depth: int, ct_ct: int) -> None:
@@ -402,3 +407,25 @@ func.func @rows(%x: tensor<2xNxf32>) -> tensor<2xf32> {
 def test_a_linalg_reduce_sum_is_a_linear_op_unless_its_dims_are_unit() -> None:
     assert (_one(_REDUCE.replace("N", "3")).depth, _one(_REDUCE.replace("N", "3")).linear_ops) == (1, 1)
     assert (_one(_REDUCE.replace("N", "1")).depth, _one(_REDUCE.replace("N", "1")).linear_ops) == (0, 0)
+
+
+_NAMED = """
+func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<2x3xf32>
+  %a = linalg.add ins(%x, %y : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e2 : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = linalg.copy ins(%a : tensor<2x3xf32>) outs(%e2 : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %e3 = tensor.empty() : tensor<2x3x4xf32>
+  %b = linalg.broadcast ins(%c : tensor<2x3xf32>) outs(%e3 : tensor<2x3x4xf32>) dimensions = [2]
+  %m = linalg.map { arith.negf } ins(%t : tensor<3x2xf32>) outs(%e : tensor<3x2xf32>)
+  return %m : tensor<3x2xf32>
+}
+"""
+
+
+def test_named_ops_without_iterators_sum_nothing() -> None:
+    """transpose, add, copy, broadcast and map carry no iterator_types: none of them
+    reduces, so none is a linear op (only a reduction over a loop > 1 sums ciphertext)."""
+    result = _one(_NAMED)
+    assert (result.depth, result.linear_ops, result.ct_ct_muls) == (0, 0, 0)

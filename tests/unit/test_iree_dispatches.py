@@ -125,3 +125,14 @@ def test_a_tool_that_fails_without_a_word_is_still_a_one_line_error() -> None:
 
     with pytest.raises(HeirpyError, match=r"^error: iree-compile failed: $"):
         iree_dispatches("module {}", "/bin/false")
+
+
+def test_a_failing_tool_is_reported_by_its_first_error_line(tmp_path: Path) -> None:
+    """Not by the first line it prints (a warning or a note comes before the error)."""
+    from heirpy.ir.diagnostics import HeirpyError
+
+    tool = tmp_path / "iree-compile"
+    tool.write_text("#!/bin/sh\necho 'warning: first' >&2\necho '<stdin>:1:1: error: second' >&2\nexit 1\n")
+    tool.chmod(0o755)
+    with pytest.raises(HeirpyError, match=r"^error: iree-compile failed: <stdin>:1:1: error: second$"):
+        iree_dispatches("module {}", str(tool))
