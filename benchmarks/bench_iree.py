@@ -45,8 +45,6 @@ the lock is held once, for the timed runs only.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
 import json
 import re
 import shutil
@@ -54,7 +52,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heirpy  # noqa: E402
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
+from bench_lock import held  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, IREE_PIPELINE, iree_dispatches  # noqa: E402
 from heirpy.interp.npz_recipes import load_arrays  # noqa: E402
 from markdown_table import markdown_table  # noqa: E402
@@ -263,21 +261,6 @@ def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[V
             variant.error = str(err)
         variants.append(variant)
     return variants, inputs, origin
-
-
-@contextlib.contextmanager
-def held(lock: str | None) -> Iterator[None]:
-    """Hold an exclusive flock on `lock` (None: no lock) for the timed part of a run, so that
-    on a shared machine only the timings wait for their turn, not the compiles."""
-    if lock is None:
-        yield
-        return
-    with open(lock, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def median(values: list[float]) -> float | None:

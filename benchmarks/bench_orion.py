@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import io
 import json
 import math
@@ -72,7 +71,8 @@ from pathlib import Path
 
 import numpy as np
 
-from markdown_table import markdown_table  # benchmarks/, the directory of this script
+from bench_lock import held  # benchmarks/, the directory of this script
+from markdown_table import markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -230,7 +230,7 @@ def spawn(spec: dict, workdir: Path, timeout: float, lock: str | None, script: P
     spec_path.write_text(json.dumps(spec))
     env = dict(os.environ, GOMAXPROCS="1", OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1")
     command = [sys.executable, str((script or Path(__file__)).resolve()), "--run", str(spec_path)]
-    with _locked(lock), tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    with held(lock), tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         child = subprocess.Popen(command, stdout=out, stderr=err, text=True, env=env)
         peak, stopped = _watch(child, timeout, max_rss_gb)
         out.seek(0)
@@ -278,19 +278,6 @@ def _proc_gb(path: str, key: str) -> float:
     except OSError:
         pass
     return 0.0
-
-
-@contextlib.contextmanager
-def _locked(path: str | None):  # type: ignore[no-untyped-def]
-    if path is None:
-        yield
-        return
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 # ----------------------------------------------------------------------------- preparing a net
