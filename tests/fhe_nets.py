@@ -27,7 +27,17 @@ from math import prod
 import numpy as np
 from hypothesis import strategies as st
 
-from strategies import Draw, Shape, _batch_norm, _Builder, _global_avg_pool, _identity_map, _window_op, tensor_type
+from strategies import (
+    Draw,
+    Shape,
+    _batch_norm,
+    _Builder,
+    _global_avg_pool,
+    _identity_map,
+    _window_op,
+    emit_pool,
+    tensor_type,
+)
 
 FHE_WEIGHTS = ("dense", "resource")
 
@@ -88,25 +98,8 @@ def fhe_pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]
     if k == 3 and draw(st.integers(0, 3)) == 0:
         x, shape = b.pad(x, shape, (0, 0, 1, 1), (0, 0, 1, 1), b.scalar("0.000000e+00"))
         b.layers.append("pad1")
-    n, c, h, w = shape
-    out = (n, c, _out(h, k, s), _out(w, k, s))
-    init = b.fill(b.scalar("0.000000e+00"), out)
-    window = b.empty((k, k))
-    name = b.fresh()
-    b.emit(
-        f"{name} = linalg.pooling_nchw_sum {{dilations = dense<1> : vector<2xi64>, strides = dense<{s}> : vector<2xi64>}} "
-        f"ins({x}, {window} : {tensor_type(shape)}, {tensor_type((k, k))}) outs({init} : {tensor_type(out)}) "
-        f"-> {tensor_type(out)}"
-    )
+    name, out = emit_pool(b, kind, (x, shape), (k, k), (s, s), "0.000000e+00")
     b.layers.append(f"{kind}pool{k}/s{s}")
-    if kind == "avg":
-        count = b.scalar(f"{float(k * k):e}")
-
-        def divide(a: list[str]) -> list[str]:
-            r = b.fresh()
-            return [f"{r} = arith.divf {a[0]}, {count} : f32", f"linalg.yield {r} : f32"]
-
-        name = b.generic([(name, out, _identity_map(4))], out, divide)
     return name, out
 
 

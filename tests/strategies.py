@@ -346,18 +346,28 @@ def _pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
     if min(kh, kw) >= 2 and draw(st.integers(0, 3)) == 0:
         x, shape = b.pad(x, shape, (0, 0, 1, 1), (0, 0, 1, 1), b.scalar(pad_value))
         b.layers.append("pad1")
-    n, c, h, w = shape
+    name, out = emit_pool(b, kind, (x, shape), (kh, kw), (sh, sw), pad_value)
+    b.layers.append(f"{kind}pool{kh}x{kw}/s{sh},{sw}")
+    return name, out
+
+
+def emit_pool(
+    b: _Builder, kind: str, x: tuple[str, Shape], window: tuple[int, int], strides: tuple[int, int], init_value: str
+) -> tuple[str, Shape]:
+    """A sum, average (the sum, then a divide) or max pool as torch-mlir writes it, into a
+    fill of `init_value`; its name and shape (the caller records the layer)."""
+    (kh, kw), (sh, sw) = window, strides
+    n, c, h, w = x[1]
     out = (n, c, _out_size(h, kh, sh, 1), _out_size(w, kw, sw, 1))
-    init = b.fill(b.scalar(pad_value), out)
-    window = b.empty((kh, kw))
+    init = b.fill(b.scalar(init_value), out)
+    window_value = b.empty((kh, kw))
     name = b.fresh()
     t_out = tensor_type(out)
     op = "linalg.pooling_nchw_max" if kind == "max" else "linalg.pooling_nchw_sum"
     b.emit(
         f"{name} = {op} {{dilations = dense<1> : vector<2xi64>, strides = {_i64_pair((sh, sw))}}} "
-        f"ins({x}, {window} : {tensor_type(shape)}, {tensor_type((kh, kw))}) outs({init} : {t_out}) -> {t_out}"
+        f"ins({x[0]}, {window_value} : {tensor_type(x[1])}, {tensor_type((kh, kw))}) outs({init} : {t_out}) -> {t_out}"
     )
-    b.layers.append(f"{kind}pool{kh}x{kw}/s{sh},{sw}")
     if kind == "avg":
         count = b.scalar(f"{float(kh * kw):e}")
 
