@@ -43,9 +43,10 @@ EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.txt"
 STATUSES = ("killed", "survived", "no tests", "timeout", "suspicious", "skipped", "not checked")
 
 
-def prepare(workdir: Path, paths: list[str], tests: list[str]) -> None:
+def prepare(workdir: Path, paths: list[str], tests: list[str], isolation: str = "fork") -> None:
     """A copy of the tracked files with a [tool.mutmut] section for `paths`, whose
-    mutants run the tests mutmut finds executing them among `tests`."""
+    mutants run the tests mutmut finds executing them among `tests`, each in a process
+    forked the `isolation` way (see main's --isolation)."""
     tracked = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout.split()
@@ -66,6 +67,7 @@ def prepare(workdir: Path, paths: list[str], tests: list[str]) -> None:
         f"pytest_add_cli_args_test_selection = {tests!r}".replace("'", '"'),
         'also_copy = ["tests/", "examples/"]',
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]',
+        f'process_isolation = "{isolation}"',
         "",
     ])
     (workdir / "pyproject.toml").write_text(pyproject + config)
@@ -209,6 +211,13 @@ def main(argv: list[str] | None = None) -> int:
              "make the initial mapping run, and the whole run, much shorter)",
     )
     parser.add_argument("--max-children", type=int, default=1, help="parallel test workers")
+    parser.add_argument(
+        "--isolation", choices=("fork", "forkserver"), default="fork",
+        help="fork each mutant's worker from mutmut's process, which has run the tests once (fast), or "
+             "from a server that has only collected them: needed for tests that run torch or Orion, "
+             "whose threads (torch's pool, Orion's Go runtime) leave a plain fork hanging on a lock "
+             "until mutmut's wall-clock limit counts the mutant as a timeout, i.e. killed",
+    )
     parser.add_argument("--workdir", type=Path, default=ROOT / "build" / "mutation")
     parser.add_argument(
         "--sample", type=int, metavar="N",
@@ -219,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     if not args.report_only:
-        prepare(args.workdir, args.paths, args.tests)
+        prepare(args.workdir, args.paths, args.tests, args.isolation)
         names = None
         if args.sample is not None:
             generate(args.workdir)

@@ -499,3 +499,64 @@ def test_contractions_orion_has_no_linear_for_are_errors() -> None:
     cubic = contraction(*GAP_FC, body="    %p = arith.mulf %v, %k : f32\n    %q = arith.mulf %p, %k : f32\n"
                         "    %a = arith.addf %o, %q : f32")
     assert "nor a contraction" in export_error(conv_net(cubic, "%y", "tensor<1x3xf32>"))
+
+
+def test_contraction_of_two_encrypted_values_is_an_error() -> None:
+    """`y[n, o] += c[n, ch, h, w] * c[n, ch, h, w]` is a ciphertext x ciphertext product:
+    no Linear has an encrypted weight."""
+    x_map = "affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>"
+    square_sum = f"""  %ye = tensor.empty() : tensor<1x3xf32>
+  %yf = linalg.fill ins(%zero : f32) outs(%ye : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %y = linalg.generic {{indexing_maps = [{x_map}, {x_map}, {GAP_FC[2]}], iterator_types = {GAP_FC[3]}}} ins(%c, %c : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) outs(%yf : tensor<1x3xf32>) {{
+  ^bb0(%v: f32, %k: f32, %o: f32):
+    %p = arith.mulf %v, %k : f32
+    %a = arith.addf %o, %p : f32
+    linalg.yield %a : f32
+  }} -> tensor<1x3xf32>"""
+    message = export_error(conv_net(square_sum, "%y", "tensor<1x3xf32>"))
+    assert message.endswith(
+        "'linalg.generic' multiplies two encrypted values in a contraction; Orion's Linear needs a plaintext weight"
+    )
+
+
+def test_a_contraction_too_large_to_lay_out_is_an_error() -> None:
+    """The Linear's matrix is built over the contraction's loops: past MAX_CONTRACTION_LOOPS
+    (2^26) the exporter refuses before allocating anything that size (the activation
+    itself is never materialised, so the input may be huge)."""
+    text = """
+func.func @main(%x: tensor<1x1x8192x8193xf32>) -> tensor<1x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[2.0]> : tensor<1xf32>
+  %ye = tensor.empty() : tensor<1x1xf32>
+  %yf = linalg.fill ins(%zero : f32) outs(%ye : tensor<1x1xf32>) -> tensor<1x1xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x8192x8193xf32>, tensor<1xf32>) outs(%yf : tensor<1x1xf32>) {
+  ^bb0(%v: f32, %k: f32, %o: f32):
+    %p = arith.mulf %v, %k : f32
+    %a = arith.addf %o, %p : f32
+    linalg.yield %a : f32
+  } -> tensor<1x1xf32>
+  return %y : tensor<1x1xf32>
+}
+"""
+    assert 8192 * 8193 > 1 << 26
+    assert export_error(text).endswith(
+        f"'linalg.generic' is a contraction over more than {1 << 26} points; too large to export"
+    )
+
+
+def test_a_scale_within_float_rounding_of_one_is_kept() -> None:
+    """Only a scale within 1e-6 of 1 (coefficients read back through f32 arithmetic) is an
+    identity; 1.00001 is a real scale, 10 ulps of f32 beyond that bound, and stays a layer."""
+    text = f"""
+func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {{
+  %s = arith.constant dense<[1.00001, 1.00001]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x3x3xf32>
+{generic("%y", "%x, %s", "tensor<1x2x3x3xf32>, tensor<2xf32>", f"{ID}, {CH}, {ID}", '''  ^bb0(%v: f32, %k: f32, %o: f32):
+    %m = arith.mulf %v, %k : f32
+    linalg.yield %m : f32''')}
+  return %y : tensor<1x2x3x3xf32>
+}}
+"""
+    (affine,) = network(text).layers
+    assert isinstance(affine, ChannelAffine)
+    np.testing.assert_allclose(affine.scale, [1.00001, 1.00001], rtol=1e-7)

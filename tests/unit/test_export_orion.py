@@ -153,3 +153,65 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert err == f"{model}:3:8: error: 'arith.maximumf' on the encrypted input has no Orion layer"
     assert export_main([str(tmp_path / "missing.mlir")]) == 1
     assert capsys.readouterr().err.strip().startswith("error: cannot read")
+
+
+def test_a_dilated_conv_exports_with_its_dilation() -> None:
+    """A dilation-2 conv (2x2 filter spanning 3x3) runs in Orion's Conv2d as the evaluator
+    computes it: without the dilation the network would compute a 5x5 output."""
+    from heirpy.export.orion import run_cleartext, to_orion
+
+    text = """
+func.func @main(%x: tensor<1x1x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w = arith.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[-1.0, 0.5], [0.25, 2.0]]]]> : tensor<2x1x2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x6x6xf32>, tensor<2x1x2x2xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %c : tensor<1x2x4x4xf32>
+}
+"""
+    module = heirpy.parse(text, "dilated.mlir")
+    x = np.random.default_rng(0).standard_normal((1, 1, 6, 6)).astype(np.float32)
+    (expected,) = run_function(module, "main", [x])
+    got = run_cleartext(to_orion(module), x)
+    assert got.shape == (1, 2, 4, 4)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_cli_names_each_layers_op_by_its_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each layer line ends with `file:line:col` of the op it came from (no trailing colon)."""
+    model = EXAMPLES / "tiny_cnn.mlir"
+    assert export_main([str(model), "--no-pipeline"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("conv2d1 ")]
+    assert len(lines) == 1
+    location = lines[0].split()[-1]
+    path, line, column = location.rsplit(":", 2)
+    assert path == str(model) and line.isdigit() and column.isdigit()
+    assert "linalg.conv_2d_nchw_fchw" in model.read_text().splitlines()[int(line) - 1]
+
+
+def test_cli_help_says_what_each_option_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        export_main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for expected in ("--no-pipeline export the IR as it is", "-o OUTPUT, --output OUTPUT save the network here",
+                     "--check [SEED] compare the network with heirpy's evaluator", "--debug show tracebacks"):
+        assert expected in text
+
+
+def test_cli_without_orion_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    real_version = metadata.version
+
+    def version(distribution: str) -> str:
+        if distribution == "orion-fhe":
+            raise metadata.PackageNotFoundError(distribution)
+        return real_version(distribution)
+
+    monkeypatch.setattr(metadata, "version", version)
+    assert export_main([str(EXAMPLES / "tiny_cnn.mlir")]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "error: heirpy-export-orion needs orion-fhe: pip install torch==2.13.0, then orion-fhe==1.0.2"
+    )

@@ -11,19 +11,26 @@ the cleartext network's (Python 3.11, where the orion extra installs orion-fhe).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import heirpy
-from heirpy.analysis.orion_packing import Layout
-from heirpy.export.network import extract_network
-from heirpy.export.orion_layout import from_orion_layout, network_layouts, output_layout
+from heirpy.analysis.orion_packing import Layout, slot_index
+from heirpy.export.network import Conv, extract_network
+from heirpy.export.orion_layout import from_orion_layout, network_diagonals, network_layouts, output_layout
 from heirpy.interp.evaluator import run_function
+from heirpy.interp.resources import load_file
+from heirpy.ir.utils import static_shape
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+FHE_NETS = ("tiny_cnn", "alexnet_tiny", "cryptonets", "lenet5", "lola_mnist", "resnet_block", "mobilenet_block")
 
 ORION_ONLY = pytest.mark.skipif(
     sys.version_info[:2] != (3, 11), reason="orion-fhe is installed by the orion extra on Python 3.11 only"
@@ -93,6 +100,58 @@ def test_from_orion_layout_reads_each_value_from_its_slot() -> None:
     np.testing.assert_array_equal(from_orion_layout(np.arange(12.0), Layout((1, 10)), (1, 10)), np.arange(10.0)[None])
     flat = from_orion_layout(slots, layout, (1, 80))
     assert flat.shape == (1, 80) and flat[0, 3 * 16 + 1 * 4 + 2] == 7.0
+
+
+@pytest.mark.parametrize("name", FHE_NETS)
+def test_clear_shapes_are_the_irs_result_shapes(name: str) -> None:
+    """`network_layouts`' clear shape of every value (a Flatten's 2-D, a Linear's
+    (batch, features)) is the result type of the op the layer came from."""
+    network = extract_network(load_file(EXAMPLES / f"{name}.mlir").module)
+    _, shapes = network_layouts(network)
+    assert shapes[1:] == [static_shape(layer.op.results[0].type) for layer in network.layers]
+
+
+def test_a_grouped_conv_packs_as_the_dense_conv_with_zeros_across_groups() -> None:
+    """Orion resolves a grouped conv into a conv over all input channels whose weights
+    across groups are zero: the diagonals of MobileNet's depthwise convs (32 and 64
+    groups) are those of that dense conv."""
+    network = extract_network(load_file(EXAMPLES / "mobilenet_block.mlir").module)
+    grouped = [i for i, layer in enumerate(network.layers) if isinstance(layer, Conv) and layer.groups > 1]
+    assert len(grouped) == 2
+    dense_layers = list(network.layers)
+    for i in grouped:
+        conv = network.layers[i]
+        assert isinstance(conv, Conv)
+        out_channels, per_group, kh, kw = conv.weight.shape
+        per_out = out_channels // conv.groups
+        weight = np.zeros((out_channels, per_group * conv.groups, kh, kw))
+        for o in range(out_channels):
+            group = o // per_out
+            weight[o, group * per_group:(group + 1) * per_group] = conv.weight[o]
+        dense_layers[i] = dataclasses.replace(conv, weight=weight, groups=1)
+    dense = dataclasses.replace(network, layers=dense_layers)
+    assert network_diagonals(network) == network_diagonals(dense)
+
+
+@ORION_ONLY
+def test_clear_output_reads_a_multiplexed_result_back() -> None:
+    """`OrionNetwork.clear_output` on Orion's 2x8x8 decoding of a 1x5x4x4 result (every
+    value at its slot, as Orion's multiplex puts it), given as a torch tensor (one that
+    still requires grad, too) or a numpy array, is the result in the IR's shape."""
+    import torch
+
+    from heirpy.export.orion import to_orion
+
+    net = to_orion(heirpy.parse(conv_last_network(), "conv_last.mlir"))
+    layout = Layout((1, 5, 4, 4), 2, (1, 2, 8, 8))
+    clear = np.random.default_rng(3).standard_normal((1, 5, 4, 4)).astype(np.float32)
+    slots = np.zeros(2 * 8 * 8, dtype=np.float32)
+    cc, hh, ww = np.meshgrid(np.arange(5), np.arange(4), np.arange(4), indexing="ij")
+    slots[slot_index(layout, cc, hh, ww).reshape(-1)] = clear.reshape(-1)
+    decoded = slots.reshape(1, 2, 8, 8)
+    np.testing.assert_array_equal(net.clear_output(decoded), clear)
+    np.testing.assert_array_equal(net.clear_output(torch.from_numpy(decoded)), clear)
+    np.testing.assert_array_equal(net.clear_output(torch.tensor(decoded, requires_grad=True)), clear)
 
 
 @ORION_ONLY
