@@ -103,6 +103,7 @@ from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors, linear_s
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
+    GenericOp,
     MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
@@ -188,8 +189,9 @@ class Step:
     zero_pad: SpatialPad | None = None  # a zero pad of H and W only (NCHW): see `Chain.as_conv`
     constants: list[SSAValue] = field(default_factory=list)
     summed_axes: tuple[int, ...] = ()  # a sum reduction: the sample axes it sums
-    weights: int = 0  # weight elements of a costly step (a pool or sum has none)
+    weights: int = 0  # weight elements of a costly or leveled step (a pool or sum has none)
     macs: int = 0  # its multiply-accumulates per sample (a sum counts its adds)
+    leveled: bool = False  # a free step that costs HEIR a level unless folded: a scale
 
     @property
     def result(self) -> SSAValue:
@@ -414,8 +416,22 @@ def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
             raise ValueError("not a per-sample map")
 
     mode = None if full.ndim >= 2 and is_batch_invariant(full) else UNBATCHED
+    # A scale is a plaintext-ciphertext product: HEIR spends a level on it unless it is
+    # folded into a linear op's weights (the depth model charges a uniform one nothing
+    # because heirpy's fusions fold it), unlike an add.
+    leveled = match.kind in ("mul", "div")
+    weights = _constant_elements(op, match.operand) if leveled else 0
     return Step(op, match.operand, False, mode, apply_batched, apply_unbatched, conv,
-                constants=list(op.operands))
+                constants=list(op.operands), leveled=leveled, weights=weights,
+                macs=prod(full.shape[1:]) if leveled else 0)
+
+
+def _constant_elements(op: Operation, activation: SSAValue) -> int:
+    """Elements of the constant operand of an elementwise step, as stored (a
+    per-channel scale's [C, 1, 1]), the weight a back end encodes."""
+    inputs = op.inputs if isinstance(op, GenericOp) else op.operands
+    sizes = [prod(shape) for v in inputs if v is not activation and (shape := static_shape(v.type)) is not None]
+    return max(sizes, default=1)
 
 
 def _elementwise_as_conv(kind: str, operand_is_lhs: bool, sample: np.ndarray) -> AffineConv | None:
@@ -478,6 +494,12 @@ class Chain:
     def costly_count(self) -> int:
         return sum(step.costly for step in self.steps)
 
+    def levels(self) -> int:
+        """Levels the chain costs as it stands: one per costly step, and one per
+        leveled scale before the first costly step (`chain_ending_at` keeps those;
+        a scale after a linear op is `linalg-fuse-linear-ops`' to fold)."""
+        return self.costly_count() + _leading_leveled(self.steps)
+
     def tensor_sizes(self) -> tuple[int, int]:
         """Elements of the chain's input and output tensors, the batch included."""
         in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
@@ -496,9 +518,21 @@ class Chain:
             batch = step.sample_map(self.mode)(batch)
         return batch
 
+    def head(self) -> Chain | None:
+        """The chain's leading scales with its first costly step (a batch-norm on the
+        input and the conv after it), for when the whole chain does not fuse: that part
+        alone still saves the scales' levels (as a conv, the weights do not grow). None
+        without leading scales or when the head is the whole chain."""
+        first = next(i for i, s in enumerate(self.steps) if s.costly)
+        if _leading_leveled(self.steps) == 0 or first == len(self.steps) - 1:
+            return None
+        return Chain(self.steps[: first + 1], self.mode, self.prefix)
+
     def cost_before(self) -> tuple[int, int]:
-        """(weight elements, MACs per sample) of the chain's costly ops."""
-        costly = [step for step in self.steps if step.costly]
+        """(weight elements, MACs per sample) of the chain's costly ops and leading scales
+        (the steps `levels` counts)."""
+        first = next((i for i, s in enumerate(self.steps) if s.costly), len(self.steps))
+        costly = [s for i, s in enumerate(self.steps) if s.costly or (s.leveled and i < first)]
         return sum(s.weights for s in costly), sum(s.macs for s in costly)
 
     def as_contraction(self) -> Contraction | None:
@@ -625,12 +659,31 @@ def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
     while steps and steps[-1].reshape_only:
         steps.pop()
     prefix: list[Step] = []
-    while steps and not steps[0].costly:
+    for _ in range(_chain_start(steps)):
         dropped = steps.pop(0)
         prefix = prefix + [dropped] if dropped.reshape_only else []
-    if sum(s.costly for s in steps) < 2:
+    chain = Chain(steps, mode or UNBATCHED, prefix)
+    if chain.costly_count() < 1 or chain.levels() < 2:
         return None
-    return Chain(steps, mode or UNBATCHED, prefix)
+    return chain
+
+
+def _leading_leveled(steps: list[Step]) -> int:
+    """Scales (leveled steps) before the first costly step."""
+    first = next((i for i, s in enumerate(steps) if s.costly), len(steps))
+    return sum(s.leveled for s in steps[:first])
+
+
+def _chain_start(steps: list[Step]) -> int:
+    """How many leading steps a chain leaves outside: every free step before the first
+    costly one (an add or a uniform scale there costs no level, and moving it in would
+    change nothing), unless a leveled scale is among them (a batch-norm on the chain's
+    input): then only the pads and reshapes before the first elementwise step, so the
+    scale folds into the chain's weights and its level is saved."""
+    first_costly = next((i for i, s in enumerate(steps) if s.costly), len(steps))
+    if _leading_leveled(steps) == 0:
+        return first_costly
+    return next(i for i, s in enumerate(steps) if not s.reshape_only)
 
 
 # ------------------------------------------------------------------------- rewriting
@@ -818,6 +871,13 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         chain = chain_ending_at(step, self._step_of)
         if chain is None:
             return
+        if not self._fuse(chain, rewriter):
+            head = chain.head()
+            if head is not None:
+                self._fuse(head, rewriter)
+
+    def _fuse(self, chain: Chain, rewriter: PatternRewriter) -> bool:
+        """Replace `chain` by one linear op if a form is allowed (see the class doc)."""
         conv = chain.as_conv()
         contraction = chain.as_contraction()
         wide = chain.with_prefix()  # the matrix form absorbs leading pads/reshapes
@@ -831,16 +891,14 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             matrix_form(d_in, d_out) if fits else None,
         ])
         if form is None:
-            return
+            return False
         weights_before, macs_before = chain.cost_before()
-        cost = FusionCost(
-            chain.costly_count() - 1, weights_before, form.weights, macs_before, form.macs
-        )
+        cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs)
         if self.rule.counts_diagonals:
             before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
             cost = replace(cost, diagonals_before=before, diagonals_after=after)
         if not self.rule.allows(cost):
-            return
+            return False
         if form.kind == "conv":
             assert conv is not None
             new_ops = emit_conv(chain, conv)
@@ -859,6 +917,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         for old in reversed(chain.steps[:-1]):
             rewriter.erase(old.op)
         erase_dead_constant_slices(rewriter, constants)
+        return True
 
 
 def chain_diagonals(

@@ -47,7 +47,10 @@ Behaviour (HEIR's `linalg-fuse-linear-ops` is the reference, with these differen
   would change the other users' values).
 
 Batch-norm in eval mode, `(x - mean) / sqrt(var + eps) * gamma + beta`, is four such
-ops and folds completely into the conv or matmul before it.
+ops and folds completely into the conv or matmul before it. With no linear op before it
+(on the function's input, after an x²), a run of such ops with two or more scales is
+merged into one scale and one shift (`affine_runs.MergeAffineRun`: one level, not two);
+`linalg-fuse-linear-chains` then folds those into a linear op after it.
 
 A linear op of constants only (the pooled init of HEIR's conv + pool form, which
 `linalg-canonicalizations` writes as a conv of constants) is folded to its value
@@ -79,6 +82,7 @@ from heirpy.analysis.secretness import argument_sources, is_secret
 from heirpy.ir.constants import MAX_FOLDED_BYTES, dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
+from heirpy.transforms.linear.affine_runs import MergeAffineRun
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -734,7 +738,9 @@ def populate_linalg_fuse_linear_ops_patterns(
             FuseRuntimeBiasIntoInit(reader, bias_into_init),
             MoveScaleIntoProjection(reader),
             FoldPlaintextLinearOp(reader),
-        )
+        ),
+        # After every fold into a linear op: what is left of a batch-norm is merged.
+        PatternSet.of(MergeAffineRun(reader)),
     ]
 
 

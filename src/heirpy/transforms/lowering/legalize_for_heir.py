@@ -258,10 +258,10 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
         bias_op = dense_constant(bias.astype(dtype), flat_type(out_type))
         ops += [bias_op, *matvec_ops(matrix.astype(dtype), flat_in, bias_op.result, element_of(out_type))]
         back, result = unflatten(ops[-1].results[0], out_type)
-        pad = chain.steps[0].op if len(chain.steps) == 2 else None
         rewriter.replace(op, ops + back, [result])
-        if pad is not None and not pad.results[0].uses:
-            rewriter.erase(pad)
+        for step in reversed(chain.steps[:-1]):  # the pad and leading scales it took in
+            if not step.result.uses:
+                rewriter.erase(step.op)
 
     def dense_chain(self, op: Operation) -> Chain | None:
         """`op` (with the pad feeding it) as a chain whose dense matrix fits, or None
@@ -284,6 +284,7 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
             pad = step_of(producer, self.reader)
             if pad is not None:
                 steps.insert(0, pad)
+        steps = self.leading_scales(steps) + steps
         chain = Chain(steps, BATCHED)
         in_shape = static_shape(chain.input.type)
         if in_shape is None or in_shape[0] != out_shape[0] or self.reader.fold(chain.input) is not None:
@@ -291,6 +292,21 @@ class DenseStageToMatvec(LegalizePattern[DepthwiseConv2DNchwChwOp | Conv2DNchwFc
         if not fits(prod(in_shape), prod(out_shape), self.slot_count):
             return None
         return chain
+
+    def leading_scales(self, steps: list[Step]) -> list[Step]:
+        """The single-use elementwise steps (`x op K`) that compute the stage's input,
+        when at least one of them scales (a batch-norm on the function's input, or after
+        an x²): the matrix takes them in, and the scale's level is saved. Empty
+        otherwise (an add before a stage costs nothing)."""
+        leading: list[Step] = []
+        value = steps[0].activation
+        while value.has_one_use() and isinstance(value.owner, Operation):
+            step = step_of(value.owner, self.reader)
+            if step is None or step.costly or step.reshape_only or step.mode not in (None, BATCHED):
+                break
+            leading.insert(0, step)
+            value = step.activation
+        return leading if any(step.leveled for step in leading) else []
 
     @staticmethod
     def _dense_elements(op: Operation) -> int:
