@@ -158,3 +158,13 @@ def test_nan_is_not_comparable_in_equiv_and_check(capsys: pytest.CaptureFixture[
     assert main([str(model), "--inputs", str(stored), "--check"]) == 1
     check = capsys.readouterr().out.splitlines()[-1]
     assert check.startswith("check result #0") and check.endswith("not comparable: reference has NaN")
+
+
+def test_a_reference_without_a_result_is_an_error_naming_it() -> None:
+    from heirpy.interp.reference import compare_with_reference
+
+    arrays = {"result0": np.zeros(2, np.float32)}
+    results = [np.zeros(2, np.float32), np.ones(3, np.float32)]
+    with pytest.raises(HeirpyError) as info:
+        compare_with_reference(arrays, results, 1e-4, 1e-5, "ref.npz")
+    assert str(info.value) == "error: 'ref.npz' has no result1 to check against"

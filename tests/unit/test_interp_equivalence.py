@@ -107,6 +107,18 @@ def test_signature_mismatch_is_reported() -> None:
     assert "argument types differ" in report.summary()
 
 
+def test_signature_mismatch_lists_every_argument_type() -> None:
+    def module(types: str) -> str:
+        a, b = types.split(", ")
+        return f"func.func @main(%a: {a}, %b: {b}) -> {a} {{\n  return %a : {a}\n}}\n"
+
+    report = check_equivalence(load_module(module("tensor<2xf32>, tensor<3xf32>")).module,
+                               load_module(module("tensor<2xf32>, tensor<4xf32>")).module)
+    assert report.problems == (
+        "argument types differ: (tensor<2xf32>, tensor<3xf32>) vs (tensor<2xf32>, tensor<4xf32>)",
+    )
+
+
 def test_run_function_returns_one_array_per_result() -> None:
     loaded = load_module(INT_MODULE.replace("OFFSET", "").replace("RESULT", "%r"))
     a = np.array([100, 1, -128, 5], dtype=np.int8)

@@ -129,3 +129,13 @@ def test_the_module_needs_only_numpy() -> None:
     )
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_taken_from_joins_several_arrays_along_the_first_axis_by_default(tmp_path: Path) -> None:
+    parts = {"result0": np.arange(6, dtype=np.float32).reshape(2, 3), "result1": np.ones((1, 3), np.float32)}
+    save(tmp_path / "a.npz", parts, {})
+    joined = np.concatenate([parts["result0"], parts["result1"]])
+    recipe = taken_from(tmp_path / "a.npz", ["result0", "result1"], joined)
+    assert recipe["axis"] == 0 and recipe["arrays"] == ["result0", "result1"]
+    with pytest.raises(RecipeError, match=r"^the array is not result0\+result1 of a\.npz$"):
+        taken_from(tmp_path / "a.npz", ["result0", "result1"], joined + 1)

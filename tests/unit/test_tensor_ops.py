@@ -80,3 +80,19 @@ def test_rank_and_bitcast() -> None:
     )
     assert int(rank) == 1
     np.testing.assert_array_equal(bits, x.view(np.int32))
+
+
+def test_a_zero_size_slice_reads_nothing_wherever_its_offset() -> None:
+    """A slice of size 0 reads no element, so a dynamic offset past the end (which the
+    verifier cannot see) gives an empty tensor; a non-empty slice there is an error."""
+    text = """func.func @f(%x: tensor<4xf32>, %o: index, %n: index) -> tensor<?xf32> {
+  %s = tensor.extract_slice %x[%o] [%n] [1] : tensor<4xf32> to tensor<?xf32>
+  return %s : tensor<?xf32>
+}"""
+    x = np.arange(4, dtype=np.float32)
+    (empty,) = _run(text, [x, np.array(6), np.array(0)])
+    assert empty.shape == (0,)
+    (tail,) = _run(text, [x, np.array(2), np.array(2)])
+    np.testing.assert_array_equal(tail, [2.0, 3.0])
+    with pytest.raises(EvaluationError, match=r"slice of axis 0 \(offset 3, size 2, stride 1\) is out of bounds"):
+        _run(text, [x, np.array(3), np.array(2)])
