@@ -1,7 +1,7 @@
 """Levels HEIR's CKKS back end allocates for each net, raw vs after heirpy's heir-prepare.
 
     flock /work/coord/bench.lock python benchmarks/bench_heir_backend.py [--timeout 600]
-        [--only NAME ...] [--extra DIR ...] [--out benchmarks/out/heir_backend.md]
+        [--only NAME ...] [--extra DIR ...] [--level-budget N] [--out benchmarks/out/heir_backend.md]
 
 For every `examples/*.mlir` model, the nets of issue 24
 (`tests/filecheck/transforms/heir-prepare/Inputs/`: a 1x6x4x4 feature map, a batch of
@@ -13,12 +13,18 @@ not copied) and every `.mlir` in `--extra` directories, heir-opt runs
 
 on (a) the raw IR and (b) the IR after heirpy's `heir-prepare` (= `linalg-canonicalizations,
 linalg-fuse-ops,legalize-for-heir`, the slot count picked by heirpy; checked against the
-raw IR with the evaluator, and to contain no tensor_ext op). S is the slot count heirpy
+raw IR with the evaluator on one seed, or against PyTorch's outputs where the model has an
+.npz beside it, and to contain no tensor_ext op). S is the slot count heirpy
 names (`heirpy.analysis.slots.module_slots`: HEIR's default 1024 unless a secret vector
 is longer), for both runs. `<entry>` is the module's first function.
 
 Levels = len(Q) - 1 of the module's `ckks.schemeParam` (HEIR's parameter generation sizes
-the Q chain to the levels its management passes used). "bound" is heirpy's depth model
+the Q chain to the levels its management passes used). HEIR's greedy management keeps a
+ciphertext within `greedy-level-budget` levels (10 by default) and bootstraps it when it
+runs out, so on a net deeper than that len(Q) - 1 is the budget plus the bootstrap's own
+levels, and the cell names the bootstraps placed (`ckks.bootstrap` ops). To compare a deep
+net's levels with its bound, give `--level-budget N` with N at least the bound: both runs
+get `greedy-level-budget=N`, and a net within it is compiled without bootstrapping. "bound" is heirpy's depth model
 (`heirpy.analysis.depth`: one level per plaintext-ciphertext linear op, one per ct x ct
 multiply, `+` = lower bound) on the legalized IR; "depth raw" the same on the raw IR. A
 rejected run shows HEIR's first `error:` line (file position stripped). heir-opt calls
@@ -46,6 +52,8 @@ from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the ne
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, module_slots  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
+from heirpy.interp.evaluator import run_function  # noqa: E402
+from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
@@ -64,10 +72,14 @@ class HeirRun:
     seconds: float
     levels: int | None = None
     log_n: int | None = None
+    bootstraps: int = 0
     error: str = ""
 
     def cell(self) -> str:
-        return f"**{self.levels}**" if self.status == "ok" else self.status
+        if self.status != "ok":
+            return self.status
+        plural = "s" if self.bootstraps != 1 else ""
+        return f"**{self.levels}** ({self.bootstraps} bootstrap{plural})" if self.bootstraps else f"**{self.levels}**"
 
     def time_cell(self) -> str:
         return f"{self.seconds:.1f}"
@@ -84,8 +96,11 @@ class Row:
     heirpy_error: str = ""  # heirpy's own pipeline failed or changed the values
 
 
-def heir_pipeline(function: str, slots: int) -> list[str]:
-    option = "" if slots == DEFAULT_SLOT_COUNT else f"=min-slot-count={slots}"
+def heir_pipeline(function: str, slots: int, level_budget: int | None = None) -> list[str]:
+    options = [] if slots == DEFAULT_SLOT_COUNT else [f"min-slot-count={slots}"]
+    if level_budget is not None:
+        options.append(f"greedy-level-budget={level_budget}")
+    option = "=" + " ".join(options) if options else ""
     return [
         f"--secretize=function={function}",
         "--annotate-module=backend=openfhe scheme=ckks",
@@ -113,14 +128,14 @@ def levels_of(output: str) -> tuple[int | None, int | None]:
     return (len(moduli) - 1 if moduli else None), (int(log_n.group(1)) if log_n else None)
 
 
-def run_heir(text: str, function: str, timeout: float, slots: int) -> HeirRun:
+def run_heir(text: str, function: str, timeout: float, slots: int, level_budget: int | None = None) -> HeirRun:
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as handle:
         handle.write(text)
         path = handle.name
     start = time.monotonic()
     try:
         result = subprocess.run(
-            [HEIR_OPT, *heir_pipeline(function, slots), path],
+            [HEIR_OPT, *heir_pipeline(function, slots, level_budget), path],
             capture_output=True, text=True, timeout=timeout,
         )
     except subprocess.TimeoutExpired:
@@ -135,25 +150,39 @@ def run_heir(text: str, function: str, timeout: float, slots: int) -> HeirRun:
     levels, log_n = levels_of(result.stdout)
     if levels is None:
         return HeirRun("no params", seconds, error="compiled, but no ckks.schemeParam in the output")
-    return HeirRun("ok", seconds, levels=levels, log_n=log_n)
+    bootstraps = len(re.findall(r"\bckks\.bootstrap\b", result.stdout))
+    return HeirRun("ok", seconds, levels=levels, log_n=log_n, bootstraps=bootstraps)
 
 
 def legalized(text: str, name: str, function: str) -> tuple[str, int]:
     """heirpy's output for heir-opt and the slot count it names; the values are checked
-    against the raw IR (one seed) so no level is reported for a different program."""
+    so no level is reported for a different program: against the model's own .npz (its
+    inputs and PyTorch's outputs) where it has one, else against the raw IR on one seed.
+    The .npz matters on deep x² nets: a random input overflows f32 through ResNet-20's 19
+    squares, and NaN is never counted as agreement."""
     module = parse(text, name)
     run_pipeline(module, HEIRPY_PIPELINE)
     slots = module_slots([op for op in module.walk() if isinstance(op, FuncOp)])[0]
     lowered = print_module(module)
     if "tensor_ext." in lowered:
         raise RuntimeError("tensor_ext ops left after heir-prepare")
+    npz = Path(name).with_suffix(".npz")
+    if npz.is_file():
+        arrays = load_npz(npz)
+        func = entry(parse(lowered, f"{name}-heirpy"))
+        inputs = reference_inputs(arrays, len(func.function_type.inputs), str(npz))
+        results = run_function(parse(lowered, f"{name}-heirpy"), function, inputs)
+        bad = [c for c in compare_with_reference(arrays, results, 1e-4, 1e-5, str(npz)) if not c.ok]
+        if bad:
+            raise RuntimeError(f"heirpy's output differs from {npz.name}: {bad[0].line()}")
+        return lowered, slots
     report = check_equivalence(parse(text, name), parse(lowered, f"{name}-heirpy"), function=function, seeds=(0,))
     if not report.ok:
         raise RuntimeError("heirpy changed the values: " + report.summary().splitlines()[-1].strip())
     return lowered, slots
 
 
-def bench(path: Path, timeout: float) -> Row:
+def bench(path: Path, timeout: float, level_budget: int | None = None) -> Row:
     text = path.read_text()
     module = parse(text, str(path))
     function = entry(module).sym_name.data
@@ -162,13 +191,13 @@ def bench(path: Path, timeout: float) -> Row:
         lowered, slots = legalized(text, str(path), function)
     except Exception as err:  # report heirpy's own failure instead of hiding the net
         print(f"{path.stem}: raw ...", file=sys.stderr, flush=True)
-        raw = run_heir(text, function, timeout, DEFAULT_SLOT_COUNT)
+        raw = run_heir(text, function, timeout, DEFAULT_SLOT_COUNT, level_budget)
         return Row(path.stem, depth_raw, "-", DEFAULT_SLOT_COUNT, raw, None, f"heirpy: {str(err).splitlines()[0][:120]}")
     bound = depth_of(parse(lowered, f"{path.name}-heirpy")).depth_text()
     print(f"{path.stem}: raw ({slots} slots) ...", file=sys.stderr, flush=True)
-    raw = run_heir(text, function, timeout, slots)
+    raw = run_heir(text, function, timeout, slots, level_budget)
     print(f"{path.stem}: heirpy ...", file=sys.stderr, flush=True)
-    heirpy = run_heir(lowered, function, timeout, slots)
+    heirpy = run_heir(lowered, function, timeout, slots, level_budget)
     return Row(path.stem, depth_raw, bound, slots, raw, heirpy)
 
 
@@ -230,6 +259,10 @@ def heir_version() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per heir-opt run")
+    parser.add_argument(
+        "--level-budget", type=int, default=None,
+        help="HEIR's greedy-level-budget for both runs (default: HEIR's, 10); at least the bound to compile without bootstraps",
+    )
     parser.add_argument("--only", nargs="*", default=None, help="net names (file stems) to run")
     parser.add_argument("--extra", nargs="*", type=Path, default=[], help="more directories of .mlir nets")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "heir_backend.md")
@@ -241,12 +274,13 @@ def main(argv: list[str] | None = None) -> int:
         models += [m for d in args.extra for m in sorted(d.glob("*.mlir"))]
         if args.only:
             models = [m for m in models if m.stem in args.only]
-        rows = [bench(path, args.timeout) for path in models]
-    command = shlex.join(["heir-opt", *heir_pipeline("<entry>", DEFAULT_SLOT_COUNT)])
+        rows = [bench(path, args.timeout, args.level_budget) for path in models]
+    command = shlex.join(["heir-opt", *heir_pipeline("<entry>", DEFAULT_SLOT_COUNT, args.level_budget)])
     text = "\n".join([
         f"heir-opt: {HEIR_OPT} ({heir_version()})",
-        f"command: {command} (=min-slot-count=S when slots S > {DEFAULT_SLOT_COUNT}, for both runs)",
-        f"(b) = after heirpy {HEIRPY_PIPELINE} (slot count S picked by heirpy), values checked against the raw IR; "
+        f"command: {command} (with min-slot-count=S when slots S > {DEFAULT_SLOT_COUNT}, for both runs)",
+        f"(b) = after heirpy {HEIRPY_PIPELINE} (slot count S picked by heirpy), values checked against the model's "
+        ".npz (PyTorch) where it has one, else the raw IR; "
         "levels = len(ckks.schemeParam Q) - 1; bound = heirpy's depth model on (b)",
         "",
         format_rows(rows),
