@@ -6,7 +6,9 @@ before and after heirpy's `legalize-for-heir`.
 Every reproducer is a small, valid module (heirpy's evaluator runs it). A row says
 what heir-opt did: a miscompile (its output computes other values than its input,
 checked with heirpy's evaluator on 3 random seeds), a rejection of valid IR (its first
-`error:` line), or a crash (signal). "fixed?" is "no" while heir-opt still does it.
+`error:` line), a crash (signal), or levels beyond the net's depth (a compile that costs
+more levels than its multiplications need: `bound` is heirpy's depth model of the net).
+"fixed?" is "no" while heir-opt still does it.
 "after legalize-for-heir" runs the same heir-opt flags on heirpy's legalized module
 (values checked against the reproducer): how heirpy's HEIR route avoids the bug
 (levels = len(ckks.schemeParam Q) - 1 for the CKKS pipeline).
@@ -28,14 +30,22 @@ from heirpy.interp.equivalence import check_equivalence
 
 HERE = Path(__file__).resolve().parent
 CKKS = ["--secretize=function=main", "--annotate-module=backend=openfhe scheme=ckks", "--torch-linalg-to-ckks"]
+Q_MODULI = re.compile(r"ckks\.scheme_param<[^>]*\bQ = \[([^\]]*)\]")
+
+
+def levels_of(output: str) -> int | None:
+    """len(Q) - 1 of heir-opt's ckks.schemeParam, or None without one."""
+    moduli = Q_MODULI.search(output)
+    return None if moduli is None else len(moduli.group(1).split(",")) - 1
 
 
 @dataclass(frozen=True)
 class Repro:
     file: str
     args: tuple[str, ...]
-    kind: str  # "miscompile" (output differs) | "rejects" (valid IR rejected) | "crash"
+    kind: str  # "miscompile" (output differs) | "rejects" (valid IR rejected) | "crash" | "levels"
     what: str
+    bound: int | None = None  # for "levels": the net's depth; more levels than this is the bug
 
 
 REPROS = [
@@ -62,6 +72,10 @@ REPROS = [
     Repro("mobilenet_gap_segfault.mlir", tuple(CKKS), "crash",
           "a 1x1 conv, then BN and x² fused into a global average pool's sum (heirpy's "
           "MobileNet-block output before legalize-for-heir split the square out)"),
+    Repro("strided_conv_then_conv.mlir", (*CKKS[:2], "--torch-linalg-to-ckks=min-slot-count=16384"), "levels",
+          "a stride-2 3x3 conv, x², a 3x3 conv, x² on 1x16x32x32 (16384 slots, both convs left to HEIR's "
+          "conv kernel): converting the strided conv's output layout for the next conv costs a level per "
+          "bit of the slot count (ResNet-20's downsampling blocks)", bound=4),
 ]
 
 
@@ -77,6 +91,10 @@ def run(heir_opt: str, repro: Repro) -> tuple[str, str]:
         error = next((line[line.index("error:"):] for line in result.stderr.splitlines() if "error:" in line),
                      "(no error line)")
         return error[:140], "no" if repro.kind == "rejects" else "?"
+    if repro.kind == "levels":
+        levels = levels_of(result.stdout)
+        over = levels is not None and repro.bound is not None and levels > repro.bound
+        return f"compiles, {levels} levels (depth {repro.bound})", "no" if over else "yes"
     if repro.kind != "miscompile":
         return "compiles", "yes"
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,9 +123,9 @@ def after_heirpy(heir_opt: str, repro: Repro) -> str:
     if result.returncode != 0:
         return next((line[line.index("error:"):] for line in result.stderr.splitlines() if "error:" in line),
                     "(no error line)")[:140]
-    moduli = re.search(r"ckks\.scheme_param<[^>]*\bQ = \[([^\]]*)\]", result.stdout)
-    if moduli is not None:
-        return f"compiles, {len(moduli.group(1).split(',')) - 1} levels"
+    levels = levels_of(result.stdout)
+    if levels is not None:
+        return f"compiles, {levels} levels"
     report = check_equivalence(parse(text, "legal.mlir"), parse(result.stdout, "out.mlir"), "main")
     return "output equals input" if report.ok else "MISMATCH"
 
