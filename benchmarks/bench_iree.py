@@ -20,7 +20,8 @@ one). Variants per case:
            (IREE's own upstream-linalg fusion, the baseline of `bench_kernels.py`);
 - heirpy IREE rule (whole networks, in place of "inlined"): after
            `heirpy.analysis.iree_dispatches.IREE_PIPELINE`, the same passes with a cost rule
-           that lets no fusion grow the multiply-accumulates (`max-mac-growth=1`).
+           that lets no fusion grow the multiply-accumulates (`max-mac-growth=1`), and unit-stride
+           depthwise convs unrolled into a sum of slices (`unroll-depthwise-conv`).
 
 Each variant is compiled with `iree-compile --iree-hal-target-device=local
 --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host`;

@@ -104,6 +104,26 @@ def test_report_shows_iree_dispatches_before_and_after(capsys: pytest.CaptureFix
     assert data["models"][0]["iree_dispatches"] == {"before": 2, "after": 1}
 
 
+def test_report_iree_column_is_the_iree_pipeline(capsys: pytest.CaptureFixture[str]) -> None:
+    """The IREE column counts heirpy's output under `IREE_PIPELINE`, what docs/iree.md tells
+    IREE users to run, not the report's CKKS pipeline: on the MobileNet block the main
+    pipeline composes a projection with the next 1x1 conv (4 dispatches, more MACs), the
+    IREE pipeline keeps raw's 5."""
+    from heirpy.analysis.iree_dispatches import IREE_PIPELINE, find_iree_compile, iree_dispatches
+    from heirpy.api import parse, print_module, run_pipeline
+
+    model = EXAMPLES / "mobilenet_block.mlir"
+    status, data = _json(capsys, str(model), "--seeds", "1")
+    assert status == 0
+    assert data["models"][0]["iree_dispatches"] == {"before": 5, "after": 5}
+    main_output = parse(model.read_text())
+    run_pipeline(main_output, f"{data['pipeline']},lower-tensor-ext")
+    tool = find_iree_compile()
+    assert tool is not None
+    assert len(iree_dispatches(print_module(main_output), tool)) == 4  # what the column showed before
+    assert IREE_PIPELINE in (EXAMPLES.parent / "docs" / "iree.md").read_text()
+
+
 def test_nan_is_not_comparable_never_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 25: a network whose PyTorch output is NaN (x² overflow) showed
     `ok (max abs err 0.0e+00)` in both numeric columns. Equal NaNs are no agreement: both

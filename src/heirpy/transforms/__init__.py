@@ -64,6 +64,12 @@ def _lower_tensor_ext() -> type[ModulePass]:
     return LowerTensorExtPass
 
 
+def _unroll_depthwise_conv() -> type[ModulePass]:
+    from heirpy.transforms.lowering.unroll_depthwise_conv import UnrollDepthwiseConvPass
+
+    return UnrollDepthwiseConvPass
+
+
 def _legalize_for_heir() -> type[ModulePass]:
     from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass
 
@@ -102,6 +108,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "linalg-fuse-pointwise": _linalg_fuse_pointwise,
     "linalg-fuse-ops": _linalg_fuse_ops,
     "lower-tensor-ext": _lower_tensor_ext,
+    "unroll-depthwise-conv": _unroll_depthwise_conv,
     "legalize-for-heir": _legalize_for_heir,
     "heir-prepare": _heir_prepare,
     "report-depth": _report_depth,

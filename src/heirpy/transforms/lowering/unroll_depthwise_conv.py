@@ -1,0 +1,186 @@
+"""Unroll a unit-stride depthwise conv's window into a sum of shifted slices: the form of
+a depthwise conv that IREE's CPU back end vectorises.
+
+IREE 3.13 (llvm-cpu) folds the unit batch of `linalg.depthwise_conv_2d_nchw_chw` and
+compiles the rest as a generic whose input map reads `(c, h + kh, w + kw)`; its
+vectoriser does not take that map, so the conv runs as scalar loops (`vfmadd231ss`
+over 3 taps, the accumulator on the stack). Their time also depends on where the linker
+puts them: on MobileNetV2 the same executable took 51 us or 69 us per call depending on
+whether its inner loop crossed a 64-byte line, which moved whenever anything else in the
+module changed (docs/iree.md, "Whole networks"). Written as one elementwise generic over
+the output, with one `tensor.extract_slice` of the input per tap, the conv is a plain
+multiply-add of identity-mapped operands: IREE vectorises it along W and fuses the
+slices, the bias and the activation after it into the same dispatch. Measured single
+threaded on the MobileNetV2 layers (`benchmarks/bench_iree.py`): 4-7x faster at unit
+stride; at stride 2 the slices are strided reads and the form is no faster (1.5x slower
+for 96 channels at 32x32), so strided convs keep their named op.
+
+This is a form for IREE, not for HEIR: a slice of a ciphertext is a rotation there,
+so only `heirpy.analysis.iree_dispatches.IREE_PIPELINE` runs this pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+
+from heirpy.ir.constants import NO_BLOBS, Blobs, ContextBlobs, constant_array, dense_constant
+from heirpy.ir.dialects import tensor
+from heirpy.ir.dialects.linalg import DepthwiseConv2DNchwChwOp, GenericOp, IteratorTypeAttr, YieldOp
+from heirpy.ir.utils import element_type, i64_array, static_shape
+from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
+
+MAX_TAPS = 9
+"""The largest window unrolled (3x3, the size measured); a larger one keeps its named op."""
+
+
+def unrollable(
+    input_shape: tuple[int, ...] | None,
+    filter_shape: tuple[int, ...] | None,
+    strides: tuple[int, ...],
+    element: Attribute,
+) -> bool:
+    """Whether a depthwise conv may be unrolled: static 4-D input and 3-D filter, float
+    elements, unit strides (a strided slice is no faster for IREE), at most `MAX_TAPS` taps."""
+    if input_shape is None or filter_shape is None or len(input_shape) != 4 or len(filter_shape) != 3:
+        return False
+    taps = filter_shape[1] * filter_shape[2]
+    return isinstance(element, AnyFloat) and all(s == 1 for s in strides) and 0 < taps <= MAX_TAPS
+
+
+def extract_slice(
+    source: SSAValue, offsets: list[int], sizes: list[int], result_shape: list[int]
+) -> tensor.ExtractSliceOp:
+    """A unit-stride `tensor.extract_slice` of `source` (rank-reducing when `result_shape`
+    drops unit sizes)."""
+    source_type = source.type
+    assert isinstance(source_type, TensorType)
+    return tensor.ExtractSliceOp.build(
+        operands=[source, [], [], []],
+        result_types=[TensorType(source_type.get_element_type(), result_shape)],
+        properties={
+            "static_offsets": i64_array(offsets),
+            "static_sizes": i64_array(sizes),
+            "static_strides": i64_array([1] * len(offsets)),
+        },
+    )
+
+
+def tap_weights(filter: SSAValue, blobs: Blobs) -> list[Operation]:
+    """One per-channel weight vector per tap, in the conv's loop order (kh, then kw): a
+    dense constant each when the filter is a constant, else a slice of it."""
+    shape = static_shape(filter.type)
+    assert shape is not None
+    channels, kh, kw = shape
+    vector = TensorType(element_type(filter.type), [channels])
+    weights = constant_array(filter, blobs)
+    if weights is not None:
+        return [dense_constant(weights[:, i, j].copy(), vector) for i in range(kh) for j in range(kw)]
+    return [extract_slice(filter, [0, i, j], [channels, 1, 1], [channels]) for i in range(kh) for j in range(kw)]
+
+
+@dataclass
+class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
+    """A unit-stride depthwise conv ==> one elementwise generic summing its taps.
+
+        %r = linalg.depthwise_conv_2d_nchw_chw {strides = 1, dilations = [dh, dw]}
+               ins(%x, %w : tensor<NxCxHxWxf32>, tensor<CxKhxKwxf32>)
+               outs(%init : tensor<NxCxOHxOWxf32>)
+      ==>
+        %x_ij = tensor.extract_slice %x[0, 0, i*dh, j*dw] [N, C, OH, OW] [1, 1, 1, 1]  (each tap)
+        %w_ij = arith.constant <%w[:, i, j]> : tensor<Cxf32>       (a slice if %w is not constant)
+        %e = tensor.empty() : tensor<NxCxOHxOWxf32>
+        %r = linalg.generic {indexing_maps = [id, ..., (d0, d1, d2, d3) -> (d1), ..., id, id],
+               iterator_types = [parallel x 4]} ins(%x_00, ..., %w_00, ..., %init) outs(%e) {
+          %acc = init + x_00 * w_00 + x_01 * w_01 + ...    (the conv's order: kh, then kw)
+          linalg.yield %acc }
+
+    Legality (`unrollable`): static shapes, float elements, unit strides, at most
+    `MAX_TAPS` taps. The sum is the conv's, term by term in its loop order.
+    """
+
+    op_types = (DepthwiseConv2DNchwChwOp,)
+
+    blobs: Blobs
+
+    def rewrite(self, op: DepthwiseConv2DNchwChwOp, rewriter: PatternRewriter) -> None:
+        x, w, init = op.operands
+        result_type = op.results[0].type
+        input_shape, filter_shape = static_shape(x.type), static_shape(w.type)
+        out_shape = static_shape(result_type)
+        if out_shape is None or not isinstance(result_type, TensorType):
+            return
+        element = result_type.get_element_type()
+        if not unrollable(input_shape, filter_shape, op.window_strides(), element):
+            return
+        assert filter_shape is not None
+        dh, dw = op.window_dilations()
+        n, c, oh, ow = out_shape
+        taps = [(i * dh, j * dw) for i in range(filter_shape[1]) for j in range(filter_shape[2])]
+        slices = [extract_slice(x, [0, 0, i, j], [n, c, oh, ow], [n, c, oh, ow]) for i, j in taps]
+        weights = tap_weights(w, self.blobs)
+        empty = tensor.EmptyOp([], result_type)
+
+        @Builder.implicit_region([element] * (2 * len(taps) + 2))
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            acc: SSAValue = args[2 * len(taps)]
+            for k in range(len(taps)):
+                product = arith.MulfOp(args[k], args[len(taps) + k])
+                acc = arith.AddfOp(acc, product.result).result
+            YieldOp(acc)
+
+        identity = AffineMapAttr(AffineMap.identity(4))
+        channel = AffineMapAttr(AffineMap(4, 0, (AffineExpr.dimension(1),)))
+        generic = GenericOp(
+            [*(s.result for s in slices), *(v.results[0] for v in weights), init],
+            [empty.tensor],
+            body,
+            [identity] * len(taps) + [channel] * len(taps) + [identity, identity],
+            [IteratorTypeAttr.parallel()] * 4,
+            [result_type],
+        )
+        # Readable names instead of copies of the replaced result's name.
+        for part, hint in ((slices, "tap"), (weights, "tap_weight"), ([empty], "taps_sum")):
+            for new_op in part:
+                new_op.results[0].name_hint = hint
+        generic.results[0].name_hint = op.results[0].name_hint
+        rewriter.replace(op, [*slices, *weights, empty, generic])
+
+
+def populate_unroll_depthwise_conv_patterns(ctx: Context | None = None) -> list[PatternSet]:
+    """The one pattern, reading constant filters through `ctx`'s blobs."""
+    return [PatternSet.of(UnrollDepthwiseConv(NO_BLOBS if ctx is None else ContextBlobs(ctx)))]
+
+
+@dataclass(frozen=True)
+class UnrollDepthwiseConvPass(ModulePass):
+    """Unit-stride depthwise convs as one elementwise sum of shifted slices (IREE vectorises it).
+
+        %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>,
+               strides = dense<1> : vector<2xi64>}
+               ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2x2xf32>) outs(%b : tensor<1x2x3x3xf32>)
+      ==>  (with %w a constant)
+        %s0 = tensor.extract_slice %x[0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 1, 1]   (and [0, 0, 0, 1], ...)
+        %w0 = arith.constant dense<[w[0, 0, 0], w[1, 0, 0]]> : tensor<2xf32>  (one per tap)
+        %r = linalg.generic {...} ins(%s0, %s1, %s2, %s3, %w0, %w1, %w2, %w3, %b)
+               outs(%e) { b + s0 * w0 + s1 * w1 + s2 * w2 + s3 * w3 }
+
+    (tests/filecheck/transforms/unroll-depthwise-conv/docstring.mlir runs this example.)
+    For IREE only (`heirpy.analysis.iree_dispatches.IREE_PIPELINE`): IREE compiles the
+    named NCHW depthwise conv to scalar loops; this form vectorises, and MobileNetV2's
+    depthwise convs run 4-7x faster (docs/iree.md). Strided convs and windows over 3x3
+    keep their named op.
+    """
+
+    name = "unroll-depthwise-conv"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_pattern_sets(op, populate_unroll_depthwise_conv_patterns(ctx))

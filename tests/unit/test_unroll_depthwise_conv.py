@@ -1,0 +1,77 @@
+"""unroll-depthwise-conv: its legality rule, and numerics with the evaluator. The sum of
+slices equals the named depthwise conv on random inputs for batches, channel counts,
+windows up to 3x3, dilations, constant and run-time filters, zero and non-zero inits, f32
+and f16; the ops it leaves behind are the slices and one generic. (Which convs must keep
+their named op: tests/filecheck/transforms/unroll-depthwise-conv/cases.mlir.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import f16, f32, i32
+
+from heirpy.api import parse, print_module, run_pipeline
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.transforms.lowering.unroll_depthwise_conv import MAX_TAPS, unrollable
+
+
+def test_unrollable_rule() -> None:
+    assert unrollable((1, 96, 34, 34), (96, 3, 3), (1, 1), f32)
+    assert unrollable((2, 8, 5, 5), (8, 1, 1), (1, 1), f16)
+    assert not unrollable((1, 96, 34, 34), (96, 3, 3), (2, 2), f32)  # strided
+    assert not unrollable((1, 96, 34, 34), (96, 3, 3), (1, 2), f32)
+    assert not unrollable((1, 8, 9, 9), (8, 5, 5), (1, 1), f32)  # 25 taps > MAX_TAPS
+    assert MAX_TAPS == 9
+    assert not unrollable((1, 8, 9, 9), (8, 3, 3), (1, 1), i32)
+    assert not unrollable(None, (8, 3, 3), (1, 1), f32)  # a dynamic dimension
+    assert not unrollable((1, 8, 9, 9), None, (1, 1), f32)
+
+
+def _text(n: int, c: int, h: int, k: tuple[int, int], dilation: int, element: str, constant: bool, bias: bool) -> str:
+    kh, kw = k
+    oh, ow = h - (kh - 1) * dilation, h - (kw - 1) * dilation
+    x, w, o = f"tensor<{n}x{c}x{h}x{h}x{element}>", f"tensor<{c}x{kh}x{kw}x{element}>", f"tensor<{n}x{c}x{oh}x{ow}x{element}>"
+    rng = np.random.default_rng(c * 31 + h)
+    weights = np.round(rng.standard_normal((c, kh, kw)), 3).tolist()
+    args = [f"%x: {x}"] + ([] if constant else [f"%w: {w}"])
+    lines = [f"func.func @main({', '.join(args)}) -> {o} {{"]
+    if constant:
+        lines.append(f"  %w = arith.constant dense<{weights}> : {w}")
+    lines.append(f"  %e = tensor.empty() : {o}")
+    if bias:
+        values = np.round(rng.standard_normal(c), 3).tolist()
+        lines.append(f"  %b = arith.constant dense<{values}> : tensor<{c}x{element}>")
+        lines.append(f"  %init = linalg.broadcast ins(%b : tensor<{c}x{element}>) outs(%e : {o}) dimensions = [0, 2, 3]")
+    else:
+        lines.append(f"  %zero = arith.constant 0.0 : {element}")
+        lines.append(f"  %init = linalg.fill ins(%zero : {element}) outs(%e : {o}) -> {o}")
+    lines.append(
+        f"  %r = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<{dilation}> : vector<2xi64>, "
+        f"strides = dense<1> : vector<2xi64>}} ins(%x, %w : {x}, {w}) outs(%init : {o}) -> {o}"
+    )
+    lines += [f"  return %r : {o}", "}"]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "h", "k", "dilation", "element", "constant", "bias"),
+    [
+        (1, 16, 6, (3, 3), 1, "f32", True, True),  # MobileNetV2's form: 3x3, folded BN bias
+        (2, 3, 7, (3, 3), 2, "f32", True, False),
+        (1, 5, 4, (2, 3), 1, "f32", False, True),
+        (3, 2, 3, (1, 1), 1, "f32", False, False),
+        (1, 4, 6, (3, 3), 1, "f16", True, True),
+    ],
+)
+def test_sum_of_slices_equals_the_conv(
+    n: int, c: int, h: int, k: tuple[int, int], dilation: int, element: str, constant: bool, bias: bool
+) -> None:
+    before = parse(_text(n, c, h, k, dilation, element, constant, bias))
+    after = parse(print_module(before))
+    run_pipeline(after, "unroll-depthwise-conv")
+    ops = [op.name for op in after.walk()]
+    assert "linalg.depthwise_conv_2d_nchw_chw" not in ops
+    assert ops.count("tensor.extract_slice") == k[0] * k[1] * (1 if constant else 2)
+    assert ops.count("linalg.generic") == 1
+    report = check_equivalence(before, after, function="main", seeds=(0, 1, 2))
+    assert report.ok, report.summary()
