@@ -4,16 +4,16 @@ a depthwise conv that IREE's CPU back end vectorises.
 IREE 3.13 (llvm-cpu) folds the unit batch of `linalg.depthwise_conv_2d_nchw_chw` and
 compiles the rest as a generic whose input map reads `(c, h + kh, w + kw)`; its
 vectoriser does not take that map, so the conv runs as scalar loops (`vfmadd231ss`
-over 3 taps, the accumulator on the stack). Their time also depends on where the linker
-puts them: on MobileNetV2 the same executable took 51 us or 69 us per call depending on
-whether its inner loop crossed a 64-byte line, which moved whenever anything else in the
-module changed (docs/iree.md, "Whole networks"). Written as one elementwise generic over
-the output, with one `tensor.extract_slice` of the input per tap, the conv is a plain
-multiply-add of identity-mapped operands: IREE vectorises it along W and fuses the
-slices, the bias and the activation after it into the same dispatch. Measured single
-threaded on the MobileNetV2 layers (`benchmarks/bench_iree.py`): 4-7x faster at unit
-stride; at stride 2 the slices are strided reads and the form is no faster (1.5x slower
-for 96 channels at 32x32), so strided convs keep their named op.
+over 3 taps, the accumulator on the stack), whose speed also moves with where the
+linker puts them: on MobileNetV2 the same executable took 51 us or 69 us per call
+(docs/iree.md, "Whole networks"). Written as one elementwise generic over the output,
+with one `tensor.extract_slice` of the input per tap, the conv is a multiply-add of
+identity-mapped operands: IREE vectorises it along W and fuses the slices, the bias and
+the activation after it into the same dispatch. MobileNetV2's unit-stride depthwise
+dispatches ran 12-22x faster and the net 0.63x raw (`benchmarks/bench_iree.py`,
+`bench_iree_dispatch_times.py`). A strided conv keeps its named op: its slices are strided
+reads, no faster in a scratch measurement of MobileNetV2's strided layers (1.5x slower
+for 96 channels at 32x32).
 
 This is a form for IREE, not for HEIR: a slice of a ciphertext is a rotation there,
 so only `heirpy.analysis.iree_dispatches.IREE_PIPELINE` runs this pass.
@@ -176,8 +176,8 @@ class UnrollDepthwiseConvPass(ModulePass):
     (tests/filecheck/transforms/unroll-depthwise-conv/docstring.mlir runs this example.)
     For IREE only (`heirpy.analysis.iree_dispatches.IREE_PIPELINE`): IREE compiles the
     named NCHW depthwise conv to scalar loops; this form vectorises, and MobileNetV2's
-    depthwise convs run 4-7x faster (docs/iree.md). Strided convs and windows over 3x3
-    keep their named op.
+    unit-stride depthwise dispatches run 12-22x faster (docs/iree.md). Strided convs and
+    windows over 3x3 keep their named op.
     """
 
     name = "unroll-depthwise-conv"
