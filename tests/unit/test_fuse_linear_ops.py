@@ -338,3 +338,19 @@ def test_indices_through_layout_ops_and_what_other_users_read() -> None:
     assert selected[:, :6].all() and not selected[:, 6:].any()  # q: columns 0..5
     elsewhere = read_elsewhere(source, q, product).reshape(4, 18)  # type: ignore[union-attr]
     assert elsewhere[:, 6:].all() and not elsewhere[:, :6].any()  # k and v: 6..17
+
+
+def test_layout_apply_reads_a_rank_reducing_slice_in_the_result_shape() -> None:
+    """`extract_slice [0, 0] [1, 3]` into tensor<3xf32> drops the unit dim: the traced
+    elements come out 1-D, as the op's result is."""
+    from heirpy.transforms.linear.element_paths import layout_apply
+
+    text = """func.func @f(%x: tensor<2x3xf32>) -> tensor<3xf32> {
+  %s = tensor.extract_slice %x[1, 0] [1, 3] [1, 1] : tensor<2x3xf32> to tensor<3xf32>
+  return %s : tensor<3xf32>
+}"""
+    func = next(iter(parse(text).ops))
+    op = next(op for op in func.walk() if op.name == "tensor.extract_slice")
+    got = layout_apply(op, np.arange(6).reshape(2, 3))
+    assert got is not None and got.shape == (3,)
+    np.testing.assert_array_equal(got, [3, 4, 5])

@@ -54,6 +54,14 @@ def test_balanced_bounds_macs_only_when_asked() -> None:
     assert not CostRule(max_mac_growth=3.9).allows(at_the_bound)
 
 
+def test_the_mac_bound_compounds_per_level_saved() -> None:
+    """max-mac-growth is a factor per level saved, as the weight bound is: 3x per level
+    allows 9x MACs for two levels (and 7x), not 3 * 2 = 6x."""
+    two_levels = FusionCost(2, 10, 10, 10, 70)
+    assert CostRule(max_mac_growth=3).allows(two_levels)
+    assert not CostRule(max_mac_growth=3).allows(FusionCost(2, 10, 10, 10, 91))
+
+
 def test_size_fuses_only_when_weights_do_not_grow() -> None:
     rule = CostRule("size")
     assert rule.allows(SHRINKS) and rule.allows(GAP_LINEAR)

@@ -206,3 +206,43 @@ def test_a_declined_rewrite_leaves_no_dangling_use() -> None:
     x = func.body.block.args[0]
     assert list(x.uses) and all(use.operation in in_function for use in x.uses)
     assert all(use.operation in in_function for op in in_function for r in op.results for use in r.uses)
+
+
+def test_row_major_values_follow_elementwise_generics() -> None:
+    """HEIR keeps an elementwise generic's result in its input's layout: x² (plus a
+    constant) of the 4-D batch-1 argument is row-major, x² of a strided conv's result is
+    not, and neither is a generic of constants only."""
+    from heirpy.transforms.linear.constant_folding import ConstantFolder
+    from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
+
+    ident = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+    par = '["parallel", "parallel", "parallel", "parallel"]'
+
+    def square(name: str, value: str, shape: str) -> str:
+        t = f"tensor<{shape}xf32>"
+        return f"""  %{name}_e = tensor.empty() : {t}
+  %{name} = linalg.generic {{indexing_maps = [{ident}, {ident}, {ident}], iterator_types = {par}}} ins({value}, %k_{shape} : {t}, {t}) outs(%{name}_e : {t}) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    %p = arith.addf %m, %b : f32
+    linalg.yield %p : f32
+  }} -> {t}"""
+
+    text = f"""func.func @f(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>) {{
+  %k_1x2x4x4 = arith.constant dense<0.5> : tensor<1x2x4x4xf32>
+  %k_1x2x2x2 = arith.constant dense<0.5> : tensor<1x2x2x2xf32>
+  %w = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %ce = arith.constant dense<0.0> : tensor<1x2x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}} ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%ce : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+{square("sx", "%x", "1x2x4x4")}
+{square("sc", "%c", "1x2x2x2")}
+{square("sk", "%k_1x2x4x4", "1x2x4x4")}
+  return %sx, %sc, %sk : tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>
+}}"""
+    func = next(iter(parse(text, "f.mlir").ops))
+    values = {op.results[0].name_hint: op.results[0] for op in func.walk() if op.results}
+    layouts = RowMajorValues(ConstantFolder())
+    assert layouts.row_major(func.body.block.args[0])
+    assert layouts.row_major(values["sx"])
+    assert not layouts.row_major(values["c"]) and not layouts.row_major(values["sc"])
+    assert not layouts.row_major(values["sk"])

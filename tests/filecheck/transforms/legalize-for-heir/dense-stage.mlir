@@ -119,3 +119,20 @@ func.func @depthwise(%x: tensor<1x2x2x2xf32>) -> tensor<2xf32> {
 // CHECK-NEXT: %[[A:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+00, 5.000000e-01, 2.500000e-01, 2.000000e+00]]> : tensor<2x8xf32>
 // CHECK-NEXT: %[[V:.*]] = linalg.matvec ins(%[[A]], %[[XF]] : tensor<2x8xf32>, tensor<8xf32>) outs(%[[B]] : tensor<2xf32>)
 // CHECK-NEXT: return %[[V]]
+
+// -----
+
+// A pool whose output stops short of the input's last window (2x2 of the 3x3 windows a
+// 7x7 input holds; MLIR allows it): the matrix reads the windows the output holds only.
+func.func @cropped_pool(%x: tensor<1x1x7x7xf32>) -> tensor<4xf32> {
+  %win = tensor.empty() : tensor<2x2xf32>
+  %z = arith.constant dense<0.0> : tensor<1x1x2x2xf32>
+  %y = linalg.pooling_nchw_sum {strides = dense<2> : vector<2xi64>, dilations = dense<1> : vector<2xi64>} ins(%x, %win : tensor<1x1x7x7xf32>, tensor<2x2xf32>) outs(%z : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %f = tensor.collapse_shape %y [[0, 1, 2, 3]] : tensor<1x1x2x2xf32> into tensor<4xf32>
+  return %f : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @cropped_pool
+// CHECK-NOT:  linalg.pooling_nchw_sum
+// CHECK:      %[[X:.*]] = tensor.collapse_shape %x {{\[}}[0, 1, 2, 3]] : tensor<1x1x7x7xf32> into tensor<49xf32>
+// CHECK:      %[[Y:.*]] = linalg.matvec ins(%{{.*}}, %[[X]] : tensor<4x49xf32>, tensor<49xf32>) outs(%{{.*}} : tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[Y]]

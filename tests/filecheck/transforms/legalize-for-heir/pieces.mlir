@@ -53,3 +53,27 @@ func.func @unit_dims(%x: tensor<4xf32>) -> (tensor<1x4xf32>, tensor<2x2xf32>) {
 // CHECK-NEXT: %[[U:.*]] = tensor.expand_shape %{{.*}} output_shape [2, 2]
 // CHECK-NOT:  tensor.insert_slice
 // CHECK:      return %[[T]], %{{.*}}
+
+// -----
+
+// SliceOfElementwise with a stride: x² + k read at every second element from 1 is x²
+// of that slice of %x, plus the same elements of k folded at compile time.
+func.func @strided_slice(%x: tensor<10xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<10xf32>
+  %k = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]> : tensor<10xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %k : tensor<10xf32>, tensor<10xf32>) outs(%e : tensor<10xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    %a = arith.addf %sq, %c : f32
+    linalg.yield %a : f32
+  } -> tensor<10xf32>
+  %p = tensor.extract_slice %s[1] [4] [2] : tensor<10xf32> to tensor<4xf32>
+  return %p : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @strided_slice
+// CHECK-NEXT: %[[P:.*]] = tensor.extract_slice %x[1] [4] [2] : tensor<10xf32> to tensor<4xf32>
+// CHECK-NEXT: %[[K:.*]] = arith.constant dense<[2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00]> : tensor<4xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[P]], %[[K]] : tensor<4xf32>, tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+// CHECK:      } -> tensor<4xf32>
+// CHECK-NEXT: return %[[G]]

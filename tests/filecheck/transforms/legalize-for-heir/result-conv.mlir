@@ -66,6 +66,39 @@ func.func @tail(%x: tensor<8xf32>) -> tensor<1x3x2x2xf32> {
 
 // -----
 
+// Two elementwise generics after the last stage (x², then + 1) run on the conv's result
+// in the order the function applies them.
+func.func @two_step_tail(%x: tensor<8xf32>) -> tensor<1x3x2x2xf32> {
+  %a = arith.constant dense<[[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.5, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0], [0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, -1.0]]> : tensor<12x8xf32>
+  %b = arith.constant dense<0.5> : tensor<12xf32>
+  %h = linalg.matvec ins(%a, %x : tensor<12x8xf32>, tensor<8xf32>) outs(%b : tensor<12xf32>) -> tensor<12xf32>
+  %one = arith.constant dense<1.0> : tensor<12xf32>
+  %e = tensor.empty() : tensor<12xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%h : tensor<12xf32>) outs(%e : tensor<12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    linalg.yield %sq : f32
+  } -> tensor<12xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%s, %one : tensor<12xf32>, tensor<12xf32>) outs(%e : tensor<12xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %sum = arith.addf %in, %c : f32
+    linalg.yield %sum : f32
+  } -> tensor<12xf32>
+  %t = tensor.expand_shape %p [[0, 1, 2, 3]] output_shape [1, 3, 2, 2] : tensor<12xf32> into tensor<1x3x2x2xf32>
+  return %t : tensor<1x3x2x2xf32>
+}
+// CHECK-LABEL: func.func @two_step_tail
+// CHECK-NOT:  linalg.matvec
+// CHECK:      %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : tensor<1x3x2x2xf32>)
+// CHECK:      %[[S:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<1x3x2x2xf32>)
+// CHECK:        arith.mulf
+// CHECK:      %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %{{.*}} : tensor<1x3x2x2xf32>, tensor<1x3x2x2xf32>)
+// CHECK:        arith.addf
+// CHECK:      } -> tensor<1x3x2x2xf32>
+// CHECK-NEXT: return %[[P]]
+
+// -----
+
 // A unit dim between the non-unit ones: the conv's 1x1x2x3 is collapsed to 2x3 and
 // expanded (unit dims only, which HEIR allows) to 2x1x3.
 func.func @unit_between(%x: tensor<4xf32>) -> tensor<2x1x3xf32> {
