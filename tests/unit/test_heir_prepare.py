@@ -43,6 +43,19 @@ def test_the_pipeline_spelling_names_the_count_in_both_passes() -> None:
     build_pipeline(heir_prepare_pipeline(8192))  # a pipeline heirpy-opt takes
 
 
+def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
+    """`heir_prepare_passes()` with no arguments is what `heir-prepare` runs with none:
+    results in pieces (no flat-results) and heirpy's slot count."""
+    from heirpy.transforms.heir_prepare import HeirPreparePass, heir_prepare_passes
+    from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass
+
+    default = HeirPreparePass()
+    passes = heir_prepare_passes()
+    assert passes == heir_prepare_passes(default.slot_count, default.flat_results)
+    legalize = passes[-1]
+    assert isinstance(legalize, LegalizeForHeirPass) and not legalize.flat_results
+
+
 def test_module_slots_is_the_longest_vector_as_a_power_of_two() -> None:
     module = parse("""
     func.func @a(%x: tensor<1200xf32>) -> tensor<2xf32> {
