@@ -5,7 +5,7 @@ arguments a value is computed from, through operands and region captures."""
 from __future__ import annotations
 
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from heirpy.analysis.secretness import argument_sources, is_secret
 from heirpy.api import parse
@@ -75,3 +75,15 @@ func.func @f(%p: tensor<2xf32>, %s: tensor<2xf32>) -> tensor<2xf32> {
 }
 """)
     assert argument_sources([_value(func, "sp")]) == {_value(func, "p"), _value(func, "s")}
+
+
+def test_a_value_outside_any_function_is_not_secret() -> None:
+    """Nothing outside a function can read a secret argument: the result of a detached
+    op (a pass builds ops before inserting them) is plaintext, while the same op inside
+    a function with a secret argument, reading it, is secret."""
+    func = _func(MARKED)
+    ps = _value(func, "ps")
+    assert is_secret(ps)
+    owner = ps.owner
+    assert isinstance(owner, Operation)
+    assert not is_secret(owner.clone().results[0])
