@@ -1,11 +1,13 @@
 """Generated FHE nets through heirpy's HEIR preparation and heir-opt's CKKS pipeline.
 
-    python benchmarks/fuzz_heir.py [--count 40] [--seed 0] [--timeout 300] [--flat-results]
+    python benchmarks/fuzz_heir.py [--count 40] [--seed 0] [--timeout 300] [--shaped-results]
         [--crashes benchmarks/heir_bugs] [--out benchmarks/out/fuzz_heir.md]
 
 Draws small FHE nets (tests/fhe_nets.py: convs with every stride and pad, sum and average
 pools, batch-norm, global pools, x², flatten and Linear; batch 1 and 2; feature-map and
-flat results), runs `heir-prepare` on each (heirpy picks the slot count), checks the
+flat results), runs `heir-prepare` on each (heirpy picks the slot count; a result no
+conv lays out comes back flat, `--shaped-results`: `heir-prepare{flat-results=false}`
+keeps every shape), checks the
 values against the net under heirpy's evaluator, and runs
 
     heir-opt --secretize=function=main '--annotate-module=backend=openfhe scheme=ckks'
@@ -47,7 +49,8 @@ from heirpy.analysis.slots import module_slots  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 
-PIPELINE = "heir-prepare"
+PIPELINE = "heir-prepare"  # a result no conv lays out comes back flat, at the bound
+SHAPED_PIPELINE = "heir-prepare{flat-results=false}"  # every result in its shape
 
 
 @dataclass
@@ -167,10 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crashes", type=Path, default=ROOT / "benchmarks" / "heir_bugs",
                         help="where a module that crashes heir-opt is kept")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "fuzz_heir.md")
-    parser.add_argument("--flat-results", action="store_true",
-                        help="heir-prepare{flat-results=true}: results no conv lays out come back flat")
+    parser.add_argument("--shaped-results", action="store_true",
+                        help="heir-prepare{flat-results=false}: every result keeps its shape (in pieces)")
     args = parser.parse_args(argv)
-    pipeline = "heir-prepare{flat-results=true}" if args.flat_results else PIPELINE
+    pipeline = SHAPED_PIPELINE if args.shaped_results else PIPELINE
     start = time.monotonic()
     outcomes: list[Outcome] = []
     nets = draw_nets(args.count, args.seed)

@@ -69,10 +69,10 @@ def test_a_feature_map_result_compiles_at_the_depth_bound() -> None:
 def test_a_whole_function_chain_fuses_to_one_block_diagonal_matvec() -> None:
     """Issue 24's batch-2 conv, pool, flatten, Linear, Linear: the chain is the whole
     function, so it fuses by default (its 6400-element input is encrypted anyway) into
-    one matvec, returned flat with flat-results (1 level under heir-opt at 8192 slots,
-    docs/heir.md)."""
+    one matvec, returned flat by heir-prepare's default (1 level under heir-opt at 8192
+    slots, docs/heir.md)."""
     module = parse((ISSUE_NETS / "batch2_linear.mlir").read_text(), "batch2_linear.mlir")
-    run_pipeline(module, "heir-prepare{flat-results=true}")
+    run_pipeline(module, PIPELINE)
     func = next(op for op in module.walk() if op.name == "func.func")
     assert analyze_function(func).depth == 1  # type: ignore[arg-type]
     matvecs = [op for op in module.walk() if op.name == "linalg.matvec"]

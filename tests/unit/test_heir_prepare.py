@@ -36,9 +36,13 @@ def test_heir_prepare_is_its_three_passes(path: Path, slots: int) -> None:
 
 
 def test_the_pipeline_spelling_names_the_count_in_both_passes() -> None:
-    assert heir_prepare_pipeline(0) == "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir"
+    assert heir_prepare_pipeline(0) == "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true}"
     assert heir_prepare_pipeline(8192) == (
-        "linalg-canonicalizations,linalg-fuse-ops{slot-budget=8192},legalize-for-heir{slot-count=8192}"
+        "linalg-canonicalizations,linalg-fuse-ops{slot-budget=8192},"
+        "legalize-for-heir{slot-count=8192 flat-results=true}"
+    )
+    assert heir_prepare_pipeline(0, flat_results=False) == (
+        "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir"
     )
     build_pipeline(heir_prepare_pipeline(8192))  # a pipeline heirpy-opt takes
 

@@ -1,7 +1,8 @@
 """`heir-prepare`: heirpy's whole preparation for HEIR's CKKS pipeline, with one slot setting.
 
     heir-prepare{slot-count=N}
-      ==  linalg-canonicalizations,linalg-fuse-ops{slot-budget=N},legalize-for-heir{slot-count=N}
+      ==  linalg-canonicalizations,linalg-fuse-ops{slot-budget=N},
+          legalize-for-heir{slot-count=N flat-results=true}
 
 The slot count is the one number HEIR's `--torch-linalg-to-ckks=min-slot-count=N` and
 heirpy's passes must agree on: `linalg-fuse-ops` may fuse a chain into a dense matrix
@@ -9,7 +10,11 @@ whose vectors fit it, `legalize-for-heir` writes matvecs that fit it. Without
 `slot-count` (or with 0), fusion keeps its default budget (HEIR's 1024 slots, widened to
 the vectors each function carries anyway) and `legalize-for-heir` picks the fewest
 slots that hold every secret vector of the result, naming the heir-opt flag in a
-remark when that is more than HEIR's default. The components are the passes themselves,
+remark when that is more than HEIR's default. A result that no conv lays out in HEIR's
+layout (a batch of 2 or more, rows of a non-power-of-two input) is returned as its flat
+vector, at the depth bound, instead of assembled in pieces at one level more; a remark
+names each such result and the shape to read it in. `flat-results=false` keeps every
+result's shape (`legalize-for-heir`'s own default). The components are the passes themselves,
 so `heir-prepare` prints exactly what the three print in a row
 (tests/unit/test_heir_prepare.py checks this).
 """
@@ -28,7 +33,7 @@ from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
 from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 
 
-def heir_prepare_passes(slot_count: int = 0, flat_results: bool = False) -> tuple[ModulePass, ...]:
+def heir_prepare_passes(slot_count: int = 0, flat_results: bool = True) -> tuple[ModulePass, ...]:
     """The passes `heir-prepare{slot-count=N}` runs, in order (0: heirpy picks the count)."""
     return (
         LinalgCanonicalizationsPass(),
@@ -37,7 +42,7 @@ def heir_prepare_passes(slot_count: int = 0, flat_results: bool = False) -> tupl
     )
 
 
-def heir_prepare_pipeline(slot_count: int = 0, flat_results: bool = False) -> str:
+def heir_prepare_pipeline(slot_count: int = 0, flat_results: bool = True) -> str:
     """`heir-prepare{slot-count=N}` spelled as the pipeline of its component passes."""
     fuse = f"linalg-fuse-ops{{slot-budget={slot_count}}}" if slot_count else "linalg-fuse-ops"
     options = [f"slot-count={slot_count}"] * bool(slot_count) + ["flat-results=true"] * flat_results
@@ -58,8 +63,10 @@ class HeirPreparePass(ModulePass):
         heirpy-opt net.mlir -p heir-prepare | heir-opt --secretize=function=main \\
             '--annotate-module=backend=openfhe scheme=ckks' --torch-linalg-to-ckks
 
-    `flat-results=true` is `legalize-for-heir`'s option: a result with several non-unit
-    dims that no conv can lay out is returned flat (one level less than in pieces).
+    `flat-results` (default true here, false in `legalize-for-heir`): a result with
+    several non-unit dims that no conv can lay out is returned flat, at the depth bound
+    (in pieces it costs one level more); the remark names its shape, and the caller
+    reads the decrypted vector in it, row-major. `flat-results=false` keeps the shape.
     (tests/filecheck/transforms/heir-prepare/docstring.mlir runs it on a net with a
     fused kernel and pipes the result through heir-opt.)
     """
@@ -68,8 +75,9 @@ class HeirPreparePass(ModulePass):
 
     slot_count: int = 0
     """CKKS slots per ciphertext, heir-opt's min-slot-count (0: heirpy picks it)."""
-    flat_results: bool = False
-    """`legalize-for-heir`'s: a result no conv lays out is returned flat, not in pieces."""
+    flat_results: bool = True
+    """`legalize-for-heir`'s: a result no conv lays out is returned flat, not in pieces
+    (true: the depth bound; false: the result's own shape, one level more)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_slot_count(self.name, self.slot_count)

@@ -807,7 +807,8 @@ def flat_remark(pass_name: str, func: FuncOp, before: list[Attribute]) -> str:
     if not changed:
         return ""
     parts = [f"result #{i} {new} is the {old} result in row-major order" for i, old, new in changed]
-    return f"remark: {pass_name}: @{func.sym_name.data} returns flat results (flat-results): " + "; ".join(parts)
+    return (f"remark: {pass_name}: @{func.sym_name.data} returns flat results (flat-results): " + "; ".join(parts)
+            + " (flat-results=false keeps the shape, at one level more)")
 
 
 def check_slot_count(pass_name: str, slot_count: int) -> None:
