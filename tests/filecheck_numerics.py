@@ -45,6 +45,12 @@ MAX_DYNAMIC = 8  # dynamic dims are drawn from 1..MAX_DYNAMIC
 FLAT_RESULTS = "flat-results=true"  # legalize-for-heir's option: results come back flat
 
 
+def returns_flat(pipeline: str) -> bool:
+    """May `pipeline` return a result flat? With `flat-results=true`, and with
+    `heir-prepare`, whose default it is, unless it says `flat-results=false`."""
+    return FLAT_RESULTS in pipeline or re.search(r"heir-prepare(?!\{[^}]*flat-results=false)", pipeline) is not None
+
+
 @dataclass(frozen=True)
 class NumericCase:
     """One (input chunk, pipeline) pair taken from a FileCheck test's RUN lines."""
@@ -248,7 +254,7 @@ def numeric_problems(
                 problems.append(f"@{name}: {len(actual)} results instead of {len(expected)}")
                 continue
             for index, (a, b) in enumerate(zip(expected, actual)):
-                if FLAT_RESULTS in pipeline and a.shape != b.shape and a.size == b.size:
+                if returns_flat(pipeline) and a.shape != b.shape and a.size == b.size:
                     b = b.reshape(a.shape)  # a result returned flat, read in row-major order
                 defined = ~np.isnan(a) if a.dtype.kind == "f" else np.ones(a.shape, bool)
                 if a.shape == b.shape:  # undefined elements (NaN) may be refined to anything
