@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from math import prod
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,6 +55,7 @@ from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 from heirpy.interp.evaluator import run_function  # noqa: E402
 from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs  # noqa: E402
+from heirpy.ir.utils import static_shape  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEIR_OPT = shutil.which("heir-opt") or str(ROOT.parent / "venv" / "bin" / "heir-opt")
@@ -172,11 +174,16 @@ def legalized(text: str, name: str, function: str) -> tuple[str, int]:
         func = entry(parse(lowered, f"{name}-heirpy"))
         inputs = reference_inputs(arrays, len(func.function_type.inputs), str(npz))
         results = run_function(parse(lowered, f"{name}-heirpy"), function, inputs)
+        # heir-prepare returns a result no conv lays out flat: read it in its shape, row-major.
+        shapes = [static_shape(t) for t in entry(parse(text, name)).function_type.outputs.data]
+        results = [r.reshape(shape) if shape is not None and r.size == prod(shape) else r
+                   for r, shape in zip(results, shapes)]
         bad = [c for c in compare_with_reference(arrays, results, 1e-4, 1e-5, str(npz)) if not c.ok]
         if bad:
             raise RuntimeError(f"heirpy's output differs from {npz.name}: {bad[0].line()}")
         return lowered, slots
-    report = check_equivalence(parse(text, name), parse(lowered, f"{name}-heirpy"), function=function, seeds=(0,))
+    report = check_equivalence(parse(text, name), parse(lowered, f"{name}-heirpy"), function=function, seeds=(0,),
+                               row_major_results=True)  # heir-prepare returns a result no conv lays out flat
     if not report.ok:
         raise RuntimeError("heirpy changed the values: " + report.summary().splitlines()[-1].strip())
     return lowered, slots
