@@ -49,7 +49,8 @@ def test_the_pipeline_spelling_names_the_count_in_both_passes() -> None:
 
 def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
     """`heir_prepare_passes()` with no arguments is what `heir-prepare` runs with none:
-    results in pieces (no flat-results) and heirpy's slot count."""
+    a result no conv lays out comes back flat (flat-results, heir-prepare's default) and
+    heirpy's slot count."""
     from heirpy.transforms.heir_prepare import HeirPreparePass, heir_prepare_passes
     from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass
 
@@ -57,7 +58,8 @@ def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
     passes = heir_prepare_passes()
     assert passes == heir_prepare_passes(default.slot_count, default.flat_results)
     legalize = passes[-1]
-    assert isinstance(legalize, LegalizeForHeirPass) and not legalize.flat_results
+    assert isinstance(legalize, LegalizeForHeirPass) and legalize.flat_results
+    assert not LegalizeForHeirPass().flat_results  # the pass on its own keeps every shape
 
 
 def test_module_slots_is_the_longest_vector_as_a_power_of_two() -> None:
