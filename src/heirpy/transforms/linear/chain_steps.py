@@ -1,0 +1,328 @@
+"""The chain steps of `linalg-fuse-linear-chains`: each op a linear chain may hold, seen
+as a per-sample map of its activation operand (`Step`), and `step_of`, which reads an op
+as one. The chains themselves, their forms and the pattern are in
+`linalg_fuse_linear_chains`; `legalize-for-heir` reads dense stages with the same views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+import numpy as np
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+
+from heirpy.ir.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    GenericOp,
+    MatmulOp,
+    MatvecOp,
+    PoolingNchwSumOp,
+    VecmatOp,
+)
+from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.ir.utils import int_pair, reassociation_groups, static_shape
+from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.linear_maps import (
+    AffineConv,
+    SampleMap,
+    SpatialPad,
+    channel_vector,
+    compose_affine_convs,
+    is_batch_invariant,
+    keeps_batch_axis,
+    pad_keeps_batch,
+    pool_filter,
+    sum_pool_nchw,
+)
+from heirpy.transforms.linear.linear_match import (
+    SumReduction,
+    match_elementwise_affine,
+    match_sum_reduction,
+)
+
+BATCHED, UNBATCHED = "batched", "unbatched"
+
+
+@dataclass
+class Step:
+    """One op of a chain, as a per-sample map of its activation operand.
+
+    `mode` is BATCHED (axis 0 is the batch), UNBATCHED (the whole tensor is one sample)
+    or None (elementwise: takes the mode of its neighbours). `conv` is the step as an
+    AffineConv when it is translation-equivariant on NCHW samples."""
+
+    op: Operation
+    activation: SSAValue
+    costly: bool
+    mode: str | None
+    apply_batched: SampleMap  # on [B, *sample] in BATCHED mode
+    apply_unbatched: SampleMap | None = None  # on [B, *shape] in UNBATCHED mode
+    conv: AffineConv | None = None
+    reshape_only: bool = False  # pads and reshapes: left outside at a chain's ends
+    zero_pad: SpatialPad | None = None  # a zero pad of H and W only (NCHW): see `Chain.as_conv`
+    constants: list[SSAValue] = field(default_factory=list)
+    summed_axes: tuple[int, ...] = ()  # a sum reduction: the sample axes it sums
+    weights: int = 0  # weight elements of a costly or leveled step (a pool or sum has none)
+    macs: int = 0  # its multiply-accumulates per sample (a sum counts its adds)
+    leveled: bool = False  # a free step that costs HEIR a level unless folded: a scale
+
+    @property
+    def result(self) -> SSAValue:
+        return self.op.results[0]
+
+    def sample_map(self, mode: str) -> SampleMap:
+        if mode == UNBATCHED:
+            assert self.apply_unbatched is not None
+            return self.apply_unbatched
+        return self.apply_batched
+
+
+# ------------------------------------------------------------------------- step views
+def _sample_const(full: np.ndarray | None) -> np.ndarray | None:
+    """The per-sample constant of a batched init, if every batch element agrees."""
+    if full is None or not is_batch_invariant(full):
+        return None
+    return full[0].astype(np.float64)
+
+
+def step_of(op: Operation, reader: ConstantFolder) -> Step | None:
+    """The chain step `op` is, or None (a nonlinearity, an unknown op, non-constant
+    weights, dynamic shapes ...)."""
+    if len(op.results) != 1 or static_shape(op.results[0].type) is None:
+        return None
+    if any(static_shape(v.type) is None for v in op.operands if isinstance(v.type, TensorType)):
+        return None
+    if isinstance(op, Conv2DNchwFchwOp):
+        return _conv_step(op, reader)
+    if isinstance(op, PoolingNchwSumOp):
+        return _pool_step(op, reader)
+    if isinstance(op, FusedConvPoolOp):
+        return _fused_conv_pool_step(op, reader)
+    if isinstance(op, MatmulOp):
+        return _matmul_step(op, reader)
+    if isinstance(op, (MatvecOp, VecmatOp)):
+        return _vector_step(op, reader)
+    if isinstance(op, tensor.PadOp):
+        return _pad_step(op, reader)
+    if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
+        return _reshape_step(op)
+    reduction = match_sum_reduction(op)
+    if reduction is not None:
+        return _sum_step(reduction, reader)
+    return _elementwise_step(op, reader)
+
+
+def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
+    x, w, init = op.operands
+    weight = reader.fold(w)
+    const = _sample_const(reader.init_value(init))
+    if weight is None or const is None or reader.fold(x) is not None:
+        return None
+    conv = AffineConv(
+        weight.astype(np.float64), int_pair(op.window_strides()), int_pair(op.window_dilations()), const
+    )
+    return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init],
+                weights=weight.size, macs=conv.macs())
+
+
+def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
+    x, window, init = op.operands
+    const = _sample_const(reader.init_value(init))
+    if const is None or reader.fold(x) is not None:
+        return None
+    shape = static_shape(window.type)
+    assert shape is not None
+    strides, dilations = op.window_strides(), op.window_dilations()
+    out_hw = const.shape[1:]
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return sum_pool_nchw(batch, shape, strides, dilations, out_hw) + const
+
+    conv = AffineConv(pool_filter(const.shape[0], shape), int_pair(strides), int_pair(dilations), const)
+    return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init],
+                macs=const.size * prod(shape))
+
+
+def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step | None:
+    weight = reader.fold(op.filter)
+    conv_const = _sample_const(reader.init_value(op.conv_init))
+    pool_const = _sample_const(reader.init_value(op.pool_init))
+    if weight is None or conv_const is None or pool_const is None:
+        return None
+    if reader.fold(op.input) is not None:
+        return None
+    conv = AffineConv(
+        weight.astype(np.float64), int_pair(op.int_values("conv_strides")),
+        int_pair(op.int_values("conv_dilations")), conv_const,
+    )
+    window = op.int_values("pool_window")
+    pool = AffineConv(
+        pool_filter(pool_const.shape[0], window), int_pair(op.int_values("pool_strides")),
+        int_pair(op.int_values("pool_dilations")), pool_const,
+    )
+    composed = compose_affine_convs(conv, pool)
+    divisor = op.divisor_value()
+    if divisor is not None:
+        composed = AffineConv(
+            composed.weight / divisor, composed.strides, composed.dilations, composed.const / divisor
+        )
+    return Step(op, op.input, True, BATCHED, composed.apply, conv=composed,
+                weights=weight.size, macs=composed.macs(),
+                constants=[op.filter, op.conv_init, op.pool_init])
+
+
+def _sum_step(reduction: SumReduction, reader: ConstantFolder) -> Step | None:
+    """A sum over sample axes (torch's global average pool before its divide)."""
+    if 0 in reduction.reduced_axes or reader.fold(reduction.operand) is not None:
+        return None  # summing over the batch mixes samples
+    const = _sample_const(reader.init_value(reduction.init))
+    if const is None:
+        return None
+    axes = reduction.reduced_axes
+    out_sample = const.shape
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        summed = batch.astype(np.float64).sum(axis=axes)
+        return summed.reshape(batch.shape[0], *out_sample) + const
+
+    in_shape = static_shape(reduction.operand.type)
+    assert in_shape is not None
+    # No conv form: a global pool as a conv is a [C, C, H, W] filter, never the cheap
+    # representation; a chain that starts with a sum becomes a contraction instead.
+    return Step(reduction.op, reduction.operand, True, BATCHED, apply,
+                constants=[reduction.init], summed_axes=tuple(a - 1 for a in axes),
+                macs=prod(in_shape[1:]))
+
+
+def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
+    x, w, init = op.operands
+    weight = reader.fold(w)
+    const = _sample_const(reader.init_value(init))
+    if weight is None or const is None or reader.fold(x) is not None:
+        return None
+    matrix = weight.astype(np.float64)
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch @ matrix + const
+
+    return Step(op, x, True, BATCHED, apply, constants=[w, init],
+                weights=matrix.size, macs=matrix.size)
+
+
+def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
+    is_matvec = isinstance(op, MatvecOp)
+    a, b, init = op.operands
+    w, x = (a, b) if is_matvec else (b, a)
+    weight = reader.fold(w)
+    const = reader.init_value(init)
+    if weight is None or const is None or reader.fold(x) is not None:
+        return None
+    matrix = weight.astype(np.float64).T if is_matvec else weight.astype(np.float64)
+    const64 = const.astype(np.float64)
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch @ matrix + const64
+
+    return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init],
+                weights=matrix.size, macs=matrix.size)
+
+
+def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
+    if op.low or op.high:
+        return None  # dynamic padding
+    low = list(op.static_low.get_values())
+    high = list(op.static_high.get_values())
+    block_ops = list(op.region.block.ops)
+    if not pad_keeps_batch(low, high) or len(block_ops) != 1:
+        return None
+    (padding_value,) = block_ops[0].operands
+    value = reader.fold(padding_value)
+    if value is None or value.ndim != 0 or reader.fold(op.source) is not None:
+        return None
+    widths = [(0, 0)] + list(zip(low[1:], high[1:]))
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return np.pad(batch, widths, constant_values=float(value))
+
+    spatial: SpatialPad | None = None
+    if len(low) == 4 and low[1] == high[1] == 0 and float(value) == 0.0:
+        spatial = ((low[2], high[2]), (low[3], high[3]))
+    return Step(op, op.source, False, BATCHED, apply, reshape_only=True, constants=[padding_value],
+                zero_pad=spatial)
+
+
+def _reshape_step(op: Operation) -> Step | None:
+    reassociation = reassociation_groups(op.properties["reassociation"])
+    if not keeps_batch_axis(reassociation):
+        return None
+    out_shape = static_shape(op.results[0].type)
+    assert out_shape is not None
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch.reshape(batch.shape[0], *out_shape[1:])
+
+    return Step(op, op.operands[0], False, BATCHED, apply, reshape_only=True)
+
+
+def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
+    match = match_elementwise_affine(op, reader)
+    if match is None or not match.is_affine():
+        return None
+    full = match.constant.astype(np.float64)
+
+    def apply_unbatched(batch: np.ndarray) -> np.ndarray:
+        return match.apply(batch, full[None])
+
+    conv: AffineConv | None = None
+    apply_batched: SampleMap
+    if full.ndim >= 2 and is_batch_invariant(full):
+        sample = full[0]
+
+        def apply_batched(batch: np.ndarray) -> np.ndarray:
+            return match.apply(batch, sample[None])
+
+        if full.ndim == 4:
+            conv = _elementwise_as_conv(match.kind, match.operand_is_lhs, sample)
+    else:
+
+        def apply_batched(batch: np.ndarray) -> np.ndarray:
+            raise ValueError("not a per-sample map")
+
+    mode = None if full.ndim >= 2 and is_batch_invariant(full) else UNBATCHED
+    # A scale is a plaintext-ciphertext product: HEIR spends a level on it unless it is
+    # folded into a linear op's weights (the depth model charges a uniform one nothing
+    # because heirpy's fusions fold it), unlike an add.
+    leveled = match.kind in ("mul", "div")
+    weights = _constant_elements(op, match.operand) if leveled else 0
+    return Step(op, match.operand, False, mode, apply_batched, apply_unbatched, conv,
+                constants=list(op.operands), leveled=leveled, weights=weights,
+                macs=prod(full.shape[1:]) if leveled else 0)
+
+
+def _constant_elements(op: Operation, activation: SSAValue) -> int:
+    """Elements of the constant operand of an elementwise step, as stored (a
+    per-channel scale's [C, 1, 1]), the weight a back end encodes."""
+    inputs = op.inputs if isinstance(op, GenericOp) else op.operands
+    sizes = [prod(shape) for v in inputs if v is not activation and (shape := static_shape(v.type)) is not None]
+    return max(sizes, default=1)
+
+
+def _elementwise_as_conv(kind: str, operand_is_lhs: bool, sample: np.ndarray) -> AffineConv | None:
+    """An elementwise step on NCHW samples as a 1x1 conv with a diagonal filter."""
+    channels = sample.shape[0]
+    eye = np.eye(channels)[:, :, None, None]
+    zero = np.zeros_like(sample)
+    if kind == "add":
+        return AffineConv(eye, (1, 1), (1, 1), sample)
+    if kind == "sub":
+        if operand_is_lhs:
+            return AffineConv(eye, (1, 1), (1, 1), -sample)
+        return AffineConv(-eye, (1, 1), (1, 1), sample)
+    scale = channel_vector(sample, 0)
+    if scale is None or (kind == "div" and np.any(scale == 0)):
+        return None
+    factor = scale if kind == "mul" else 1.0 / scale
+    return AffineConv(np.diag(factor)[:, :, None, None], (1, 1), (1, 1), zero)
