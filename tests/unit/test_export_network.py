@@ -226,10 +226,11 @@ def test_scaled_residual_add_scales_the_input_with_a_batch_norm() -> None:
     np.testing.assert_allclose(net.layers[2].weight, 3.0, rtol=1e-6)  # (3 * conv2) folded
 
 
-def test_scale_of_the_encrypted_input_is_a_channel_affine() -> None:
-    text = f"""
+def _channel_scale(scales: str) -> str:
+    """The encrypted input times a constant per channel (1x2x3x3, `scales` its two values)."""
+    return f"""
 func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {{
-  %s = arith.constant dense<[2.0, -1.0]> : tensor<2xf32>
+  %s = arith.constant dense<[{scales}]> : tensor<2xf32>
   %e = tensor.empty() : tensor<1x2x3x3xf32>
 {generic("%y", "%x, %s", "tensor<1x2x3x3xf32>, tensor<2xf32>", f"{ID}, {CH}, {ID}", '''  ^bb0(%v: f32, %k: f32, %o: f32):
     %m = arith.mulf %v, %k : f32
@@ -237,6 +238,10 @@ func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {{
   return %y : tensor<1x2x3x3xf32>
 }}
 """
+
+
+def test_scale_of_the_encrypted_input_is_a_channel_affine() -> None:
+    text = _channel_scale("2.0, -1.0")
     (affine,) = network(text).layers
     assert isinstance(affine, ChannelAffine) and affine.rank == 4
     np.testing.assert_allclose(affine.scale, [2.0, -1.0])
@@ -547,16 +552,7 @@ func.func @main(%x: tensor<1x1x8192x8193xf32>) -> tensor<1x1xf32> {
 def test_a_scale_within_float_rounding_of_one_is_kept() -> None:
     """Only a scale within 1e-6 of 1 (coefficients read back through f32 arithmetic) is an
     identity; 1.00001 is a real scale, 10 ulps of f32 beyond that bound, and stays a layer."""
-    text = f"""
-func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {{
-  %s = arith.constant dense<[1.00001, 1.00001]> : tensor<2xf32>
-  %e = tensor.empty() : tensor<1x2x3x3xf32>
-{generic("%y", "%x, %s", "tensor<1x2x3x3xf32>, tensor<2xf32>", f"{ID}, {CH}, {ID}", '''  ^bb0(%v: f32, %k: f32, %o: f32):
-    %m = arith.mulf %v, %k : f32
-    linalg.yield %m : f32''')}
-  return %y : tensor<1x2x3x3xf32>
-}}
-"""
+    text = _channel_scale("1.00001, 1.00001")
     (affine,) = network(text).layers
     assert isinstance(affine, ChannelAffine)
     np.testing.assert_allclose(affine.scale, [1.00001, 1.00001], rtol=1e-7)
