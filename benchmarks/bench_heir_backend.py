@@ -163,6 +163,7 @@ def legalized(text: str, name: str, function: str) -> tuple[str, int]:
     The .npz matters on deep x² nets: a random input overflows f32 through ResNet-20's 19
     squares, and NaN is never counted as agreement."""
     module = parse(text, name)
+    shapes = [static_shape(t) for t in entry(module).function_type.outputs.data]  # the raw results'
     run_pipeline(module, HEIRPY_PIPELINE)
     slots = module_slots([op for op in module.walk() if isinstance(op, FuncOp)])[0]
     lowered = print_module(module)
@@ -171,11 +172,10 @@ def legalized(text: str, name: str, function: str) -> tuple[str, int]:
     npz = Path(name).with_suffix(".npz")
     if npz.is_file():
         arrays = load_npz(npz)
-        func = entry(parse(lowered, f"{name}-heirpy"))
-        inputs = reference_inputs(arrays, len(func.function_type.inputs), str(npz))
-        results = run_function(parse(lowered, f"{name}-heirpy"), function, inputs)
+        prepared = parse(lowered, f"{name}-heirpy")
+        inputs = reference_inputs(arrays, len(entry(prepared).function_type.inputs), str(npz))
+        results = run_function(prepared, function, inputs)
         # heir-prepare returns a result no conv lays out flat: read it in its shape, row-major.
-        shapes = [static_shape(t) for t in entry(parse(text, name)).function_type.outputs.data]
         results = [r.reshape(shape) if shape is not None and r.size == prod(shape) else r
                    for r, shape in zip(results, shapes)]
         bad = [c for c in compare_with_reference(arrays, results, 1e-4, 1e-5, str(npz)) if not c.ok]
