@@ -60,7 +60,8 @@ def extract_slice(
     source: SSAValue, offsets: list[int], sizes: list[int], result_shape: list[int]
 ) -> tensor.ExtractSliceOp:
     """A unit-stride `tensor.extract_slice` of `source` (rank-reducing when `result_shape`
-    drops unit sizes)."""
+    drops unit sizes). Not xDSL's `from_static_parameters`: with `reduce_rank` it writes
+    the reduced shape into `static_sizes` too, which the verifier rejects."""
     source_type = source.type
     assert isinstance(source_type, TensorType)
     return tensor.ExtractSliceOp.build(
