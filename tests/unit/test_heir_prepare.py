@@ -44,7 +44,11 @@ def test_the_pipeline_spelling_names_the_count_in_both_passes() -> None:
     assert heir_prepare_pipeline(0, flat_results=False) == (
         "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir"
     )
+    assert heir_prepare_pipeline(0, strided_on_grid=False) == (
+        "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true strided-on-grid=false}"
+    )
     build_pipeline(heir_prepare_pipeline(8192))  # a pipeline heirpy-opt takes
+    build_pipeline(heir_prepare_pipeline(0, strided_on_grid=False))
 
 
 def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
@@ -56,9 +60,10 @@ def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
 
     default = HeirPreparePass()
     passes = heir_prepare_passes()
-    assert passes == heir_prepare_passes(default.slot_count, default.flat_results)
+    assert passes == heir_prepare_passes(default.slot_count, default.flat_results, default.strided_on_grid)
     legalize = passes[-1]
-    assert isinstance(legalize, LegalizeForHeirPass) and legalize.flat_results
+    assert isinstance(legalize, LegalizeForHeirPass) and legalize.flat_results and legalize.strided_on_grid
+    assert HeirPreparePass(strided_on_grid=False).strided_on_grid != default.strided_on_grid
     assert not LegalizeForHeirPass().flat_results  # the pass on its own keeps every shape
 
 
@@ -168,3 +173,29 @@ def test_native_convs_are_unit_stride_row_major_and_pow2_under_a_pad() -> None:
     assert {name: layouts.native_conv(op) for name, op in convs.items()} == {
         "pow2": True, "odd": False, "strided": False, "after": False, "tap": False, "wide": False,
     }
+
+
+def test_resnet20_leaves_no_strided_conv_for_heir_and_keeps_pytorchs_values() -> None:
+    """ResNet-20's two downsampling blocks: after heir-prepare every conv runs at stride 1
+    on the 32x32 grid (the later ones dilated by 2 and 4), the Linear reads the 64x32x32
+    grid in 65536 slots, and the values are still PyTorch's (examples/resnet20.npz). With
+    `strided-on-grid=false` the strided convs stay, in 16384 slots."""
+    from heirpy.interp.evaluator import run_function
+    from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
+    from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
+    from heirpy.ir.utils import int_values
+
+    path = ROOT / "examples" / "resnet20.mlir"
+    text = path.read_text()
+    for on_grid, slots, strides, dilations in [(True, 65536, {1}, {1, 2, 4}), (False, 16384, {1, 2}, {1})]:
+        module = parse(text, path.name)
+        run_pipeline(module, "heir-prepare" + ("" if on_grid else "{strided-on-grid=false}"))
+        convs = [op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)]
+        assert len(convs) == 21
+        assert {int_values(c.properties["strides"])[0] for c in convs} == strides
+        assert {int_values(c.properties["dilations"])[0] for c in convs} == dilations
+        assert module_slots([op for op in module.ops])[0] == slots  # type: ignore[misc]
+        assert "tensor.extract_slice" not in print_module(module)
+        arrays = load_npz(path.with_suffix(".npz"))
+        results = run_function(module, "main", reference_inputs(arrays, 1, "resnet20.npz"))
+        assert all(c.ok for c in compare_with_reference(arrays, results, 1e-4, 1e-5, "resnet20.npz"))

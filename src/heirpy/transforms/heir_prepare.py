@@ -33,19 +33,22 @@ from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
 from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 
 
-def heir_prepare_passes(slot_count: int = 0, flat_results: bool = True) -> tuple[ModulePass, ...]:
+def heir_prepare_passes(
+    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True
+) -> tuple[ModulePass, ...]:
     """The passes `heir-prepare{slot-count=N}` runs, in order (0: heirpy picks the count)."""
     return (
         LinalgCanonicalizationsPass(),
         LinalgFuseOpsPass(slot_budget=slot_count or DEFAULT_SLOT_COUNT),
-        LegalizeForHeirPass(slot_count=slot_count, flat_results=flat_results),
+        LegalizeForHeirPass(slot_count=slot_count, flat_results=flat_results, strided_on_grid=strided_on_grid),
     )
 
 
-def heir_prepare_pipeline(slot_count: int = 0, flat_results: bool = True) -> str:
+def heir_prepare_pipeline(slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True) -> str:
     """`heir-prepare{slot-count=N}` spelled as the pipeline of its component passes."""
     fuse = f"linalg-fuse-ops{{slot-budget={slot_count}}}" if slot_count else "linalg-fuse-ops"
     options = [f"slot-count={slot_count}"] * bool(slot_count) + ["flat-results=true"] * flat_results
+    options += ["strided-on-grid=false"] * (not strided_on_grid)
     legalize = "legalize-for-heir" + (f"{{{' '.join(options)}}}" if options else "")
     return f"linalg-canonicalizations,{fuse},{legalize}"
 
@@ -67,6 +70,9 @@ class HeirPreparePass(ModulePass):
     several non-unit dims that no conv can lay out is returned flat, at the depth bound
     (in pieces it costs one level more); the remark names its shape, and the caller
     reads the decrypted vector in it, row-major. `flat-results=false` keeps the shape.
+    `strided-on-grid` (default true): a strided conv left to HEIR's conv kernel runs at
+    stride 1 on its input's grid and the convs after it read it dilated (more MACs and
+    slots, no layout conversion); `strided-on-grid=false` keeps it strided.
     (tests/filecheck/transforms/heir-prepare/docstring.mlir runs it on a net with a
     fused kernel and pipes the result through heir-opt.)
     """
@@ -78,8 +84,11 @@ class HeirPreparePass(ModulePass):
     flat_results: bool = True
     """`legalize-for-heir`'s: a result no conv lays out is returned flat, not in pieces
     (true: the depth bound; false: the result's own shape, one level more)."""
+    strided_on_grid: bool = True
+    """`legalize-for-heir`'s: a strided conv left to HEIR runs at stride 1 on its input's
+    grid, so HEIR never converts its gapped layout (false: keep it strided)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_slot_count(self.name, self.slot_count)
-        for component in heir_prepare_passes(self.slot_count, self.flat_results):
+        for component in heir_prepare_passes(self.slot_count, self.flat_results, self.strided_on_grid):
             component.apply(ctx, op)

@@ -110,6 +110,7 @@ from heirpy.transforms.lowering.heir_forms import (
 from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
 from heirpy.transforms.lowering.heir_result_conv import ResultThroughConv, is_result_conv
 from heirpy.transforms.lowering.heir_results import ExpandInPieces, FlatResult, SliceOfElementwise, SliceOfMatvec
+from heirpy.transforms.lowering.heir_strided_convs import strided_convs_on_grid
 from heirpy.transforms.lowering.lower_tensor_ext import populate_lower_tensor_ext_patterns
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
@@ -779,12 +780,23 @@ class LegalizeForHeirPass(ModulePass):
     batch-2 feature map) is returned as its flat vector, not assembled in pieces (a
     level): the function's result type becomes 1-D and the caller reads it row-major in
     the old shape (a remark names each such result).
+
+    `strided-on-grid` (default true): a strided conv left for HEIR's conv kernel (one
+    whose dense matrix is too large for a matvec) runs at stride 1 and its result stays
+    on its input's grid; the convs after it read the grid dilated, and the matvec at the
+    end reads only the valid positions. HEIR then never converts a strided conv's gapped
+    layout (about a level per bit of the slot count: ResNet-20 compiles at 32 levels and
+    18 bootstraps that way, for a bound of 39); it costs the MACs of the stride-1 convs
+    and the slots of the input's grid (`heir_strided_convs`).
     """
 
     name = "legalize-for-heir"
     slot_count: int = 0
     flat_results: bool = False
     """Return a result no conv lays out flat instead of in pieces (`FlatResult`)."""
+    strided_on_grid: bool = True
+    """Run a strided conv HEIR would lay out with gaps at stride 1 on its input's grid
+    (`heir_strided_convs`); false keeps it strided."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_slot_count(self.name, self.slot_count)
@@ -794,8 +806,11 @@ class LegalizeForHeirPass(ModulePass):
         result_types = {f: list(f.function_type.outputs.data) for f in functions}
         apply_pattern_sets(op, populate_legalize_for_heir_patterns(ctx, count, self.flat_results))
         check_heir_parses(op)
-        remarks = [slot_remark(self.name, functions, count, asked=self.slot_count)]
-        remarks += [flat_remark(self.name, f, result_types[f]) for f in functions]
+        remarks = [flat_remark(self.name, f, result_types[f]) for f in functions]
+        if self.strided_on_grid:
+            remarks += strided_convs_on_grid(op, ctx, self.name)
+        functions = [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]
+        remarks.insert(0, slot_remark(self.name, functions, count, asked=self.slot_count))
         for remark in filter(None, remarks):
             print(remark, file=sys.stderr)
 

@@ -2,7 +2,8 @@
 // other elementwise ops) stays a conv: a dense matvec's flat result could reach that conv
 // only through an expand_shape to several non-unit dims, which HEIR rejects (LeNet-5:
 // conv1 fits 8192 slots as a matrix, the pool-fused conv2 after it does not).
-// RUN: heirpy-opt %s --split-input-file -p 'legalize-for-heir{slot-count=64}' | filecheck %s
+// conv B is strided; strided-on-grid=false keeps it so (strided-grid.mlir has its grid form).
+// RUN: heirpy-opt %s --split-input-file -p 'legalize-for-heir{slot-count=64 strided-on-grid=false}' | filecheck %s
 
 // conv A (16 -> 32 elements) fits 64 slots, conv B (32 -> 80) does not: both stay.
 func.func @consumer_stays(%x: tensor<1x1x4x4xf32>) -> tensor<2xf32> {
