@@ -187,14 +187,40 @@ class StridedConvOnGrid(LegalizePattern[Conv2DNchwFchwOp]):
         data_shape, out_shape = static_shape(op.operands[0].type), static_shape(op.results[0].type)
         assert data_shape is not None and out_shape is not None
         grid_shape = [*out_shape[:2], *(data_shape[2 + i] - dilations[i] * (window[i] - 1) for i in range(2))]
+        pad_ops, data = widened_pad(op.operands[0], grid_shape)
+        if pad_ops:
+            grid_shape[2:] = static_shape(op.operands[0].owner.operands[0].type)[2:]  # type: ignore[union-attr,index]
         grid_type = TensorType(element_of(op.results[0].type), grid_shape)
         init = grid_init(op.operands[2], self.reader, self.slices, grid_type, strides)
         if init is None:
             return
         init_ops, init_value = init
-        conv = grid_conv(op, op.operands[0], init_value, dilations, grid_type)
+        conv = grid_conv(op, data, init_value, dilations, grid_type)
         cut = self.slices.make(conv.results[0], out_shape, strides)
-        rewriter.replace(op, [*init_ops, conv, cut], [cut.results[0]])
+        rewriter.replace(op, [*pad_ops, *init_ops, conv, cut], [cut.results[0]])
+
+
+def widened_pad(data: SSAValue, grid_shape: Sequence[int]) -> tuple[list[Operation], SSAValue]:
+    """A padded conv input whose stride-1 output (`grid_shape`) is smaller than the unpadded
+    input, padded more on the high side so that the grid is the input's size: ([the new
+    pad], its value), else ([], `data`). Why: a power-of-two grid (VGG's pool-fused 6x6
+    convs give 31x31 from 32x32) keeps HEIR's remap of the padded data free. The extra
+    rows are read only by positions between the valid ones."""
+    pad = data.owner
+    if not isinstance(pad, xt.PadOp):  # the region may read the index: old positions keep theirs
+        return [], data
+    source = static_shape(pad.operands[0].type)
+    if source is None or len(source) != 4 or all(source[i] <= grid_shape[i] for i in SPATIAL):
+        return [], data
+    extra = [0, 0, *(max(0, source[i] - grid_shape[i]) for i in SPATIAL)]
+    high = [h + e for h, e in zip(int_values(pad.static_high), extra)]
+    data_shape = static_shape(data.type)
+    assert data_shape is not None
+    padded = tensor.PadOp(
+        pad.operands[0], [], [], pad.region.clone(), list(int_values(pad.static_low)), high,
+        TensorType(element_of(data.type), [d + e for d, e in zip(data_shape, extra)]),
+    )
+    return [padded], padded.results[0]
 
 
 def grid_read(data: SSAValue, slices: GridSlices) -> tuple[SSAValue, tuple[int, int], xt.PadOp | None] | None:

@@ -114,6 +114,38 @@ func.func @secret_init(%x: tensor<1x2x8x8xf32>, %b: tensor<1x4x4x4xf32>) -> tens
 
 // -----
 
+// A 4x4 window (a conv with a 2x2 average pool fused in, as in VGG): at stride 1 its
+// output would be 7x7; one more row and column of pad keep the grid at the input's 8x8.
+func.func @widened(%x: tensor<1x2x8x8xf32>) -> tensor<3xf32> {
+  %z = arith.constant 0.0 : f32
+  %p0 = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x2x8x8xf32> to tensor<1x2x10x10xf32>
+  %w0 = arith.constant dense<0.125> : tensor<4x2x4x4xf32>
+  %b0_v = arith.constant dense<[0.1, 0.2, 0.3, 0.4]> : tensor<4xf32>
+  %b0_e = tensor.empty() : tensor<1x4x4x4xf32>
+  %b0 = linalg.broadcast ins(%b0_v : tensor<4xf32>) outs(%b0_e : tensor<1x4x4x4xf32>) dimensions = [0, 2, 3]
+  %c0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%p0, %w0 : tensor<1x2x10x10xf32>, tensor<4x2x4x4xf32>) outs(%b0 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %e0 = tensor.empty() : tensor<1x4x4x4xf32>
+  %s0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c0 : tensor<1x4x4x4xf32>) outs(%e0 : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    linalg.yield %sq : f32
+  } -> tensor<1x4x4x4xf32>
+  %f = tensor.collapse_shape %s0 [[0, 1, 2, 3]] : tensor<1x4x4x4xf32> into tensor<64xf32>
+  %m = arith.constant dense<0.5> : tensor<3x64xf32>
+  %mb = arith.constant dense<0.0> : tensor<3xf32>
+  %y = linalg.matvec ins(%m, %f : tensor<3x64xf32>, tensor<64xf32>) outs(%mb : tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @widened
+// CHECK:       tensor.pad %x low[0, 0, 1, 1] high[0, 0, 2, 2]
+// CHECK:       linalg.conv_2d_nchw_fchw {{.*}} strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x2x11x11xf32>, tensor<4x2x4x4xf32>) outs(%{{.*}} : tensor<1x4x8x8xf32>)
+// CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<3x256xf32>, tensor<256xf32>)
+
+// -----
+
 // A feature map returned after a strided conv and a conv: nothing takes the grid at the
 // return, so the function keeps its strided conv, and a remark names the op that stopped it.
 func.func @returned(%x: tensor<1x2x8x8xf32>) -> tensor<1x4x4x4xf32> {
