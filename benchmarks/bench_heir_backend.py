@@ -52,7 +52,7 @@ from xdsl.dialects.func import FuncOp  # noqa: E402
 from bench_depth import depth_of, entry, export_generated  # noqa: E402  (the nets' generators)
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, module_slots  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
-from heirpy.interp.equivalence import check_equivalence  # noqa: E402
+from heirpy.interp.equivalence import check_equivalence, padded_inputs  # noqa: E402
 from heirpy.interp.evaluator import run_function  # noqa: E402
 from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs  # noqa: E402
 from heirpy.ir.utils import static_shape  # noqa: E402
@@ -174,7 +174,8 @@ def legalized(text: str, name: str, function: str) -> tuple[str, int]:
         arrays = load_npz(npz)
         prepared = parse(lowered, f"{name}-heirpy")
         inputs = reference_inputs(arrays, len(entry(prepared).function_type.inputs), str(npz))
-        results = run_function(prepared, function, inputs)
+        # heir-prepare gives an image argument power-of-two channels: pass the input padded.
+        results = run_function(prepared, function, padded_inputs(inputs, entry(prepared)))
         # heir-prepare returns a result no conv lays out flat: read it in its shape, row-major.
         results = [r.reshape(shape) if shape is not None and r.size == prod(shape) else r
                    for r, shape in zip(results, shapes)]
@@ -183,7 +184,8 @@ def legalized(text: str, name: str, function: str) -> tuple[str, int]:
             raise RuntimeError(f"heirpy's output differs from {npz.name}: {bad[0].line()}")
         return lowered, slots
     report = check_equivalence(parse(text, name), parse(lowered, f"{name}-heirpy"), function=function, seeds=(0,),
-                               row_major_results=True)  # heir-prepare returns a result no conv lays out flat
+                               row_major_results=True,  # heir-prepare returns a result no conv lays out flat
+                               padded_args=True)  # and pads an image argument's channels
     if not report.ok:
         raise RuntimeError("heirpy changed the values: " + report.summary().splitlines()[-1].strip())
     return lowered, slots

@@ -86,7 +86,8 @@ def prepare(net: FheNet, pipeline: str = PIPELINE) -> tuple[str, int, str]:
     slots = module_slots(functions)[0]
     text = print_module(module)
     report = check_equivalence(
-        parse(net.text, "net.mlir"), parse(text, "prepared.mlir"), function="main", seeds=(0,), row_major_results=True
+        parse(net.text, "net.mlir"), parse(text, "prepared.mlir"), function="main", seeds=(0,), row_major_results=True,
+        padded_args=True,
     )
     if not report.ok:
         raise RuntimeError("heirpy changed the values: " + report.summary().splitlines()[-1].strip())

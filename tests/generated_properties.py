@@ -136,6 +136,7 @@ def _numeric_mismatch(reference: LoadedModule, module: ModuleOp, row_major: bool
             resources_b=module_resources(module, context_of(module)),
             nonfinite_equal=True,  # a rewrite keeps the NaN or Inf a program computes
             row_major_results=row_major,
+            padded_args=row_major,  # heir-prepare's image arguments may take more channels
         )
     except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
         return f"evaluating the output failed: {_short_traceback(err)}"

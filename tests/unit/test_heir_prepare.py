@@ -36,16 +36,19 @@ def test_heir_prepare_is_its_three_passes(path: Path, slots: int) -> None:
 
 
 def test_the_pipeline_spelling_names_the_count_in_both_passes() -> None:
-    assert heir_prepare_pipeline(0) == "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true}"
+    assert heir_prepare_pipeline(0) == (
+        "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true pad-input-channels=true}"
+    )
     assert heir_prepare_pipeline(8192) == (
         "linalg-canonicalizations,linalg-fuse-ops{slot-budget=8192},"
-        "legalize-for-heir{slot-count=8192 flat-results=true}"
+        "legalize-for-heir{slot-count=8192 flat-results=true pad-input-channels=true}"
     )
-    assert heir_prepare_pipeline(0, flat_results=False) == (
+    assert heir_prepare_pipeline(0, flat_results=False, pad_input_channels=False) == (
         "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir"
     )
     assert heir_prepare_pipeline(0, strided_on_grid=False) == (
-        "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true strided-on-grid=false}"
+        "linalg-canonicalizations,linalg-fuse-ops,"
+        "legalize-for-heir{flat-results=true strided-on-grid=false pad-input-channels=true}"
     )
     build_pipeline(heir_prepare_pipeline(8192))  # a pipeline heirpy-opt takes
     build_pipeline(heir_prepare_pipeline(0, strided_on_grid=False))
@@ -60,9 +63,12 @@ def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
 
     default = HeirPreparePass()
     passes = heir_prepare_passes()
-    assert passes == heir_prepare_passes(default.slot_count, default.flat_results, default.strided_on_grid)
+    assert passes == heir_prepare_passes(
+        default.slot_count, default.flat_results, default.strided_on_grid, default.pad_input_channels
+    )
     legalize = passes[-1]
     assert isinstance(legalize, LegalizeForHeirPass) and legalize.flat_results and legalize.strided_on_grid
+    assert legalize.pad_input_channels and not LegalizeForHeirPass().pad_input_channels
     assert HeirPreparePass(strided_on_grid=False).strided_on_grid != default.strided_on_grid
     assert not LegalizeForHeirPass().flat_results  # the pass on its own keeps every shape
 
@@ -178,18 +184,25 @@ def test_native_convs_are_unit_stride_row_major_and_pow2_under_a_pad() -> None:
 def test_resnet20_leaves_no_strided_conv_for_heir_and_keeps_pytorchs_values() -> None:
     """ResNet-20's two downsampling blocks: after heir-prepare every conv runs at stride 1
     on the 32x32 grid (the later ones dilated by 2 and 4), the Linear reads the 64x32x32
-    grid in 65536 slots, and the values are still PyTorch's (examples/resnet20.npz). With
-    `strided-on-grid=false` the strided convs stay, in 16384 slots."""
+    grid in 65536 slots, the 3-channel input takes 4 (pad-input-channels), and the values
+    are still PyTorch's (examples/resnet20.npz, the input zero-padded). With
+    `strided-on-grid=false pad-input-channels=false` both stay, in 16384 slots."""
+    from xdsl.dialects.func import FuncOp
+
+    from heirpy.interp.equivalence import padded_inputs
     from heirpy.interp.evaluator import run_function
     from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
     from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
-    from heirpy.ir.utils import int_values
+    from heirpy.ir.utils import int_values, static_shape
 
     path = ROOT / "examples" / "resnet20.mlir"
     text = path.read_text()
-    for on_grid, slots, strides, dilations in [(True, 65536, {1}, {1, 2, 4}), (False, 16384, {1, 2}, {1})]:
+    cases = [(True, 65536, {1}, {1, 2, 4}, 4), (False, 16384, {1, 2}, {1}, 3)]
+    for on_grid, slots, strides, dilations, channels in cases:
         module = parse(text, path.name)
-        run_pipeline(module, "heir-prepare" + ("" if on_grid else "{strided-on-grid=false}"))
+        run_pipeline(module, "heir-prepare" + ("" if on_grid else "{strided-on-grid=false pad-input-channels=false}"))
+        func = next(op for op in module.ops if isinstance(op, FuncOp))
+        assert static_shape(func.function_type.inputs.data[0]) == (1, channels, 32, 32)
         convs = [op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)]
         assert len(convs) == 21
         assert {int_values(c.properties["strides"])[0] for c in convs} == strides
@@ -197,5 +210,5 @@ def test_resnet20_leaves_no_strided_conv_for_heir_and_keeps_pytorchs_values() ->
         assert module_slots([op for op in module.ops])[0] == slots  # type: ignore[misc]
         assert "tensor.extract_slice" not in print_module(module)
         arrays = load_npz(path.with_suffix(".npz"))
-        results = run_function(module, "main", reference_inputs(arrays, 1, "resnet20.npz"))
+        results = run_function(module, "main", padded_inputs(reference_inputs(arrays, 1, "resnet20.npz"), func))
         assert all(c.ok for c in compare_with_reference(arrays, results, 1e-4, 1e-5, "resnet20.npz"))

@@ -119,6 +119,30 @@ def test_signature_mismatch_lists_every_argument_type() -> None:
     )
 
 
+def test_padded_args_feed_the_wider_argument_the_input_with_zeros_added() -> None:
+    """`padded_args` (heir-prepare's pad-input-channels): the second module's argument
+    may be larger in each dim, and gets the first's input with zeros at the end; an
+    argument that would need cutting is still a mismatch."""
+    weights = np.arange(54, dtype=np.float32).reshape(3, 2, 3, 3) / 50
+    wide = np.zeros((3, 4, 3, 3), np.float32)
+    wide[:, :2] = weights
+    narrow = load_module(conv_module(weights)).module
+    widened = load_module(conv_module(wide).replace("tensor<1x2x6x6xf32>", "tensor<1x4x6x6xf32>")
+                          .replace("tensor<3x2x3x3xf32>", "tensor<3x4x3x3xf32>")).module
+    assert check_equivalence(narrow, widened, padded_args=True).ok
+    assert "argument types differ" in check_equivalence(narrow, widened).summary()
+    # A nonzero weight on an added channel reads the zeros: still equal. Reading the
+    # first input's channels in the wrong place is not.
+    wide[:, 2:] = 1.0
+    assert check_equivalence(narrow, load_module(conv_module(wide).replace("tensor<1x2x6x6xf32>", "tensor<1x4x6x6xf32>")
+                             .replace("tensor<3x2x3x3xf32>", "tensor<3x4x3x3xf32>")).module, padded_args=True).ok
+    shifted = np.zeros((3, 4, 3, 3), np.float32)
+    shifted[:, 2:] = weights
+    assert not check_equivalence(narrow, load_module(conv_module(shifted).replace("tensor<1x2x6x6xf32>", "tensor<1x4x6x6xf32>")
+                                 .replace("tensor<3x2x3x3xf32>", "tensor<3x4x3x3xf32>")).module, padded_args=True).ok
+    assert not check_equivalence(widened, narrow, padded_args=True).ok  # narrower: no padding
+
+
 def test_run_function_returns_one_array_per_result() -> None:
     loaded = load_module(INT_MODULE.replace("OFFSET", "").replace("RESULT", "%r"))
     a = np.array([100, 1, -128, 5], dtype=np.int8)

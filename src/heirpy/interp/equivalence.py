@@ -41,7 +41,7 @@ from xdsl.ir import Attribute
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.constants import element_dtype
-from heirpy.ir.utils import element_type
+from heirpy.ir.utils import element_type, static_shape
 
 
 @dataclass(frozen=True)
@@ -210,11 +210,36 @@ def random_inputs(func: FuncOp, seed: int) -> list[np.ndarray]:
     return [random_input(t, rng) for t in func.function_type.inputs.data]
 
 
-def _signature_problems(a: FuncOp, b: FuncOp) -> list[str]:
+def padded_to(array: np.ndarray, type_: Attribute) -> np.ndarray:
+    """`array` with zeros added at the high end of each dim up to `type_`'s static shape
+    (an argument `legalize-for-heir{pad-input-channels}` widened), else `array` itself."""
+    shape = static_shape(type_)
+    array = np.asarray(array)
+    if shape is None or len(shape) != array.ndim or shape == array.shape or any(
+        s < d for s, d in zip(shape, array.shape)
+    ):
+        return array
+    return np.pad(array, [(0, s - d) for s, d in zip(shape, array.shape)])
+
+
+def padded_inputs(inputs: Sequence[np.ndarray], func: FuncOp) -> list[np.ndarray]:
+    """`inputs` for `func`, each zero-padded to its argument's shape where that is larger."""
+    return [padded_to(x, t) for x, t in zip(inputs, func.function_type.inputs.data)]
+
+
+def _widened(a: Attribute, b: Attribute) -> bool:
+    shape_a, shape_b = static_shape(a), static_shape(b)
+    return (shape_a is not None and shape_b is not None and len(shape_a) == len(shape_b)
+            and all(x <= y for x, y in zip(shape_a, shape_b)))
+
+
+def _signature_problems(a: FuncOp, b: FuncOp, padded_args: bool = False) -> list[str]:
     problems = []
     ins_a, ins_b = a.function_type.inputs.data, b.function_type.inputs.data
     outs_a, outs_b = a.function_type.outputs.data, b.function_type.outputs.data
-    if ins_a != ins_b:
+    if padded_args and len(ins_a) == len(ins_b) and all(x == y or _widened(x, y) for x, y in zip(ins_a, ins_b)):
+        pass
+    elif ins_a != ins_b:
         problems.append(f"argument types differ: ({', '.join(map(str, ins_a))}) vs ({', '.join(map(str, ins_b))})")
     if len(outs_a) != len(outs_b):
         problems.append(f"result counts differ: {len(outs_a)} vs {len(outs_b)}")
@@ -233,6 +258,7 @@ def check_equivalence(
     resources_b: Mapping[str, bytes] | None = None,
     nonfinite_equal: bool = False,
     row_major_results: bool = False,
+    padded_args: bool = False,
 ) -> EquivalenceReport:
     """Run `@function` of both modules on the same random inputs for each seed.
 
@@ -241,18 +267,20 @@ def check_equivalence(
     `row_major_results`: a result of the second module with as many elements as the
     first's is compared in the first's shape (the same values in row-major order, e.g.
     a feature map returned flat by `legalize-for-heir{flat-results=true}`).
+    `padded_args`: an argument of the second module may be larger in each dim; it gets
+    the same input with zeros added at the end (`pad-input-channels`).
     """
     eval_a, eval_b = Evaluator(module_a, resources_a), Evaluator(module_b, resources_b)
     func_a, func_b = eval_a.function(function), eval_b.function(function)
     seeds = tuple(seeds)
-    problems = _signature_problems(func_a, func_b)
+    problems = _signature_problems(func_a, func_b, padded_args)
     if problems:
         return EquivalenceReport(function, seeds, rtol, atol, (), tuple(problems))
     merged: list[ResultComparison] = []
     for seed in seeds:
         inputs = random_inputs(func_a, seed)
         results_a = eval_a.call(function, inputs)
-        results_b = eval_b.call(function, inputs)
+        results_b = eval_b.call(function, padded_inputs(inputs, func_b) if padded_args else inputs)
         if row_major_results:
             results_b = [_in_shape_of(a, b) for a, b in zip(results_a, results_b)]
         comparisons = [compare_arrays(i, a, b, rtol, atol, nonfinite_equal=nonfinite_equal)

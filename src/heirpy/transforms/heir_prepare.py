@@ -34,21 +34,26 @@ from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass, ch
 
 
 def heir_prepare_passes(
-    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True
+    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True, pad_input_channels: bool = True
 ) -> tuple[ModulePass, ...]:
     """The passes `heir-prepare{slot-count=N}` runs, in order (0: heirpy picks the count)."""
     return (
         LinalgCanonicalizationsPass(),
         LinalgFuseOpsPass(slot_budget=slot_count or DEFAULT_SLOT_COUNT),
-        LegalizeForHeirPass(slot_count=slot_count, flat_results=flat_results, strided_on_grid=strided_on_grid),
+        LegalizeForHeirPass(
+            slot_count=slot_count, flat_results=flat_results, strided_on_grid=strided_on_grid,
+            pad_input_channels=pad_input_channels,
+        ),
     )
 
 
-def heir_prepare_pipeline(slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True) -> str:
+def heir_prepare_pipeline(
+    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True, pad_input_channels: bool = True
+) -> str:
     """`heir-prepare{slot-count=N}` spelled as the pipeline of its component passes."""
     fuse = f"linalg-fuse-ops{{slot-budget={slot_count}}}" if slot_count else "linalg-fuse-ops"
     options = [f"slot-count={slot_count}"] * bool(slot_count) + ["flat-results=true"] * flat_results
-    options += ["strided-on-grid=false"] * (not strided_on_grid)
+    options += ["strided-on-grid=false"] * (not strided_on_grid) + ["pad-input-channels=true"] * pad_input_channels
     legalize = "legalize-for-heir" + (f"{{{' '.join(options)}}}" if options else "")
     return f"linalg-canonicalizations,{fuse},{legalize}"
 
@@ -73,6 +78,10 @@ class HeirPreparePass(ModulePass):
     `strided-on-grid` (default true): a strided conv left to HEIR's conv kernel runs at
     stride 1 on its input's grid and the convs after it read it dilated (more MACs and
     slots, no layout conversion); `strided-on-grid=false` keeps it strided.
+    `pad-input-channels` (default true here, false in `legalize-for-heir`): an image
+    argument that only convs read, like CIFAR's 1x3x32x32, becomes 1x4x32x32 (zero
+    weights for the added channel): HEIR's first conv costs one level, not two. The
+    remark names the new argument type; `pad-input-channels=false` keeps the signature.
     (tests/filecheck/transforms/heir-prepare/docstring.mlir runs it on a net with a
     fused kernel and pipes the result through heir-opt.)
     """
@@ -87,8 +96,12 @@ class HeirPreparePass(ModulePass):
     strided_on_grid: bool = True
     """`legalize-for-heir`'s: a strided conv left to HEIR runs at stride 1 on its input's
     grid, so HEIR never converts its gapped layout (false: keep it strided)."""
+    pad_input_channels: bool = True
+    """`legalize-for-heir`'s (default true here, false there): an image argument only
+    convs read gets a power-of-two number of channels (the signature changes)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_slot_count(self.name, self.slot_count)
-        for component in heir_prepare_passes(self.slot_count, self.flat_results, self.strided_on_grid):
+        passes = heir_prepare_passes(self.slot_count, self.flat_results, self.strided_on_grid, self.pad_input_channels)
+        for component in passes:
             component.apply(ctx, op)

@@ -107,6 +107,7 @@ from heirpy.transforms.lowering.heir_forms import (
     reads_in_row_major_order,
     unflatten,
 )
+from heirpy.transforms.lowering.heir_input_channels import widen_input_channels
 from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
 from heirpy.transforms.lowering.heir_result_conv import ResultThroughConv, is_result_conv
 from heirpy.transforms.lowering.heir_results import ExpandInPieces, FlatResult, SliceOfElementwise, SliceOfMatvec
@@ -788,6 +789,12 @@ class LegalizeForHeirPass(ModulePass):
     layout (about a level per bit of the slot count: ResNet-20 compiles at 32 levels and
     18 bootstraps that way, for a bound of 39); it costs the MACs of the stride-1 convs
     and the slots of the input's grid (`heir_strided_convs`).
+
+    `pad-input-channels` (default false; `heir-prepare` turns it on): an image argument
+    of C x H x W elements that only convs read, with H*W a power of two and C not
+    (CIFAR's 3 channels), takes C rounded up to a power of two, the filters zero for the
+    channels added: HEIR's first conv then costs one level instead of two. The caller
+    passes the input with the channels added at the end (a remark names the types).
     """
 
     name = "legalize-for-heir"
@@ -797,6 +804,9 @@ class LegalizeForHeirPass(ModulePass):
     strided_on_grid: bool = True
     """Run a strided conv HEIR would lay out with gaps at stride 1 on its input's grid
     (`heir_strided_convs`); false keeps it strided."""
+    pad_input_channels: bool = False
+    """Give an image argument that only convs read a power-of-two number of channels
+    (`heir_input_channels`; the signature changes, a remark says how)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_slot_count(self.name, self.slot_count)
@@ -809,6 +819,8 @@ class LegalizeForHeirPass(ModulePass):
         remarks = [flat_remark(self.name, f, result_types[f]) for f in functions]
         if self.strided_on_grid:
             remarks += strided_convs_on_grid(op, ctx, self.name)
+        if self.pad_input_channels:
+            remarks += widen_input_channels(op, ConstantFolder(ctx), self.name)
         functions = [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]
         remarks.insert(0, slot_remark(self.name, functions, count, asked=self.slot_count))
         for remark in filter(None, remarks):
