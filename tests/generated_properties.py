@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
-from filecheck_numerics import returns_flat  # tests/, on the path of whoever imports this module
+from filecheck_numerics import pads_inputs, returns_flat  # tests/, on the path of whoever imports this module
 from heirpy.analysis.depth import analyze_module
 from heirpy.api import context_of, parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
@@ -98,7 +98,7 @@ def check_program(text: str, spec: str, *, numerics: bool = True) -> Outcome:
     if spec in REPORT_PASSES and after_text != canonical_names(before_text):
         problems["non_idempotent"] = "a report-only pass changed the IR"
     if numerics:
-        mismatch = _numeric_mismatch(reference, module, row_major=returns_flat(spec))
+        mismatch = _numeric_mismatch(reference, module, row_major=returns_flat(spec), padded=pads_inputs(spec))
         if mismatch is not None:
             problems["mismatch"] = mismatch
     depth_before = {f.name: f.depth for f in analyze_module(reference.module)}
@@ -126,9 +126,12 @@ def _invalid_output(module: ModuleOp) -> str | None:
     return None
 
 
-def _numeric_mismatch(reference: LoadedModule, module: ModuleOp, row_major: bool = False) -> str | None:
+def _numeric_mismatch(
+    reference: LoadedModule, module: ModuleOp, row_major: bool = False, padded: bool = False
+) -> str | None:
     """How the output differs from the input under the evaluator, or None (`row_major`:
-    a result the pipeline returned flat is read in the input's shape, row-major)."""
+    a result the pipeline returned flat is read in the input's shape, row-major;
+    `padded`: an argument it widened gets the input zero-padded)."""
     try:
         report = check_equivalence(
             reference.module, module, "main", seeds=SEEDS, rtol=RTOL, atol=ATOL,
@@ -136,7 +139,7 @@ def _numeric_mismatch(reference: LoadedModule, module: ModuleOp, row_major: bool
             resources_b=module_resources(module, context_of(module)),
             nonfinite_equal=True,  # a rewrite keeps the NaN or Inf a program computes
             row_major_results=row_major,
-            padded_args=row_major,  # heir-prepare's image arguments may take more channels
+            padded_args=padded,  # heir-prepare's image arguments may take more channels
         )
     except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
         return f"evaluating the output failed: {_short_traceback(err)}"

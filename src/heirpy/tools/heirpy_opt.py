@@ -45,9 +45,10 @@ heirpy picks it, naming heir-opt's flag in a remark when it is not HEIR's defaul
   heirpy-opt net.mlir -p 'heir-prepare{slot-count=N}' | heir-opt --secretize=function=main \\
       '--annotate-module=backend=openfhe scheme=ckks' --torch-linalg-to-ckks=min-slot-count=N
 (heir-prepare{slot-count=N} = linalg-canonicalizations,linalg-fuse-ops{slot-budget=N},
-legalize-for-heir{slot-count=N flat-results=true}: a result HEIR cannot keep in its shape
-at the depth bound comes back flat, a remark names the shape; flat-results=false keeps
-it; `-p report-slots` prints the N a module needs)"""
+legalize-for-heir{slot-count=N flat-results=true pad-input-channels=true}: a result HEIR
+cannot keep in its shape at the depth bound comes back flat, and a 3-channel image
+argument takes 4 channels; remarks name both; flat-results=false and
+pad-input-channels=false keep them; `-p report-slots` prints the N a module needs)"""
 
 
 class AlreadyReported(HeirpyError):
