@@ -57,7 +57,7 @@ from heirpy.transforms.lowering.heir_forms import (
     element_of,
     matvec_ops,
 )
-from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
+from heirpy.transforms.rewrite import OpT, PatternSet, apply_pattern_sets
 
 SPATIAL = (2, 3)
 """The H and W dims of an NCHW tensor: the only dims a grid slice strides."""
@@ -160,7 +160,15 @@ def grid_conv(
     )
 
 
-class StridedConvOnGrid(LegalizePattern[Conv2DNchwFchwOp]):
+class GridPattern(LegalizePattern[OpT]):
+    """A pattern of this rewrite: it reads and makes the slices of one `GridSlices`."""
+
+    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slices: GridSlices):
+        super().__init__(reader, native)
+        self.slices = slices
+
+
+class StridedConvOnGrid(GridPattern[Conv2DNchwFchwOp]):
     """A strided conv runs at stride 1; its result is every s-th position of that.
 
         %y = linalg.conv_2d_nchw_fchw {strides = dense<2>} ins(%p, %w : tensor<1x16x34x34xf32>, ...)
@@ -174,10 +182,6 @@ class StridedConvOnGrid(LegalizePattern[Conv2DNchwFchwOp]):
     """
 
     op_types = (Conv2DNchwFchwOp,)
-
-    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slices: GridSlices):
-        super().__init__(reader, native)
-        self.slices = slices
 
     def rewrite(self, op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> None:
         geometry = conv_geometry(op)
@@ -243,7 +247,7 @@ def uniform_pad(pad: xt.PadOp) -> bool:
     )
 
 
-class ConvOnGrid(LegalizePattern[Conv2DNchwFchwOp]):
+class ConvOnGrid(GridPattern[Conv2DNchwFchwOp]):
     """A conv of a grid slice reads the grid with its dilation and pad times the stride.
 
         %x = tensor.extract_slice %g[0, 0, 0, 0] [1, 32, 16, 16] [1, 1, 2, 2] : tensor<1x32x32x32xf32> to ...
@@ -263,10 +267,6 @@ class ConvOnGrid(LegalizePattern[Conv2DNchwFchwOp]):
     """
 
     op_types = (Conv2DNchwFchwOp,)
-
-    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slices: GridSlices):
-        super().__init__(reader, native)
-        self.slices = slices
 
     def rewrite(self, op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> None:
         geometry = conv_geometry(op)
@@ -318,7 +318,7 @@ class ConvOnGrid(LegalizePattern[Conv2DNchwFchwOp]):
         rewriter.replace(op, [*ops, *init_ops, conv, cut], [cut.results[0]])
 
 
-class ElementwiseOnGrid(LegalizePattern[GenericOp]):
+class ElementwiseOnGrid(GridPattern[GenericOp]):
     """An elementwise op of grid slices runs on the grid.
 
         %a = tensor.extract_slice %ga[0, 0, 0, 0] [1, 32, 16, 16] [1, 1, 2, 2]
@@ -335,10 +335,6 @@ class ElementwiseOnGrid(LegalizePattern[GenericOp]):
     """
 
     op_types = (GenericOp,)
-
-    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slices: GridSlices):
-        super().__init__(reader, native)
-        self.slices = slices
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         out_shape = static_shape(op.results[0].type) if len(op.results) == 1 else None
@@ -379,7 +375,7 @@ class ElementwiseOnGrid(LegalizePattern[GenericOp]):
         rewriter.replace(op, [*ops, new, cut], [cut.results[0]])
 
 
-class MatvecOnGrid(LegalizePattern[MatvecOp]):
+class MatvecOnGrid(GridPattern[MatvecOp]):
     """A matvec of a flattened grid slice reads the whole grid, with zero columns
     where the grid holds values the slice skips.
 
@@ -396,10 +392,6 @@ class MatvecOnGrid(LegalizePattern[MatvecOp]):
     """
 
     op_types = (MatvecOp,)
-
-    def __init__(self, reader: ConstantFolder, native: NativeFunctions, slices: GridSlices):
-        super().__init__(reader, native)
-        self.slices = slices
 
     def rewrite(self, op: MatvecOp, rewriter: PatternRewriter) -> None:
         matrix_value, vector, init = op.operands
