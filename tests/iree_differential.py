@@ -200,12 +200,22 @@ def merge_functions(parts: Sequence[tuple[str, str]]) -> str:
     return out
 
 
+# The verdicts must read the same on every machine, so the target CPU is fixed rather than
+# `host`: on a CPU with AVX512-FP16 an f16 max is one instruction and softmax_f16.mlir
+# links, on one without it IREE calls libm's fmaxf, which its linker lacks. x86-64-v3
+# (AVX2) is a level every x86 machine this suite runs on meets.
+DIFF_COMPILE_FLAGS = (
+    *(flag for flag in COMPILE_FLAGS if not flag.startswith("--iree-llvmcpu-target-cpu=")),
+    "--iree-llvmcpu-target-cpu=x86-64-v3",
+)
+
+
 def iree_compile(text: str) -> tuple[bytes | None, str]:
     """IREE's llvm-cpu module for `text`, or None and iree-compile's first error line."""
     compiler = find_iree_compile()
     if compiler is None:
         raise FileNotFoundError("iree-compile not found: install the test extras (pip install -e '.[test]')")
-    run = subprocess.run([compiler, *COMPILE_FLAGS, "-", "-o", "-"], input=text.encode(), capture_output=True)
+    run = subprocess.run([compiler, *DIFF_COMPILE_FLAGS, "-", "-o", "-"], input=text.encode(), capture_output=True)
     if run.returncode == 0:
         return run.stdout, ""
     return None, compile_error(run.stderr.decode(errors="replace"), run.returncode)
