@@ -1,5 +1,6 @@
-"""heir-opt's CKKS pipeline on heirpy's output: two bundled nets compile after
-`legalize-for-heir` at exactly heirpy's depth bound (a few seconds in all).
+"""heir-opt's CKKS pipeline on heirpy's output: bundled nets and small downsampling,
+feature-map and pooling nets compile after `legalize-for-heir` / `heir-prepare` at
+exactly heirpy's depth bound (a few seconds in all), where the forms before are rejected.
 
 levels = len(Q) - 1 of the module's `ckks.schemeParam`, the modulus chain HEIR's
 parameter generation sizes to the levels its management passes used.
@@ -27,10 +28,16 @@ ISSUE_NETS = ROOT / "tests" / "filecheck" / "transforms" / "heir-prepare" / "Inp
 CKKS = ["--secretize=function=main", "--annotate-module=backend=openfhe scheme=ckks", "--torch-linalg-to-ckks"]
 
 
-def heir_levels(text: str) -> int:
+def heir_ckks(text: str, function: str = "main") -> subprocess.CompletedProcess[str]:
+    """heir-opt's CKKS pipeline on `text`, with `function`'s arguments secret."""
+    args = [f"--secretize=function={function}", *CKKS[1:]]
+    return subprocess.run([HEIR_OPT or "heir-opt", *args], input=text, capture_output=True, text=True, timeout=120)
+
+
+def heir_levels(text: str, function: str = "main") -> int:
     """Levels heir-opt's CKKS pipeline allocates for `text` (fails the test if rejected)."""
     assert HEIR_OPT is not None
-    result = subprocess.run([HEIR_OPT, *CKKS], input=text, capture_output=True, text=True, timeout=120)
+    result = heir_ckks(text, function)
     assert result.returncode == 0, result.stderr[-2000:]
     moduli = re.search(r"ckks\.scheme_param<[^>]*\bQ = \[([^\]]*)\]", result.stdout)
     assert moduli is not None, "no ckks.schemeParam in heir-opt's output"
@@ -84,7 +91,7 @@ def test_a_whole_function_chain_fuses_to_one_block_diagonal_matvec() -> None:
 def test_heir_rejects_the_raw_torch_mlir_form() -> None:
     """The comparison the test above stands on: HEIR rejects the unlegalized net."""
     text = (ROOT / "examples" / "tiny_cnn.mlir").read_text()
-    result = subprocess.run([HEIR_OPT or "heir-opt", *CKKS], input=text, capture_output=True, text=True, timeout=120)
+    result = heir_ckks(text)
     assert result.returncode != 0
     assert "gap^2" in result.stderr
 
@@ -102,3 +109,25 @@ def test_heir_compiles_the_gap_form_it_crashes_on_after_legalization() -> None:
     assert not any(isinstance(op, GenericOp) and not all_parallel(op.iterator_types) for op in module.walk())
     func = next(op for op in module.walk() if op.name == "func.func")
     assert heir_levels(print_module(module)) <= analyze_function(func).depth  # type: ignore[arg-type]
+
+
+@requires_heir
+def test_heir_compiles_a_downsampling_net_on_its_grid_and_rejects_the_strided_form() -> None:
+    """A strided conv, a residual 1x1 strided shortcut and a second strided conv (the
+    first chunk of strided-grid.mlir, ResNet-20's downsampling in small): heir-opt
+    rejects the strided form (its conv kernel's gap² rule) and compiles the form
+    `strided-on-grid` gives at exactly heirpy's depth bound."""
+    path = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir" / "strided-grid.mlir"
+    chunk = path.read_text().split("// -----")[0]
+
+    def legalized(options: str) -> tuple[str, int]:
+        module = parse(chunk, path.name)
+        run_pipeline(module, f"legalize-for-heir{{slot-count=16 {options}}}")
+        func = next(op for op in module.walk() if op.name == "func.func")
+        return print_module(module), analyze_function(func).depth  # type: ignore[arg-type]
+
+    strided, _ = legalized("strided-on-grid=false")
+    rejected = heir_ckks(strided, "downsample")
+    assert rejected.returncode != 0 and "gap^2" in rejected.stderr
+    grid, bound = legalized("strided-on-grid=true")
+    assert heir_levels(grid, "downsample") == bound
