@@ -131,3 +131,20 @@ def test_heir_compiles_a_downsampling_net_on_its_grid_and_rejects_the_strided_fo
     assert rejected.returncode != 0 and "gap^2" in rejected.stderr
     grid, bound = legalized("strided-on-grid=true")
     assert heir_levels(grid, "downsample") == bound
+
+
+@requires_heir
+def test_heir_compiles_a_same_padded_even_filter_at_the_bound_once_its_pad_is_even() -> None:
+    """A 4x4 conv padded 1 before and 2 after (torch's "same" pad; VGG's pool-fused convs
+    on the grid have such pads), x², matvec: heir-opt lays the uneven pad out and
+    compiles the net as it is 10 levels over its bound; after legalize-for-heir (an even
+    pad, a zero tap in a 5x5 filter; slot-count=16 keeps the conv a conv) at the bound."""
+    path = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir" / "foldable-pads.mlir"
+    chunk = next(c for c in path.read_text().split("// -----") if "func.func @same_pad" in c)
+    module = parse(chunk, path.name)
+    run_pipeline(module, "legalize-for-heir{slot-count=16}")
+    func = next(op for op in module.walk() if op.name == "func.func")
+    bound = analyze_function(func).depth  # type: ignore[arg-type]
+    assert bound == 3
+    assert heir_levels(print_module(module), "same_pad") == bound
+    assert heir_levels(chunk, "same_pad") > bound  # 13 with heir-opt 2026.11.1

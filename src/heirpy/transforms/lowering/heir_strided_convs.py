@@ -209,7 +209,8 @@ def widened_pad(data: SSAValue, grid_shape: Sequence[int]) -> tuple[list[Operati
     input, padded more on the high side so that the grid is the input's size: ([the new
     pad], its value), else ([], `data`). Why: a power-of-two grid (VGG's pool-fused 6x6
     convs give 31x31 from 32x32) keeps HEIR's remap of the padded data free. The extra
-    rows are read only by positions between the valid ones."""
+    rows are read only by positions between the valid ones. The uneven pad this makes
+    (VGG: 2 before, 3 after) `heir_foldable_pads` then evens, with a zero filter tap."""
     pad = data.owner
     if not isinstance(pad, xt.PadOp):  # the region may read the index: old positions keep theirs
         return [], data

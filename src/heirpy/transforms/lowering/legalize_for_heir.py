@@ -94,6 +94,7 @@ from heirpy.transforms.lowering.generic_forms import (
     sums_elements,
     value_degree,
 )
+from heirpy.transforms.lowering.heir_foldable_pads import foldable_pads
 from heirpy.transforms.lowering.heir_forms import (
     NATIVE_CONV_ELEMENTS,
     LegalizePattern,
@@ -765,7 +766,9 @@ class LegalizeForHeirPass(ModulePass):
     scale after a matvec moves into it, a reduction that sums a square (a global average
     pool with x² fused in) runs the square first and the sum as a matvec, a contraction
     or sum generic becomes a matvec, two matvecs in a row become one, and a result with
-    several non-unit dims comes from a conv laid out as the result. Values never change.
+    several non-unit dims comes from a conv laid out as the result, and a conv left to
+    HEIR's kernel reads an uneven zero pad as an even one, with zero taps added to its
+    filter (HEIR folds only an even pad: `heir_foldable_pads`). Values never change.
     Example: the tiny CNN (conv + pool, x², conv + pool + Linear) becomes matvec 32x64,
     x·x, matvec 10x32, which heir-opt compiles to 3 levels
     (tests/filecheck/transforms/legalize-for-heir/docstring.mlir).
@@ -819,6 +822,7 @@ class LegalizeForHeirPass(ModulePass):
         remarks = [flat_remark(self.name, f, result_types[f]) for f in functions]
         if self.strided_on_grid:
             remarks += strided_convs_on_grid(op, ctx, self.name)
+        foldable_pads(op, ctx)
         if self.pad_input_channels:
             remarks += widen_input_channels(op, ConstantFolder(ctx), self.name)
         functions = [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]
