@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a
 
 from heirpy.analysis.slots import heir_opt_flag, module_slots  # noqa: E402
 from heirpy.api import build_pipeline, parse, print_module, run_pipeline  # noqa: E402
-from heirpy.transforms.heir_prepare import heir_prepare_pipeline  # noqa: E402
-from heirpy.transforms.lowering.heir_forms import is_power_of_two  # noqa: E402
-from heirpy.transforms.lowering.heir_result_conv import merge_unit_dims, result_grid  # noqa: E402
+from heirpy.transforms.heir.heir_forms import is_power_of_two  # noqa: E402
+from heirpy.transforms.heir.heir_prepare import heir_prepare_pipeline  # noqa: E402
+from heirpy.transforms.heir.heir_result_conv import merge_unit_dims, result_grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = [
@@ -58,8 +58,8 @@ def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
     """`heir_prepare_passes()` with no arguments is what `heir-prepare` runs with none:
     a result no conv lays out comes back flat (flat-results, heir-prepare's default) and
     heirpy's slot count."""
-    from heirpy.transforms.heir_prepare import HeirPreparePass, heir_prepare_passes
-    from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass
+    from heirpy.transforms.heir.heir_prepare import HeirPreparePass, heir_prepare_passes
+    from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass
 
     default = HeirPreparePass()
     passes = heir_prepare_passes()
@@ -170,8 +170,8 @@ def test_native_convs_are_unit_stride_row_major_and_pow2_under_a_pad() -> None:
     with a 1x1 filter or a pad as wide as its filter (heir-opt fails on both), nor a
     slice's."""
     from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
+    from heirpy.transforms.heir.heir_native_convs import RowMajorValues
     from heirpy.transforms.linear.constant_folding import ConstantFolder
-    from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
 
     module = parse(NATIVE)
     convs = {op.results[0].name_hint: op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)}

@@ -19,9 +19,9 @@ from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import check_equivalence  # noqa: E402
 from heirpy.interp.resources import load_module  # noqa: E402
 from heirpy.ir.dialects.linalg import GenericOp  # noqa: E402
-from heirpy.transforms.lowering.generic_forms import accumulation, secret_args, value_degree  # noqa: E402
-from heirpy.transforms.lowering.heir_forms import adds_only_unit_dims, fits, heir_native  # noqa: E402
-from heirpy.transforms.lowering.heir_results import piece_axis, slice_rows, static_slice  # noqa: E402
+from heirpy.transforms.heir.generic_forms import accumulation, secret_args, value_degree  # noqa: E402
+from heirpy.transforms.heir.heir_forms import adds_only_unit_dims, fits, heir_native  # noqa: E402
+from heirpy.transforms.heir.heir_results import piece_axis, slice_rows, static_slice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir"
@@ -212,8 +212,8 @@ def test_row_major_values_follow_elementwise_generics() -> None:
     """HEIR keeps an elementwise generic's result in its input's layout: x² (plus a
     constant) of the 4-D batch-1 argument is row-major, x² of a strided conv's result is
     not, and neither is a generic of constants only."""
+    from heirpy.transforms.heir.heir_native_convs import RowMajorValues
     from heirpy.transforms.linear.constant_folding import ConstantFolder
-    from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
 
     ident = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
     par = '["parallel", "parallel", "parallel", "parallel"]'

@@ -105,11 +105,11 @@ def test_report_shows_iree_dispatches_before_and_after(capsys: pytest.CaptureFix
 
 
 def test_report_iree_column_is_the_iree_pipeline(capsys: pytest.CaptureFixture[str]) -> None:
-    """The IREE column counts heirpy's output under `IREE_PIPELINE`, what docs/iree.md tells
+    """The IREE column counts heirpy's output under `iree-prepare`, what docs/iree.md tells
     IREE users to run, not the report's CKKS pipeline: on the MobileNet block the main
     pipeline composes a projection with the next 1x1 conv (4 dispatches, more MACs), the
     IREE pipeline keeps raw's 5."""
-    from heirpy.analysis.iree_dispatches import IREE_PIPELINE, find_iree_compile, iree_dispatches
+    from heirpy.analysis.iree_dispatches import find_iree_compile, iree_dispatches
     from heirpy.api import parse, print_module, run_pipeline
 
     model = EXAMPLES / "mobilenet_block.mlir"
@@ -121,7 +121,10 @@ def test_report_iree_column_is_the_iree_pipeline(capsys: pytest.CaptureFixture[s
     tool = find_iree_compile()
     assert tool is not None
     assert len(iree_dispatches(print_module(main_output), tool)) == 4  # what the column showed before
-    assert IREE_PIPELINE in (EXAMPLES.parent / "docs" / "iree.md").read_text()
+    from heirpy.transforms.iree.iree_prepare import iree_prepare_pipeline
+
+    docs = (EXAMPLES.parent / "docs" / "iree.md").read_text()
+    assert "-p iree-prepare" in docs and iree_prepare_pipeline("cpu") in docs
 
 
 def test_nan_is_not_comparable_never_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

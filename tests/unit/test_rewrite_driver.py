@@ -160,11 +160,11 @@ def test_dead_ops_are_erased_where_no_pattern_can_match_them() -> None:
 def _every_heirpy_pattern() -> list[RewritePattern]:
     """The patterns of every heirpy pass, under each option that changes the set."""
     from heirpy.transforms.canonicalize.linalg_canonicalizations import populate_linalg_canonicalizations_patterns
+    from heirpy.transforms.heir.legalize_for_heir import populate_legalize_for_heir_patterns
     from heirpy.transforms.linalg_fuse_ops import populate_linalg_fuse_ops_patterns
     from heirpy.transforms.linear.linalg_fuse_conv_pool import populate_linalg_fuse_conv_pool_patterns
     from heirpy.transforms.linear.linalg_fuse_linear_chains import populate_linalg_fuse_linear_chains_patterns
     from heirpy.transforms.linear.linalg_fuse_linear_ops import populate_linalg_fuse_linear_ops_patterns
-    from heirpy.transforms.lowering.legalize_for_heir import populate_legalize_for_heir_patterns
     from heirpy.transforms.lowering.lower_tensor_ext import populate_lower_tensor_ext_patterns
     from heirpy.transforms.pointwise.linalg_fuse_pointwise import populate_linalg_fuse_pointwise_patterns
 

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import f16, f32, i32
 
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
-from heirpy.transforms.lowering.unroll_depthwise_conv import MAX_TAPS, unrollable
+from heirpy.transforms.iree.unroll_depthwise_conv import MAX_TAPS, unrollable
 
 
 def test_unrollable_rule() -> None:

@@ -1,6 +1,6 @@
 """The whole networks of examples/ through IREE (issue 27): heirpy's output compiles for the
 CUDA back end and forms no more dispatches than the raw IR, for llvm-cpu and for CUDA, under
-the main pipeline and under `IREE_PIPELINE`; and `IREE_PIPELINE`'s output runs no more loop
+the main pipeline and under `iree-prepare`; and `iree-prepare`'s output runs no more loop
 iterations (MACs) than the raw IR, which the main pipeline's cannot promise.
 
 heirpy's fused global pool + Linear was once a contraction generic with three reduction
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import pipelined_example  # tests/conftest.py: once per session
-from heirpy.analysis.iree_dispatches import IREE_PIPELINE, find_iree_compile, iree_dispatches
+from heirpy.analysis.iree_dispatches import find_iree_compile, iree_dispatches
 from heirpy.analysis.kernels import loop_points
 from heirpy.api import parse, print_module, run_pipeline
 
@@ -49,13 +49,13 @@ def _raw(name: str) -> str:
 @functools.cache
 def _heirpy_output(name: str, pipeline: str) -> str:
     """heirpy's output as IREE gets it: `main` is the main pipeline lowered for MLIR tools
-    (`lower-tensor-ext`), `iree` is `IREE_PIPELINE`."""
+    (`lower-tensor-ext`), `iree` is `iree-prepare`."""
     if pipeline == "main":
         module = pipelined_example(EXAMPLES / f"{name}.mlir").module.clone()
         run_pipeline(module, "lower-tensor-ext")
     else:
         module = parse(_raw(name), name)
-        run_pipeline(module, IREE_PIPELINE)
+        run_pipeline(module, "iree-prepare")
     return print_module(module)
 
 
@@ -85,11 +85,11 @@ def test_heirpy_output_compiles_for_cuda_with_no_more_dispatches(name: str, pipe
 def test_the_iree_rule_runs_no_more_loop_iterations_than_raw(name: str) -> None:
     raw = loop_points(parse(_raw(name), name))
     fused = loop_points(parse(_heirpy_output(name, "iree"), name))
-    assert fused <= raw, f"{name}: {fused} loop iterations under IREE_PIPELINE, raw {raw}"
+    assert fused <= raw, f"{name}: {fused} loop iterations under iree-prepare, raw {raw}"
 
 
 def test_the_depth_bound_costs_vgg_iterations() -> None:
-    """Why IREE_PIPELINE exists: VGG reaches its depth bound only by folding each pool
+    """Why iree-prepare exists: VGG reaches its depth bound only by folding each pool
     through the next conv's pad (a 6x6 stride-2 conv, 4x the 3x3 conv's MACs), which
     IREE runs as written; the loop count sees it (raw 10.2 M, main pipeline 17.1 M)."""
     raw = loop_points(parse(_raw("vgg_cifar"), "vgg_cifar"))

@@ -24,25 +24,6 @@ from pathlib import Path
 
 from heirpy.ir.diagnostics import HeirpyError
 
-# heirpy's pipeline for IREE: the main pipeline's rewrites with a cost rule that never lets a
-# fusion grow the multiply-accumulates per sample (`max-mac-growth=1`), then the lowering of
-# heirpy's ops in the form IREE fuses. The main pipeline fuses for CKKS levels, which can
-# cost MACs that IREE runs as written: a pool folded into the next 3x3 conv through its pad
-# is a 6x6 stride-2 conv with 4x the conv's MACs (VGG: 10.2 M loop iterations raw, 17.1 M
-# after the main pipeline, `heirpy.analysis.kernels.loop_points`), a MobileNetV2 projection
-# composed with the next 1x1 conv 2.2x (its last one, 160 -> 1280 after 480 -> 160, was the
-# dispatch that made the net 1.14x slower than raw), a global pool merged into the Linear a
-# dense H*W-times-wider matmul. A plaintext back end pays MACs, not levels; under this rule
-# a standalone pool also stays a pool (`linalg-canonicalizations`' pool -> conv form has a
-# diagonal filter, C times the pool's work). On the whole networks of examples/ its output
-# runs no more loop iterations than the raw IR (tests/unit/test_whole_networks_iree.py).
-# Last, `unroll-depthwise-conv` writes each unit-stride depthwise conv as a sum of shifted
-# slices: IREE compiles the named NCHW depthwise conv to scalar loops (MobileNetV2 ran 1.08x
-# raw with it, the loss in those loops), the sum of slices vectorises (docs/iree.md).
-IREE_PIPELINE = (
-    "linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1},lower-tensor-ext,unroll-depthwise-conv"
-)
-
 COMPILE_FLAGS = (
     "--iree-hal-target-device=local",
     "--iree-hal-local-target-device-backends=llvm-cpu",

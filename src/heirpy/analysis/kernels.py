@@ -214,7 +214,7 @@ def loop_points(module: ModuleOp) -> int:
 
     The work a back end that runs the loop nests as written pays (IREE's llvm-cpu).
     Fusing for CKKS levels can grow it (a pool folded into the next conv, a projection
-    composed with the next 1x1 conv); `heirpy.analysis.iree_dispatches.IREE_PIPELINE`
+    composed with the next 1x1 conv); `iree-prepare`
     must not. `tensor_ext` kernels are not counted: lower them first (`lower-tensor-ext`).
     Raises HeirpyError on a dynamic loop bound."""
     total = 0

@@ -10,7 +10,7 @@ beside the model, the output on its inputs against the outputs PyTorch stored th
 encrypted-inference figures (multiplicative depth, linear ops, weight bytes:
 `heirpy.analysis.depth`) and the kernel figures (linalg ops, kernels, intermediate and
 constant bytes: `heirpy.analysis.kernels`; IREE's dispatches when iree-compile is
-installed, heirpy's side under `IREE_PIPELINE`, the pipeline for IREE). A line per model
+installed, heirpy's side under `iree-prepare`, the pipeline for IREE). A line per model
 goes to stderr as soon as that model is done; the tables (`heirpy.tools.report_format`)
 go to stdout at the end. `--plot` draws depth and kernels
 per model (`heirpy.tools.report_plot`, needs the `plot` extra).
@@ -158,16 +158,16 @@ def kernel_figures(before: ModuleOp, after: ModuleOp) -> dict[str, Cell]:
 
 
 def iree_figures(raw: str, before: ModuleOp) -> dict[str, Cell]:
-    """IREE's dispatches for the model and for heirpy's output under `IREE_PIPELINE`, the
+    """IREE's dispatches for the model and for heirpy's output under `iree-prepare`, the
     pipeline docs/iree.md tells IREE users to run (not the report's `--pipeline`, which
     fuses for CKKS levels), when iree-compile is installed (`heirpy.analysis.iree_dispatches`)."""
-    from heirpy.analysis.iree_dispatches import IREE_PIPELINE, find_iree_compile, iree_dispatches
+    from heirpy.analysis.iree_dispatches import find_iree_compile, iree_dispatches
 
     tool = find_iree_compile()
     if tool is None:
         return {}
     for_iree = clone_module(before)
-    run_pipeline(for_iree, IREE_PIPELINE)
+    run_pipeline(for_iree, "iree-prepare")
 
     def count(text: str) -> int | str:
         try:

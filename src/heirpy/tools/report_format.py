@@ -72,7 +72,7 @@ GROUPS: tuple[Group, ...] = (
     ),
     Group(
         "Kernels",
-        "before→after; k = 1e3, M = 1e6 bytes; IREE: llvm-cpu dispatches, heirpy's under IREE_PIPELINE",
+        "before→after; k = 1e3, M = 1e6 bytes; IREE: llvm-cpu dispatches, heirpy's under iree-prepare",
         (
             Column("compute_ops", "linalg ops", "pair"),
             Column("kernels", "kernels", "pair"),

@@ -65,21 +65,27 @@ def _lower_tensor_ext() -> type[ModulePass]:
 
 
 def _unroll_depthwise_conv() -> type[ModulePass]:
-    from heirpy.transforms.lowering.unroll_depthwise_conv import UnrollDepthwiseConvPass
+    from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass
 
     return UnrollDepthwiseConvPass
 
 
 def _legalize_for_heir() -> type[ModulePass]:
-    from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass
+    from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass
 
     return LegalizeForHeirPass
 
 
 def _heir_prepare() -> type[ModulePass]:
-    from heirpy.transforms.heir_prepare import HeirPreparePass
+    from heirpy.transforms.heir.heir_prepare import HeirPreparePass
 
     return HeirPreparePass
+
+
+def _iree_prepare() -> type[ModulePass]:
+    from heirpy.transforms.iree.iree_prepare import IreePreparePass
+
+    return IreePreparePass
 
 
 def _report_slots() -> type[ModulePass]:
@@ -111,6 +117,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "unroll-depthwise-conv": _unroll_depthwise_conv,
     "legalize-for-heir": _legalize_for_heir,
     "heir-prepare": _heir_prepare,
+    "iree-prepare": _iree_prepare,
     "report-depth": _report_depth,
     "report-slots": _report_slots,
     "report-kernels": _report_kernels,

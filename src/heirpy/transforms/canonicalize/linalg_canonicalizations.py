@@ -145,7 +145,7 @@ class LinalgCanonicalizationsPass(ModulePass):
     is worth the composed filter's growth (the cost rule of `linalg-fuse-conv-pool`;
     a pair the rule refuses stays a conv and a pool). With `max-mac-growth` set, a
     standalone pool also stays a pool (as a conv its diagonal filter is C times the
-    work: `heirpy.analysis.iree_dispatches.IREE_PIPELINE` sets it).
+    work: `iree-prepare` sets it).
     """
 
     name = "linalg-canonicalizations"

@@ -1,6 +1,6 @@
 // A standalone average pool becomes HEIR's conv with a diagonal filter (C x C x 2 x 2, C times
 // the pool's work) by default; a cost rule that bounds MACs (a plaintext back end such as IREE,
-// heirpy.analysis.iree_dispatches.IREE_PIPELINE) keeps it a pool.
+// iree-prepare) keeps it a pool.
 // RUN: heirpy-opt %s -p linalg-canonicalizations | filecheck %s
 // RUN: heirpy-opt %s -p 'linalg-canonicalizations{max-mac-growth=1}' | filecheck %s --check-prefix=MACS
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -25,8 +25,8 @@ from heirpy.analysis.slots import folded_pad_source
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import all_parallel, int_values, is_identity, static_shape
+from heirpy.transforms.heir.heir_forms import heir_fails_on, pad_costs_a_level
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.lowering.heir_forms import heir_fails_on, pad_costs_a_level
 
 
 def _unit_stride_batch_one(op: Conv2DNchwFchwOp) -> bool:

@@ -25,7 +25,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from heirpy.ir.constants import dense_constant
 from heirpy.ir.dialects.linalg import GenericOp, MatvecOp
 from heirpy.ir.utils import all_parallel, int_values, is_identity, reassociation_attr, static_shape
-from heirpy.transforms.lowering.heir_forms import LegalizePattern, adds_only_unit_dims, element_of, matvec_ops
+from heirpy.transforms.heir.heir_forms import LegalizePattern, adds_only_unit_dims, element_of, matvec_ops
 
 MAX_PIECES = 64
 """`ExpandInPieces` gives up above this many pieces (ops, and heir-opt's time)."""

@@ -49,14 +49,14 @@ from heirpy.ir.utils import (
     reassociation_attr,
     static_shape,
 )
-from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init
-from heirpy.transforms.lowering.heir_forms import (
+from heirpy.transforms.heir.heir_forms import (
     MAX_DENSE_ELEMENTS,
     LegalizePattern,
     NativeFunctions,
     element_of,
     matvec_ops,
 )
+from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init
 from heirpy.transforms.rewrite import OpT, PatternSet, apply_pattern_sets
 
 SPATIAL = (2, 3)

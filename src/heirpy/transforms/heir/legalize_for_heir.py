@@ -82,11 +82,7 @@ from heirpy.ir.utils import (
     loop_sizes,
     static_shape,
 )
-from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, Step, step_of
-from heirpy.transforms.linear.linear_maps import affine_matrix
-from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
-from heirpy.transforms.lowering.generic_forms import (
+from heirpy.transforms.heir.generic_forms import (
     accumulation,
     generic_affine_matrix,
     generic_sample_map,
@@ -94,8 +90,8 @@ from heirpy.transforms.lowering.generic_forms import (
     sums_elements,
     value_degree,
 )
-from heirpy.transforms.lowering.heir_foldable_pads import foldable_pads
-from heirpy.transforms.lowering.heir_forms import (
+from heirpy.transforms.heir.heir_foldable_pads import foldable_pads
+from heirpy.transforms.heir.heir_forms import (
     NATIVE_CONV_ELEMENTS,
     LegalizePattern,
     NativeFunctions,
@@ -108,11 +104,15 @@ from heirpy.transforms.lowering.heir_forms import (
     reads_in_row_major_order,
     unflatten,
 )
-from heirpy.transforms.lowering.heir_input_channels import widen_input_channels
-from heirpy.transforms.lowering.heir_native_convs import RowMajorValues
-from heirpy.transforms.lowering.heir_result_conv import ResultThroughConv, is_result_conv
-from heirpy.transforms.lowering.heir_results import ExpandInPieces, FlatResult, SliceOfElementwise, SliceOfMatvec
-from heirpy.transforms.lowering.heir_strided_convs import strided_convs_on_grid
+from heirpy.transforms.heir.heir_input_channels import widen_input_channels
+from heirpy.transforms.heir.heir_native_convs import RowMajorValues
+from heirpy.transforms.heir.heir_result_conv import ResultThroughConv, is_result_conv
+from heirpy.transforms.heir.heir_results import ExpandInPieces, FlatResult, SliceOfElementwise, SliceOfMatvec
+from heirpy.transforms.heir.heir_strided_convs import strided_convs_on_grid
+from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, Step, step_of
+from heirpy.transforms.linear.linear_maps import affine_matrix
+from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
 from heirpy.transforms.lowering.lower_tensor_ext import populate_lower_tensor_ext_patterns
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 

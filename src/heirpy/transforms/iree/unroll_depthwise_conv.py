@@ -16,7 +16,7 @@ reads, no faster in a scratch measurement of MobileNetV2's strided layers (1.5x 
 for 96 channels at 32x32).
 
 This is a form for IREE, not for HEIR: a slice of a ciphertext is a rotation there,
-so only `heirpy.analysis.iree_dispatches.IREE_PIPELINE` runs this pass.
+so only `iree-prepare` runs this pass.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ class UnrollDepthwiseConvPass(ModulePass):
                outs(%e) { b + s0 * w0 + s1 * w1 + s2 * w2 + s3 * w3 }
 
     (tests/filecheck/transforms/unroll-depthwise-conv/docstring.mlir runs this example.)
-    For IREE only (`heirpy.analysis.iree_dispatches.IREE_PIPELINE`): IREE compiles the
+    For IREE only (the last step of `iree-prepare`): IREE compiles the
     named NCHW depthwise conv to scalar loops; this form vectorises, and MobileNetV2's
     unit-stride depthwise dispatches run 12-22x faster (docs/iree.md). Strided convs and
     windows over 3x3 keep their named op.

@@ -38,9 +38,9 @@ from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, MatvecOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import all_parallel, i64_vector, is_identity, iterator_attrs, reassociation_attr, static_shape
+from heirpy.transforms.heir.generic_forms import secret_args, value_degree
+from heirpy.transforms.heir.heir_forms import LegalizePattern, adds_only_unit_dims, element_of, matvec_ops
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.lowering.generic_forms import secret_args, value_degree
-from heirpy.transforms.lowering.heir_forms import LegalizePattern, adds_only_unit_dims, element_of, matvec_ops
 
 MAX_CONV_FILTER_ELEMENTS = 1 << 24
 """Largest filter (F x K x KH x KW entries) `ResultThroughConv` writes: the dense cap of

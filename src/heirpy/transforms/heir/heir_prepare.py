@@ -29,8 +29,8 @@ from xdsl.passes import ModulePass
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
 from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
+from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
-from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 
 
 def heir_prepare_passes(

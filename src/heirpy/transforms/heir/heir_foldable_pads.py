@@ -34,8 +34,8 @@ from heirpy.ir.constants import dense_constant
 from heirpy.ir.dialects import tensor
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import int_values, static_shape
+from heirpy.transforms.heir.heir_forms import element_of
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.lowering.heir_forms import element_of
 from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets, constant_insertion_point
 
 

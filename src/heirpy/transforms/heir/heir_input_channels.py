@@ -26,8 +26,8 @@ from heirpy.ir.constants import dense_constant
 from heirpy.ir.dialects import tensor
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import int_values, static_shape
+from heirpy.transforms.heir.heir_forms import is_power_of_two
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.lowering.heir_forms import is_power_of_two
 
 
 def next_power_of_two(n: int) -> int:

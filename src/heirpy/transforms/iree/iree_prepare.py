@@ -1,0 +1,88 @@
+"""`iree-prepare`: heirpy's whole preparation for IREE, one named step per target.
+
+    iree-prepare             (target=cpu)
+      ==  linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1},
+          lower-tensor-ext,unroll-depthwise-conv
+    iree-prepare{target=gpu}
+      ==  linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1},
+          lower-tensor-ext{target=gpu}
+
+Why each step (docs/iree.md has the measurements): the main pipeline fuses for CKKS
+levels, which can cost multiply-accumulates that IREE runs as written. A pool folded into
+the next 3x3 conv through its pad is a 6x6 stride-2 conv with 4x the conv's MACs (VGG:
+10.2 M loop iterations raw, 17.1 M after the main pipeline,
+`heirpy.analysis.kernels.loop_points`), a MobileNetV2 projection composed with the next
+1x1 conv 2.2x, a global pool merged into the Linear a dense H*W-times-wider matmul.
+`max-mac-growth=1` never lets a fusion grow the MACs per sample, and keeps a standalone
+pool a pool (the pool -> conv form has a diagonal filter, C times the pool's work). On the
+whole networks of examples/ the result runs no more loop iterations than the raw IR
+(tests/unit/test_whole_networks_iree.py). Then `lower-tensor-ext` writes heirpy's ops in
+the form IREE fuses (the GPU target: a 1x1 head's root as a contraction generic, whose
+tiles IREE's GPU heuristics pick better). Last, on the CPU only, `unroll-depthwise-conv`
+writes each unit-stride depthwise conv as a sum of shifted slices: IREE compiles the
+named NCHW depthwise conv to scalar loops (MobileNetV2 ran 1.08x raw with them, 0.63x
+after); GPU code generation was not measured with it, so the GPU target leaves them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from heirpy.ir.diagnostics import HeirpyError
+from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
+from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass
+from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
+from heirpy.transforms.lowering.lower_tensor_ext import LowerTensorExtPass
+
+IREE_TARGETS = ("cpu", "gpu")
+
+
+def iree_prepare_passes(target: str = "cpu") -> tuple[ModulePass, ...]:
+    """The passes `iree-prepare{target=...}` runs, in order."""
+    passes: tuple[ModulePass, ...] = (
+        LinalgCanonicalizationsPass(max_mac_growth=1),
+        LinalgFuseOpsPass(max_mac_growth=1),
+        LowerTensorExtPass(target=target),
+    )
+    return passes + (UnrollDepthwiseConvPass(),) * (target == "cpu")
+
+
+def iree_prepare_pipeline(target: str = "cpu") -> str:
+    """`iree-prepare{target=...}` spelled as the pipeline of its component passes."""
+    fuse = "linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1}"
+    if target == "gpu":
+        return f"{fuse},lower-tensor-ext{{target=gpu}}"
+    return f"{fuse},lower-tensor-ext,unroll-depthwise-conv"
+
+
+@dataclass(frozen=True)
+class IreePreparePass(ModulePass):
+    """Prepare for IREE in one step: fuse without growing MACs, lower heirpy's ops for the target.
+
+    `iree-prepare` (`target=cpu`, IREE's llvm-cpu back end) runs
+    `linalg-canonicalizations{max-mac-growth=1}`, `linalg-fuse-ops{max-mac-growth=1}`,
+    `lower-tensor-ext` and `unroll-depthwise-conv`; `iree-prepare{target=gpu}` (CUDA,
+    ROCm) the same fusion and `lower-tensor-ext{target=gpu}`. The output is standard
+    MLIR for `iree-compile`:
+
+        heirpy-opt net.mlir -p iree-prepare | iree-compile - \\
+            --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu -o net.vmfb
+
+    (tests/filecheck/transforms/iree-prepare/docstring.mlir runs it on a YOLO head and
+    pipes the result through iree-opt.)
+    """
+
+    name = "iree-prepare"
+
+    target: str = "cpu"
+    """`cpu` (llvm-cpu) or `gpu` (CUDA / ROCm): the form of the lowered kernels."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target not in IREE_TARGETS:
+            raise HeirpyError(f"error: iree-prepare{{target={self.target}}}: expected one of {', '.join(IREE_TARGETS)}")
+        for component in iree_prepare_passes(self.target):
+            component.apply(ctx, op)
