@@ -39,7 +39,7 @@ import sys
 import time
 from pathlib import Path
 
-from markdown_table import markdown_table
+from harness import markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

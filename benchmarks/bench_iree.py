@@ -19,7 +19,7 @@ one). Variants per case:
 - iree-opt: after `iree-opt --linalg-generalize-named-ops --linalg-fuse-elementwise-ops`
            (IREE's own upstream-linalg fusion, the baseline of `bench_kernels.py`);
 - heirpy IREE rule (whole networks, in place of "inlined"): after
-           `heirpy.analysis.iree_dispatches.IREE_PIPELINE`, the same passes with a cost rule
+           `iree-prepare` (heirpy.transforms.iree.iree_prepare), the same passes with a cost rule
            that lets no fusion grow the multiply-accumulates (`max-mac-growth=1`), and unit-stride
            depthwise convs unrolled into a sum of slices (`unroll-depthwise-conv`).
 
@@ -48,9 +48,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -62,10 +59,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heirpy  # noqa: E402
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
-from bench_lock import held  # noqa: E402
-from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, IREE_PIPELINE, iree_dispatches  # noqa: E402
+from harness import Tools, held, markdown_table, median, run  # noqa: E402
+from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
 from heirpy.interp.npz_recipes import load_arrays  # noqa: E402
-from markdown_table import markdown_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -118,47 +114,13 @@ def whole_network_cases() -> list[Case]:
 
 
 def whole_network_sources(case: Case, work: Path) -> list[tuple[str, Path]]:
-    """A whole network's extra variant: heirpy under IREE_PIPELINE, the cost rule that lets
+    """A whole network's extra variant: heirpy under iree-prepare, the cost rule that lets
     no fusion grow the MACs (what a plaintext back end pays; the main pipeline fuses for
     CKKS levels)."""
-    return [("heirpy IREE rule", heirpy_output(case.text, case.name, IREE_PIPELINE, work / "heirpy_iree.mlir"))]
+    return [("heirpy IREE rule", heirpy_output(case.text, case.name, "iree-prepare", work / "heirpy_iree.mlir"))]
 
 
 # ----------------------------------------------------------------------------- IREE
-@dataclass
-class Tools:
-    compile: str
-    opt: str
-    run: str
-    benchmark: str
-
-    @staticmethod
-    def find(directory: str | None) -> Tools:
-        def tool(name: str) -> str:
-            candidates = [Path(directory) / name] if directory else []
-            candidates.append(Path(sys.executable).parent / name)
-            for candidate in candidates:
-                if candidate.exists():
-                    return str(candidate)
-            found = shutil.which(name)
-            if found is None:
-                sys.exit(f"error: {name} not found (pip install -r benchmarks/requirements.txt)")
-            return found
-
-        return Tools(
-            tool("iree-compile"), tool("iree-opt"), tool("iree-run-module"),
-            tool("iree-benchmark-module"),
-        )
-
-
-def run(cmd: list[str]) -> str:
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        first = next((line for line in result.stderr.splitlines() if "error" in line), "")
-        raise RuntimeError(f"{Path(cmd[0]).name} failed: {first or result.stderr[-300:]}")
-    return result.stdout
-
-
 @dataclass
 class Variant:
     name: str
@@ -262,10 +224,6 @@ def prepare(case: Case, tools: Tools, pipeline: str, work: Path) -> tuple[list[V
             variant.error = str(err)
         variants.append(variant)
     return variants, inputs, origin
-
-
-def median(values: list[float]) -> float | None:
-    return statistics.median(values) if values else None
 
 
 def cell(value: float | None) -> str:

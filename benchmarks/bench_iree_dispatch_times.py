@@ -32,11 +32,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heirpy  # noqa: E402
-from bench_iree import DEFAULT_PIPELINE, Tools, run  # noqa: E402
-from bench_lock import held  # noqa: E402
+from bench_iree import DEFAULT_PIPELINE  # noqa: E402
+from harness import Tools, held, markdown_table, run  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, dispatch_kind  # noqa: E402
 from heirpy.interp.npz_recipes import load_arrays  # noqa: E402
-from markdown_table import markdown_table  # noqa: E402
 
 
 @dataclass

@@ -20,11 +20,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness import markdown_table  # benchmarks/, the directory of this script
 from heirpy.analysis.kernels import count_kernels, intermediate_bytes
 from heirpy.api import parse, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module
-from markdown_table import markdown_table  # benchmarks/, the directory of this script
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"

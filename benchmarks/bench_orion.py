@@ -71,8 +71,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_lock import held  # benchmarks/, the directory of this script
-from markdown_table import markdown_table
+from harness import held, markdown_table  # benchmarks/, the directory of this script
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from bench_orion import Params, prepare, probe, sized_params, spawn  # benchmarks/
-from markdown_table import markdown_table
+from harness import markdown_table
 
 
 def run_layers(spec_path: str) -> None:

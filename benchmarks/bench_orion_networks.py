@@ -60,7 +60,7 @@ from bench_orion import (  # benchmarks/
     prepare,
     spawn,
 )
-from markdown_table import markdown_table
+from harness import markdown_table
 
 
 def split_spec(spec: str) -> tuple[str, int | None]:

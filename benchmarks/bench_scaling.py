@@ -43,6 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
+from harness import children_cpu  # benchmarks/, the directory of this script
+
 ROOT = Path(__file__).resolve().parent.parent
 PASSES = ("linalg-canonicalizations", "linalg-fuse-ops", "lower-tensor-ext", "report-depth", "report-kernels")
 PHASES = ("parse", *PASSES, "verify", "print")
@@ -207,19 +209,14 @@ def _heir_opt_times(heir_opt: str, text: str) -> dict[str, object]:
     out: dict[str, object] = {}
     try:
         for key, flags in (("heir_opt_canon", ["--linalg-canonicalizations"]), ("heir_opt_parse_print", [])):
-            before = _children_cpu()
+            before = children_cpu()
             proc = subprocess.run([heir_opt, *flags, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            out[key] = _children_cpu() - before
+            out[key] = children_cpu() - before
             if proc.returncode != 0:
                 out[f"{key}_error"] = proc.stderr.strip().splitlines()[0][:200] if proc.stderr.strip() else "failed"
     finally:
         Path(path).unlink()
     return out
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 # ------------------------------------------------------------------ driver

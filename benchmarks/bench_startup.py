@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from markdown_table import markdown_table
+from harness import children_cpu, markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -61,17 +60,12 @@ print(json.dumps({"import heirpy-opt": t1 - t0, "build the pipeline (imports its
 
 def child_cpu(cmd: list[str]) -> float:
     """CPU seconds (user + system) of one run of `cmd`; stops the benchmark if it fails."""
-    before = _children_cpu()
+    before = children_cpu()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO)
-    spent = _children_cpu() - before
+    spent = children_cpu() - before
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-500:]}")
     return spent
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def commands(model: str, pipeline: str, heir_opt: str | None) -> dict[str, list[str]]:

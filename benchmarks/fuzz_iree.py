@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 import iree_differential as diff  # noqa: E402
-from markdown_table import markdown_table  # noqa: E402
+from harness import markdown_table  # noqa: E402
 from strategies import Program, differential_programs  # noqa: E402
 
 

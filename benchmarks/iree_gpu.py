@@ -7,7 +7,7 @@ Cases: `yolo_head_k1`, `yolo_head_k3` and `yolov5s_detect` at 80x80 (P3; Detect 
 20x20), in f32 (examples/<model>.mlir) and f16 (examples/<model>_f16.mlir, exported by torch-mlir
 from PyTorch's `.half()` model at 20x20 and scaled here to 80x80: `scaled`), batch 1 and 8. Three
 variants each: raw (the IR as torch-mlir wrote it), heirpy (`linalg-canonicalizations,
-linalg-fuse-ops,lower-tensor-ext`) and heirpy gpu (the same with `lower-tensor-ext{target=gpu}`).
+linalg-fuse-ops,lower-tensor-ext`) and heirpy gpu (`iree-prepare{target=gpu}`: the same fusion and `lower-tensor-ext{target=gpu}`).
 
 Compile only, no GPU needed (`iree-compile --iree-hal-target-device=cuda --iree-cuda-target=sm_80`,
 or `hip` / `gfx942` for `--target rocm`: dispatch counts only): the dispatches IREE forms, and for
@@ -35,21 +35,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import heirpy
+from gpu_head_forms import EXAMPLES, hand_forms_with_weights, scaled
 from heirpy.analysis.iree_dispatches import TARGET_FLAGS, dispatch_kind, iree_dispatches
 from heirpy.ir.diagnostics import HeirpyError
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
 MODELS = ("yolo_head_k1", "yolo_head_k3", "yolov5s_detect")
 FUSE = "linalg-canonicalizations,linalg-fuse-ops"
 VARIANTS: dict[str, str | None] = {
     "raw": None,
     "heirpy": f"{FUSE},lower-tensor-ext",
-    "heirpy gpu": f"{FUSE},lower-tensor-ext{{target=gpu}}",
+    "heirpy gpu": "iree-prepare{target=gpu}",  # == FUSE + max-mac-growth=1 + lower-tensor-ext{target=gpu} on the heads
 }
-# The f16 examples are 20x20 (P3), 10x10 (P4), 5x5 (P5); k3 pads 20 to 22. The weights do not
-# depend on the image size, so the 80x80 problem is the same IR with these sizes.
-SPATIAL = {5: 20, 10: 40, 20: 80, 22: 82}
 BATCHES = (1, 8)
 # The measurement's CPU reference runs on the GPU machine's host: any x86-64 with AVX2.
 CPU_REFERENCE_FLAGS = (
@@ -80,28 +77,6 @@ def batched(text: str, batch: int) -> str:
     return text.replace("tensor<1x", f"tensor<{batch}x").replace("output_shape [1,", f"output_shape [{batch},")
 
 
-_TENSOR = re.compile(r"tensor<((?:\d+x)+)([a-z]\w*)>")
-_OUTPUT_SHAPE = re.compile(r"output_shape \[([\d, ]+)\]")
-
-
-def _shapes(text: str) -> set[str]:
-    return {m.group(1) for m in _TENSOR.finditer(text)}
-
-
-def _scale(values: list[str]) -> list[str]:
-    return [str(SPATIAL.get(int(v), int(v))) for v in values]
-
-
-def scaled(text: str, reference: str) -> str:
-    """The 20x20 f16 export at the 80x80 problem's sizes (`SPATIAL`), checked against the f32
-    export of the same model at 80x80: both must use exactly the same tensor shapes."""
-    out = _TENSOR.sub(lambda m: "tensor<" + "x".join(_scale(m.group(1)[:-1].split("x"))) + f"x{m.group(2)}>", text)
-    out = _OUTPUT_SHAPE.sub(lambda m: "output_shape [" + ", ".join(_scale(m.group(1).split(","))) + "]", out)
-    if _shapes(out) != _shapes(reference):
-        raise HeirpyError(f"error: scaling gives shapes {sorted(_shapes(out) ^ _shapes(reference))} the f32 export lacks")
-    return out
-
-
 def gpu_cases(only: list[str] | None = None) -> list[GpuCase]:
     found = []
     for model in MODELS:
@@ -130,8 +105,6 @@ def extra_forms(case: GpuCase) -> dict[str, str]:
     differ: the conv's loop order gives f32 a 32x128 tile over (classes, pixels))."""
     if case.model != "yolo_head_k1" or case.batch != 1:
         return {}
-    from iree_gpu_forms import hand_forms_with_weights  # noqa: PLC0415 (imports this module)
-
     return {f"form: {name}": text for name, text in hand_forms_with_weights(case.dtype).items()
             if name in ("weights first, conv order", "image first, conv order")}
 
@@ -409,7 +382,7 @@ def main(
     target: str, only: list[str] | None, prepare_dir: str | None, keep: str | None, iree_compile: str,
     prepare_target: str = "cuda",
 ) -> int:
-    from markdown_table import markdown_table  # noqa: PLC0415 (benchmarks/)
+    from harness import markdown_table  # noqa: PLC0415 (benchmarks/)
 
     cases = gpu_cases(only)
     work_root = Path(keep) if keep else ROOT / "build" / "gpu-work"

@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent.parent / "tests"))  # tests/ is not a package
 sys.path.insert(0, str(HERE.parent))
 
 import iree_differential as diff  # noqa: E402
-from markdown_table import markdown_table  # noqa: E402
+from harness import markdown_table  # noqa: E402
 
 
 def worst(expected: list[list[np.ndarray]], got: list[list[np.ndarray]]) -> float:
