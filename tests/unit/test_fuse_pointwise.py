@@ -28,10 +28,10 @@ from heirpy.interp.resources import load_module
 from heirpy.ir.dialects.linalg import GenericOp
 from heirpy.ir.utils import axis_loops, loop_sizes
 from heirpy.transforms.pointwise.axis_map import ExpandShape, Transpose, trace
+from heirpy.transforms.pointwise.elementwise_to_generic import ElementwiseToGeneric
+from heirpy.transforms.pointwise.form_kernel import kernel_read_is_whole
 from heirpy.transforms.pointwise.linalg_fuse_pointwise import (
     AbsorbLayoutChain,
-    ElementwiseToGeneric,
-    kernel_read_is_whole,
     plan_absorb,
     producer_fusion_maps,
 )

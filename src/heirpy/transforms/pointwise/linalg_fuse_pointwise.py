@@ -3,14 +3,14 @@
 Five patterns, run in two phases by `linalg-fuse-pointwise` (pointwise first, then
 kernels, so that other fusions in `linalg-fuse-ops` see plain linalg first):
 
-* `ElementwiseToGeneric`: arith/math on whole tensors (HEIR's canonical form) becomes
+* `ElementwiseToGeneric` (`elementwise_to_generic.py`): arith/math on whole tensors (HEIR's canonical form) becomes
   a generic, with splat constants as scalars.
 * `AbsorbLayoutChain`: a generic reading a chain of expand/collapse/reshape/transpose/
   broadcast reads the chain's source directly, through the axis map's affine map.
 * `FuseElementwiseProducer`: an all-parallel generic feeding a generic is inlined in it.
 * `TransposeToGeneric`: a transpose of a fusible generic's result becomes a generic,
   so that the two can fuse.
-* `FormKernel`: a reduction root (conv, matmul, fused_conv_pool) whose only user is an
+* `FormKernel` (`form_kernel.py`): a reduction root (conv, matmul, fused_conv_pool) whose only user is an
   all-parallel generic becomes one `tensor_ext.kernel`.
 
 and, in a third phase, `WriteKernelsIntoConcat` (`concat_destination.py`): kernels whose
@@ -21,18 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
     ModuleOp,
-    ShapedType,
     TensorType,
 )
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
@@ -41,13 +36,9 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
 )
-from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.dialects.linalg import GenericOp, IndexOp, TransposeOp, YieldOp
 from heirpy.ir.dialects.tensor_ext import (
-    KernelOp,
-    KernelYieldOp,
-    is_kernel_epilogue,
     is_kernel_root,
 )
 from heirpy.ir.utils import (
@@ -59,39 +50,30 @@ from heirpy.ir.utils import (
     shape_of,
 )
 from heirpy.transforms.pointwise.axis_map import AxisMap, trace
-from heirpy.transforms.pointwise.concat_destination import WriteKernelsIntoConcat, plan_store
+from heirpy.transforms.pointwise.concat_destination import WriteKernelsIntoConcat
+from heirpy.transforms.pointwise.elementwise_to_generic import ElementwiseToGeneric, is_tensor_elementwise
+from heirpy.transforms.pointwise.form_kernel import FormKernel
 from heirpy.transforms.pointwise.pointwise_maps import (
-    LAYOUT_OPS,
     bare_dims,
     inverse_of_permutation,
     layout_chain,
     loops_inferable,
     no_recompute,
+    operand_shapes,
     read_splits,
     refine_loops,
+    single_user,
     source_map,
     split_keeps_reductions_whole,
     substitute,
 )
-from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
+from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
 # ------------------------------------------------------------------ generic helpers
 
 
-def _shapes(op: GenericOp) -> list[tuple[int, ...]] | None:
-    shapes = [shape_of(v) for v in op.operands]
-    if any(s is None for s in shapes):
-        return None
-    return shapes  # type: ignore[return-value]
-
-
 def _uses_index(op: Operation) -> bool:
     return any(isinstance(child, IndexOp) for child in op.walk())
-
-
-def _single_user(value: SSAValue) -> Operation | None:
-    """The op holding the only use of `value` (None for zero or several uses)."""
-    return next(iter(value.uses)).operation if value.has_one_use() else None
 
 
 def _erase_dead(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
@@ -233,7 +215,7 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
             return  # memref form: leave alone
-        shapes = _shapes(op)
+        shapes = operand_shapes(op)
         if shapes is None:
             return
         maps, kinds = affine_maps(op.indexing_maps), iterator_kinds(op.iterator_types)
@@ -366,7 +348,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
             return
-        shapes = _shapes(op)
+        shapes = operand_shapes(op)
         if shapes is None:
             return
         maps = affine_maps(op.indexing_maps)
@@ -375,7 +357,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
             return
         for index, value in enumerate(op.inputs):
             producer = value.op if isinstance(value, OpResult) else None
-            if not isinstance(producer, GenericOp) or _single_user(value) is not op:
+            if not isinstance(producer, GenericOp) or single_user(value) is not op:
                 continue
             if (
                 len(producer.res) != 1
@@ -452,7 +434,7 @@ class TransposeToGeneric(OpPattern[TransposeOp]):
         if len(op.inputs) != 1 or len(op.res) != 1:
             return
         if any(
-            isinstance(use.operation, GenericOp) or _is_tensor_elementwise(use.operation)
+            isinstance(use.operation, GenericOp) or is_tensor_elementwise(use.operation)
             for use in op.res[0].uses
         ):
             return  # a pointwise user reads through the transpose itself (AbsorbLayoutChain)
@@ -466,7 +448,7 @@ class TransposeToGeneric(OpPattern[TransposeOp]):
             return
         value: SSAValue = source
         for holder in holders:
-            if _single_user(value) is not holder:
+            if single_user(value) is not holder:
                 return
             value = holder.results[0]
         perm = [int(p) for p in op.permutation.get_values()]
@@ -487,377 +469,6 @@ class TransposeToGeneric(OpPattern[TransposeOp]):
             [op.res[0].type],
         )
         rewriter.replace(op, generic)
-
-
-def _splat_element(value: SSAValue) -> IntegerAttr | FloatAttr | None:
-    """The element of a splat tensor constant (`dense<1.0> : tensor<...>`), else None."""
-    owner = value.op if isinstance(value, OpResult) else None
-    if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, DenseIntOrFPElementsAttr):
-        return None
-    attr = owner.value
-    if not attr.is_splat():
-        return None
-    # The first element only: `get_attrs()` would build one attribute per element.
-    first = next(iter(attr.iter_attrs()))
-    assert isinstance(first, IntegerAttr | FloatAttr)
-    return first
-
-
-def _is_tensor_elementwise(op: Operation) -> bool:
-    """An arith/math op on whole tensors of one static shape (MLIR's elementwise form)."""
-    if op.name.split(".")[0] not in ("arith", "math") or isinstance(op, arith.ConstantOp):
-        return False
-    if len(op.results) != 1 or not op.operands or op.regions:
-        return False
-    result = op.results[0].type
-    if not isinstance(result, TensorType) or any(d < 0 for d in result.get_shape()):
-        return False
-    shape = result.get_shape()
-    return all(isinstance(v.type, TensorType) and v.type.get_shape() == shape for v in op.operands)
-
-
-def _fusible_neighbour(value: SSAValue) -> bool:
-    """Is `value` made by something a generic could fuse with?"""
-    owner = value.op if isinstance(value, OpResult) else None
-    if owner is None:
-        return False
-    return (
-        isinstance(owner, (GenericOp, *LAYOUT_OPS))
-        or is_kernel_root(owner)
-        or _is_tensor_elementwise(owner)
-    )
-
-
-def _tree_producer(value: SSAValue, consumer: Operation) -> Operation | None:
-    """The elementwise op making `value` if it can join `consumer`'s generic.
-
-    It joins when `consumer` holds every use of `value` (a value read twice by the same
-    op, `x * x`, is one input): then nothing outside the tree needs it as a tensor.
-    These are the cases `FuseElementwiseProducer` would fuse after converting each op
-    on its own, so the tree is the generic those steps would end with.
-    """
-    owner = value.op if isinstance(value, OpResult) else None
-    if owner is None or not _is_tensor_elementwise(owner) or isinstance(owner.parent_op(), GenericOp):
-        return None
-    if any(use.operation is not consumer for use in value.uses):
-        return None
-    return owner
-
-
-@dataclass
-class _TreeFrame:
-    """One op of an elementwise tree being emitted (see `_emit_tree`)."""
-
-    op: Operation
-    operands: list[SSAValue]
-    """Its distinct non-splat operands, in order: one block argument or subtree each."""
-    splats: dict[SSAValue, IntegerAttr | FloatAttr]
-    """Its splat operands -> their element, a scalar constant in the body per use."""
-    scalars: dict[SSAValue, SSAValue]
-    """Operand -> the scalar the body computes it as."""
-    next: int = 0
-
-
-def _tree_frame(op: Operation) -> _TreeFrame:
-    operands: list[SSAValue] = []
-    splats: dict[SSAValue, IntegerAttr | FloatAttr] = {}
-    for value in op.operands:
-        if value in operands or value in splats:
-            continue
-        element = _splat_element(value)
-        if element is None:
-            operands.append(value)
-        else:
-            splats[value] = element
-    return _TreeFrame(op, operands, splats, {})
-
-
-def _emit_tree(root: Operation, block: Block) -> tuple[list[SSAValue], list[Operation], SSAValue]:
-    """Emit the scalar form of the elementwise tree rooted at `root` into `block`.
-
-    Post-order, operands left to right (each subtree's body before its consumer's),
-    with a block argument per distinct non-splat operand of each op and a scalar
-    constant before each op for each of its splat operands -- the inputs and the body
-    that converting each op and fusing producers one at a time gives. Returns the
-    generic's inputs, the tree's ops other than `root` (producers first) and the scalar
-    the root computes. Iterative,
-    so that a long chain of elementwise ops cannot exhaust Python's stack.
-    """
-    inputs: list[SSAValue] = []
-    members: list[Operation] = []
-    stack = [_tree_frame(root)]
-    scalar_result: SSAValue | None = None
-    while stack:
-        frame = stack[-1]
-        if frame.next < len(frame.operands):
-            value = frame.operands[frame.next]
-            frame.next += 1
-            producer = _tree_producer(value, frame.op)
-            if producer is not None:
-                stack.append(_tree_frame(producer))
-            else:
-                inputs.append(value)
-                element = value.type.get_element_type()  # type: ignore[attr-defined]
-                frame.scalars[value] = block.insert_arg(element, len(block.args))
-            continue
-        scalars: list[SSAValue] = []
-        for value in frame.op.operands:
-            if value in frame.splats:
-                splat = arith.ConstantOp(frame.splats[value])
-                block.add_op(splat)
-                scalars.append(splat.result)
-            else:
-                scalars.append(frame.scalars[value])
-        result = frame.op.results[0]
-        scalar_op = type(frame.op).create(
-            operands=scalars,
-            result_types=[result.type.get_element_type()],  # type: ignore[attr-defined]
-            properties=dict(frame.op.properties),
-            attributes=dict(frame.op.attributes),
-        )
-        block.add_op(scalar_op)
-        scalar_result = scalar_op.results[0]
-        stack.pop()
-        if stack:
-            stack[-1].scalars[result] = scalar_result
-            members.append(frame.op)
-    assert scalar_result is not None
-    return inputs, members, scalar_result
-
-
-class ElementwiseToGeneric(OpPattern[Operation], OutsideGenericBodies):
-    """A tree of arith/math ops on whole tensors becomes one linalg.generic, so that it can fuse.
-
-        %n = arith.negf %t : tensor<1x3x80x80x85xf32>
-        %one = arith.constant dense<1.0> : tensor<1x3x80x80x85xf32>
-        %a = arith.addf %n, %one : tensor<1x3x80x80x85xf32>
-      ==>
-        %a = linalg.generic {maps = [id, id]} ins(%t) outs(%empty) {
-          ^bb0(%x: f32, %o: f32):
-            %n_s = arith.negf %x : f32
-            %one_s = arith.constant 1.0 : f32
-            %y = arith.addf %n_s, %one_s : f32
-            linalg.yield %y : f32
-        }
-
-    (`linalg-canonicalizations` turns elementwise generics into this form, as HEIR
-    does.) Matched on the tree's root; an operand made by another such op joins the
-    tree when the root-side op holds all its uses (`_tree_producer`), so a sigmoid's
-    four ops are one rewrite, not four conversions and three fusions. Splat tensor
-    constants become scalars in the body, so they are never materialised at full size;
-    a value used twice by one op (`x * x`) is one input. Legality: all operands and the
-    result have one static shape, and some operand of the root comes from, or some user
-    of it is, an op this pass can fuse with (a generic, a layout op, a reduction root as
-    producer, another such op).
-    """
-
-    # Any op: the arith and math ops are known by dialect name (`_is_tensor_elementwise`).
-    op_types = (Operation,)
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not _is_tensor_elementwise(op) or in_generic_body(op):
-            return
-        users = [use.operation for use in op.results[0].uses]
-        if not any(_fusible_neighbour(v) for v in op.operands) and not any(
-            isinstance(u, (GenericOp, *LAYOUT_OPS)) or _is_tensor_elementwise(u) for u in users
-        ):
-            return
-        result_type = op.results[0].type
-        assert isinstance(result_type, TensorType)
-        rank = len(result_type.get_shape())
-        block = Block()
-        inputs, members, scalar = _emit_tree(op, block)
-        block.insert_arg(result_type.get_element_type(), len(block.args))
-        block.add_op(YieldOp(scalar))
-        empty = tensor.EmptyOp([], result_type)
-        identity = AffineMapAttr(AffineMap.identity(rank))
-        generic = GenericOp(
-            inputs, [empty.tensor], Region(block), [identity] * (len(inputs) + 1),
-            iterator_attrs(["parallel"] * rank), [result_type],
-        )
-        rewriter.replace(op, [empty, generic])
-        for member in reversed(members):
-            rewriter.erase(member)
-
-
-# ------------------------------------------------------------------ kernels
-
-
-_CLONED_INTO_KERNEL = (arith.ConstantOp, tensor.EmptyOp)
-_PROLOGUE_OPS = ("linalg.broadcast", "linalg.fill", "tensor.pad")
-
-
-def kernel_read_is_whole(read: AffineMap, epilogue_sizes: Sequence[int], root_shape: Sequence[int]) -> bool:
-    """The epilogue reads each root element exactly once: no recompute of the root.
-
-    Pure: every non-unit epilogue loop takes part in the read, and the loop space has
-    exactly as many points as the root's result (a permuted, reshaped read).
-    """
-    if any(s < 0 for s in epilogue_sizes) or any(s < 0 for s in root_shape):
-        return no_recompute(read, epilogue_sizes) and len(epilogue_sizes) >= len(root_shape)
-    return no_recompute(read, epilogue_sizes) and prod(epilogue_sizes) == prod(root_shape)
-
-
-class FormKernel(OpPattern[GenericOp]):
-    """A reduction root and its pointwise epilogue become one `tensor_ext.kernel`.
-
-        %acc = linalg.broadcast ins(%bias) outs(%e) dimensions = [0, 2, 3]
-        %c = linalg.conv_2d_nchw_fchw ins(%x, %w) outs(%acc)
-        %s = linalg.generic {maps = [(d0..d4) -> (d0, d1*85 + d4, d2, d3), id]} ins(%c) ...
-      ==>
-        %s = tensor_ext.kernel ins(%x, %w, %bias : ...) -> tensor<1x3x80x80x85xf32> {
-        ^bb0(%xi, %wi, %bi):
-          %acc = linalg.broadcast ins(%bi) ...
-          %c = linalg.conv_2d_nchw_fchw ins(%xi, %wi) outs(%acc)
-          %s = linalg.generic ... ins(%c) ...
-          tensor_ext.yield %s
-        }
-
-    Matched on the epilogue. Legality: the epilogue is an all-parallel generic with one
-    result, not already inside a kernel; exactly one of its inputs is a root's result
-    (conv, matmul, fused_conv_pool, any op with reduction loops); that result has no
-    other use (several users would recompute the conv/matmul); the epilogue reads each
-    root element once (`kernel_read_is_whole`). The root's accumulator
-    (`linalg.broadcast`/`linalg.fill`) and padded inputs (`tensor.pad`) join the kernel
-    when the root is their only user; constants and `tensor.empty` are cloned in.
-    """
-
-    op_types = (GenericOp,)
-
-    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
-        if not is_kernel_epilogue(op) or len(op.res) != 1 or isinstance(op.parent_op(), KernelOp):
-            return
-        roots = [
-            (i, v.op) for i, v in enumerate(op.inputs)
-            if isinstance(v, OpResult) and is_kernel_root(v.op)
-        ]
-        if len(roots) != 1:
-            return
-        index, root = roots[0]
-        if len(root.results) != 1 or _single_user(root.results[0]) is not op:
-            return
-        if isinstance(root.parent_op(), KernelOp) or root.parent is not op.parent:
-            return
-        shapes = _shapes(op)
-        root_shape = shape_of(root.results[0])
-        if shapes is None or root_shape is None:
-            return
-        maps = affine_maps(op.indexing_maps)
-        sizes = loop_sizes(maps, shapes)
-        if sizes is None or not kernel_read_is_whole(maps[index], sizes, root_shape):
-            return
-        prologue = [
-            v.op for v in root.operands
-            if isinstance(v, OpResult) and v.op.name in _PROLOGUE_OPS
-            and _single_user(v) is root and v.op.parent is op.parent
-        ]
-        # A store around the epilogue (its init a slice of D, its result inserted back into
-        # D: a lowered kernel with a store) joins the kernel, so lowering and fusing again
-        # gives the same kernel.
-        store = plan_store(op)
-        before_root = store.before_root if store else []
-        after_epilogue = store.after_epilogue if store else []
-        members = [*_in_block_order(prologue, root), *before_root, root, op, *after_epilogue]
-        destination = [store.insert.dest] if store else []
-        _move_into_kernel(members, members[-1].results[0], destination, rewriter)
-
-
-def _in_block_order(ops: Sequence[Operation], anchor: Operation) -> list[Operation]:
-    """`ops`, all defined before `anchor` in its block, in block order.
-
-    Found by walking back from `anchor`: the prologue sits just above its root, so this
-    costs a few steps, where numbering the block per kernel was quadratic in its size.
-    """
-    wanted = set(ops)
-    found: list[Operation] = []
-    current = anchor.prev_op
-    while wanted and current is not None:
-        if current in wanted:
-            found.append(current)
-            wanted.discard(current)
-        current = current.prev_op
-    return found[::-1]
-
-
-def _move_into_kernel(
-    members: Sequence[Operation],
-    result: SSAValue,
-    operands: Sequence[SSAValue],
-    rewriter: PatternRewriter,
-) -> KernelOp:
-    """Move `members` into an isolated kernel yielding `result`, placed where the last
-    member was; outside values become its operands (constants and `tensor.empty` are
-    cloned in, except `operands`, such as a store's destination, which the kernel must
-    take from outside). Users of `result` then read the kernel's result.
-
-    The members are moved, not cloned: cloning a conv, its epilogue and their bodies and
-    erasing the originals was a third of this pattern's time on YOLO-style heads.
-    """
-    inside = {r for m in members for r in m.results}
-    inputs: list[SSAValue] = []
-    cloned: list[Operation] = []
-    originals: list[Operation] = []
-    mapper: dict[SSAValue, SSAValue] = {}
-    block = Block()
-
-    def capture(value: SSAValue) -> None:
-        if value in inside or value in mapper:
-            return
-        owner = value.op if isinstance(value, OpResult) else None
-        if isinstance(owner, _CLONED_INTO_KERNEL) and not owner.operands and value not in operands and not (
-            isinstance(owner, arith.ConstantOp) and isinstance(value.type, ShapedType)
-        ):
-            copy = owner.clone()
-            cloned.append(copy)
-            originals.append(owner)
-            mapper[value] = copy.results[0]
-            return
-        inputs.append(value)
-        mapper[value] = block.insert_arg(value.type, len(block.args))
-
-    # Capture the root's operands first, so the kernel reads (input, weights, ...) in
-    # the root's order; the members keep program order.
-    root_first = sorted(members, key=lambda m: 0 if is_kernel_root(m) else 1)
-    for member in root_first:
-        for nested in member.walk():
-            for value in nested.operands:
-                if not _defined_in(value, member):
-                    capture(value)
-    block.add_ops(cloned)
-    kernel = KernelOp(inputs, [result.type], Region(block))
-    rewriter.insert(kernel, InsertPoint.before(members[-1]))
-    for member in members:
-        member.detach()
-        for nested in member.walk():
-            if any(v in mapper for v in nested.operands):
-                nested.operands = [mapper.get(v, v) for v in nested.operands]
-        block.add_op(member)
-    terminator = KernelYieldOp(result)
-    block.add_op(terminator)
-    kernel.results[0].name_hint = result.name_hint
-    rewriter.replace_uses_with_if(result, kernel.results[0], lambda use: use.operation is not terminator)
-    _erase_unused(originals, rewriter)
-    return kernel
-
-
-def _erase_unused(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
-    """Erase those of `ops` (the originals of constants and empties cloned into a
-    kernel) that nothing reads any more: now, rather than by the walker's dead-code
-    elimination, which would count as a change and cost the pattern set one more
-    sweep of the whole module."""
-    for op in ops:
-        if op.parent is not None and not any(r.uses for r in op.results):
-            rewriter.erase(op)
-
-
-def _defined_in(value: SSAValue, member: Operation) -> bool:
-    """True if `value` is defined in one of `member`'s own regions (a body value)."""
-    parent = value.op.parent_op() if isinstance(value, OpResult) else value.owner.parent_op()
-    while parent is not None:
-        if parent is member:
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 # ------------------------------------------------------------------ entry points

@@ -259,3 +259,16 @@ def inverse_of_permutation(amap: AffineMap) -> list[int] | None:
 def substitute(amap: AffineMap, exprs: Sequence[AffineExpr], num_dims: int) -> AffineMap:
     """`amap` with loop `d` replaced by `exprs[d]`, over `num_dims` new loops."""
     return amap.replace_dims_and_symbols(tuple(exprs), (), num_dims, 0)
+
+
+def operand_shapes(op: Operation) -> list[tuple[int, ...]] | None:
+    """The static shapes of `op`'s operands (None if one is not a static shaped value)."""
+    shapes = [shape_of(v) for v in op.operands]
+    if any(s is None for s in shapes):
+        return None
+    return shapes  # type: ignore[return-value]
+
+
+def single_user(value: SSAValue) -> Operation | None:
+    """The op holding the only use of `value` (None for zero or several uses)."""
+    return next(iter(value.uses)).operation if value.has_one_use() else None
