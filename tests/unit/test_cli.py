@@ -192,3 +192,18 @@ def test_reader_closing_the_pipe_is_not_an_error(tmp_path: Path) -> None:
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert stderr == ""
+
+
+def test_help_names_each_back_ends_one_step_pipeline(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--help` shows the one-step command for each back end, and the IREE one spells out
+    exactly what `iree-prepare` runs (the epilog is text, so it could drift from the pass)."""
+    from heirpy.transforms.iree.iree_prepare import iree_prepare_pipeline
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "-p 'heir-prepare{slot-count=N}' | heir-opt" in help_text
+    assert "-p iree-prepare | iree-compile -" in help_text
+    # The epilog wraps the pipeline after a comma: read it back without the wrapping's space.
+    assert f"iree-prepare = {iree_prepare_pipeline('cpu')}:" in help_text.replace(", ", ",")
+    assert "lower-tensor-ext{target=gpu}" in help_text

@@ -50,6 +50,13 @@ cannot keep in its shape at the depth bound comes back flat, and a 3-channel ima
 argument takes 4 channels; remarks name both; flat-results=false and
 pad-input-channels=false keep them; `-p report-slots` prints the N a module needs)"""
 
+IREE_EPILOG = """for IREE, one step per target (llvm-cpu: target=cpu, the default; CUDA/ROCm: target=gpu):
+  heirpy-opt net.mlir -p iree-prepare | iree-compile - --iree-hal-target-device=local \\
+      --iree-hal-local-target-device-backends=llvm-cpu -o net.vmfb
+(iree-prepare = linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1},
+lower-tensor-ext,unroll-depthwise-conv: fusion that never grows the multiply-accumulates,
+then heirpy's ops in the form IREE fuses; target=gpu ends with lower-tensor-ext{target=gpu})"""
+
 
 class AlreadyReported(HeirpyError):
     """Diagnostics were printed as they arose; only the exit code is left to set."""
@@ -107,7 +114,7 @@ class HeirpyOptMain(xDSLOptMain):
         arg_parser = ArgumentParser(
             prog="heirpy-opt",
             description="heirpy: MLIR linalg fusion passes on xDSL",
-            epilog=HEIR_EPILOG,
+            epilog=f"{HEIR_EPILOG}\n\n{IREE_EPILOG}",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         self.register_all_arguments(arg_parser)
