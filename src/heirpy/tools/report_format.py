@@ -59,8 +59,7 @@ GROUPS: tuple[Group, ...] = (
     Group(
         "Checks",
         "numerics: max abs error of the output against the input on random inputs (evaluator), "
-        "and on the .npz inputs against PyTorch's outputs (model≠ref, heirpy ok: the input model "
-        "is off PyTorch's values and heirpy's output no further; a pass)",
+        "and on the .npz inputs against PyTorch's outputs",
         (
             Column("heir_opt", "heir-opt parses", "check"),
             Column("evaluator", "vs evaluator", "check"),
