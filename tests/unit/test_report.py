@@ -394,3 +394,24 @@ def test_a_seed_that_overflows_is_not_compared_and_says_so(tmp_path: Path) -> No
     assert cell["detail"] == "not compared on seed 2 (reference has NaN); seed 3 (reference has NaN)"
     assert cell_text(COLUMNS["evaluator"], cell) == "ok 0.0e+00 (3/5 seeds)"
     assert evaluator_check(before, after, 2)["seeds"] == [2, 2]
+
+
+def test_a_result_not_comparable_fails_even_beside_one_where_only_the_model_differs(tmp_path: Path) -> None:
+    """Two results: the first off its reference for the model and heirpy alike (a pass on its
+    own), the second's reference NaN (not comparable): the cell is not comparable, a fail."""
+    from heirpy.api import parse
+
+    text = """module {
+  func.func @main(%arg0: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+    return %arg0, %arg0 : tensor<2xf32>, tensor<2xf32>
+  }
+}
+"""
+    x = np.ones(2, np.float32)
+    np.savez(tmp_path / "two.npz", arg0=x, result0=x + 1, result1=np.float32([1.0, np.nan]))
+    module = parse(text, "two.mlir")
+    cell = heirpy_report.pytorch_check(tmp_path / "two.npz", module, module)
+    assert cell is not None and cell["verdict"] == "not comparable: reference has NaN"
+    np.savez(tmp_path / "two.npz", arg0=x, result0=x + 1, result1=x)
+    cell = heirpy_report.pytorch_check(tmp_path / "two.npz", module, module)
+    assert cell is not None and cell["verdict"] == "model≠ref, heirpy ok"

@@ -135,8 +135,11 @@ def pytorch_check(npz: Path, before: ModuleOp, after: ModuleOp) -> Cell | None:
     model_results = run_function(before, first_function(before).sym_name.data, inputs)
     judged = judge_against_reference(arrays, model_results, results, REFERENCE_RTOL, REFERENCE_ATOL, str(npz))
     worst = max((j.max_abs_error for j in judged), default=0.0)
-    verdicts = [j.verdict for j in judged]
-    verdict = next((v for v in verdicts if v == "MISMATCH"), next((v for v in verdicts if v != "ok"), "ok"))
+    # The worst verdict of any result: heirpy's fault, then not comparable (both fail), then the
+    # model's own difference (a pass), then ok.
+    faults = [j.verdict for j in judged if j.at_fault]
+    differs = [j.verdict for j in judged if j.verdict != "ok"]
+    verdict = "MISMATCH" if "MISMATCH" in faults else (faults or differs or ["ok"])[0]
     return {"verdict": verdict, "max_abs_error": worst,
             "model_abs_error": max((j.model_abs_error for j in judged), default=0.0),
             "changed_abs_error": max((j.changed_abs_error for j in judged), default=0.0),
