@@ -20,7 +20,7 @@ from conftest import pipelined_example  # tests/conftest.py: once per session
 from heirpy.analysis.depth import analyze_function
 from heirpy.analysis.kernels import count_kernels, intermediate_bytes
 from heirpy.interp import load_file, run_function
-from heirpy.interp.reference import compare_with_reference, load_npz, reference_inputs
+from heirpy.interp.reference import compare_with_reference, judge_against_reference, load_npz, reference_inputs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # The export script's tolerance for MLIR's own JIT against PyTorch.
@@ -95,6 +95,14 @@ def test_pipeline_output_equals_pytorch(path: Path) -> None:
     arrays = load_npz(path.with_suffix(".npz"))
     inputs = reference_inputs(arrays, len(entry.function_type.inputs.data), str(path))
     results = run_function(loaded.module, entry.sym_name.data, inputs, resources=loaded.resources)
+    if path.stem.endswith("_f16"):
+        # An f16 model rounds where PyTorch does not: judged as heirpy-report judges it, heirpy's
+        # output no further from PyTorch's than the input model's own (docs/usage.md).
+        model = load_file(path)
+        before = run_function(model.module, entry.sym_name.data, inputs, resources=model.resources)
+        for judged in judge_against_reference(arrays, before, results, RTOL, ATOL, str(path)):
+            assert not judged.at_fault, f"{path.name}: {judged.detail}"
+        return
     for comparison in compare_with_reference(arrays, results, RTOL, ATOL, str(path)):
         assert comparison.ok, f"{path.name}: {comparison.line()}"
 

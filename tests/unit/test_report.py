@@ -306,17 +306,71 @@ def test_bad_pipeline_is_one_error_and_no_table(spec: str, capsys: pytest.Captur
     ]
 
 
-def test_report_fails_when_pytorch_disagrees(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_model_off_the_reference_passes_as_the_models_difference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reference is 0.5 off every output: the input model disagrees with it as much as
+    heirpy's output does, so that is the model's arithmetic (or its reference), not
+    heirpy's fault: a pass that says so (tests/unit/test_numerics_verdict.py, the rule)."""
     model = _copy_example(tmp_path, "tiny_cnn")
     with np.load(tmp_path / "tiny_cnn.npz") as data:
         arrays = {key: data[key] for key in data.files}
     arrays["result0"] = arrays["result0"] + 0.5
     np.savez(tmp_path / "tiny_cnn.npz", **arrays)
+    assert main([str(model), "--seeds", "1"]) == 0
+    captured = capsys.readouterr()
+    assert _row(captured.out, "Checks", "tiny_cnn").split()[-4:] == ["model≠ref,", "heirpy", "ok", "5.0e-01"]
+    assert "tiny_cnn, vs PyTorch: result #0: heirpy's output vs the reference max abs err 0.5, the model's own 0.5" \
+        in " ".join(captured.out.split())
+    assert "the model's own arithmetic differs" in " ".join(captured.out.split())
+    assert "model≠ref, heirpy ok" in captured.err and "checks not passed" not in captured.err
+
+
+def test_report_fails_when_heirpy_moves_values_off_the_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """heirpy's output (the module the pipeline rewrote) comes out 0.5 off while the input
+    model matches PyTorch: heirpy's fault, exit 1. A stand-in for a wrong rewrite: every
+    result of the rewritten module is shifted, the input model's are not."""
+    model = _copy_example(tmp_path, "tiny_cnn")
+    rewritten: list[object] = []
+    real_clone, real_run = heirpy_report.clone_module, heirpy_report.run_function
+
+    def clone(module: Any) -> Any:
+        rewritten.append(real_clone(module))
+        return rewritten[-1]
+
+    def run(module: Any, *args: Any, **kwargs: Any) -> list[np.ndarray]:
+        results = real_run(module, *args, **kwargs)
+        return [r + np.float32(0.5) for r in results] if any(module is m for m in rewritten) else results
+
+    monkeypatch.setattr(heirpy_report, "clone_module", clone)
+    monkeypatch.setattr(heirpy_report, "run_function", run)
     assert main([str(model), "--seeds", "1"]) == 1
     captured = capsys.readouterr()
     assert _row(captured.out, "Checks", "tiny_cnn").split()[-2:] == ["MISMATCH", "5.0e-01"]
-    assert "tiny_cnn, vs PyTorch: result #0 1x10 float32: max abs err 0.5" in captured.out
+    assert "heirpy moved 10 value(s) further from the reference" in " ".join(captured.out.split())
     assert "error: checks not passed for tiny_cnn" in captured.err
+
+
+def test_an_f16_model_off_its_reference_passes_and_one_within_is_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An f16 head (sigmoid outputs up to 1: atol and rtol 4 f16 ulps, 3.9e-3 each): PyTorch's
+    own values are ok; shifted by 0.01 (past 7.8e-3, the most any value may be off) the
+    model differs from them and heirpy does not: a pass."""
+    model = _copy_example(tmp_path, "yolo_head_k1_f16")
+    status, data = _json(capsys, str(model), "--seeds", "1")
+    assert status == 0 and data["models"][0]["pytorch"]["verdict"] == "ok"
+    assert data["models"][0]["pytorch"]["atol"] == pytest.approx(4 * 2**-10, rel=0.01)
+    with np.load(tmp_path / "yolo_head_k1_f16.npz") as npz:
+        arrays = {key: npz[key] for key in npz.files}
+    arrays["result0"] = (arrays["result0"].astype(np.float32) + 0.01).astype(np.float16)
+    np.savez(tmp_path / "yolo_head_k1_f16.npz", **arrays)
+    status, data = _json(capsys, str(model), "--seeds", "1")
+    cell = data["models"][0]["pytorch"]
+    assert status == 0 and cell["verdict"] == "model≠ref, heirpy ok"
+    assert cell["model_abs_error"] == pytest.approx(0.01, abs=2e-3) and cell["changed_abs_error"] < 4e-3
 
 
 def test_report_without_npz_says_not_applicable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -343,3 +397,24 @@ def test_a_seed_that_overflows_is_not_compared_and_says_so(tmp_path: Path) -> No
     assert cell["detail"] == "not compared on seed 2 (reference has NaN); seed 3 (reference has NaN)"
     assert cell_text(COLUMNS["evaluator"], cell) == "ok 0.0e+00 (3/5 seeds)"
     assert evaluator_check(before, after, 2)["seeds"] == [2, 2]
+
+
+def test_a_result_not_comparable_fails_even_beside_one_where_only_the_model_differs(tmp_path: Path) -> None:
+    """Two results: the first off its reference for the model and heirpy alike (a pass on its
+    own), the second's reference NaN (not comparable): the cell is not comparable, a fail."""
+    from heirpy.api import parse
+
+    text = """module {
+  func.func @main(%arg0: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+    return %arg0, %arg0 : tensor<2xf32>, tensor<2xf32>
+  }
+}
+"""
+    x = np.ones(2, np.float32)
+    np.savez(tmp_path / "two.npz", arg0=x, result0=x + 1, result1=np.float32([1.0, np.nan]))
+    module = parse(text, "two.mlir")
+    cell = heirpy_report.pytorch_check(tmp_path / "two.npz", module, module)
+    assert cell is not None and cell["verdict"] == "not comparable: reference has NaN"
+    np.savez(tmp_path / "two.npz", arg0=x, result0=x + 1, result1=x)
+    cell = heirpy_report.pytorch_check(tmp_path / "two.npz", module, module)
+    assert cell is not None and cell["verdict"] == "model≠ref, heirpy ok"

@@ -26,6 +26,12 @@ f32 that is 4.8e-7, under the usual 1e-4 and 1e-5; for f16 it is 3.9e-3, because
 same function rounded to f16 at other points (PyTorch's half sigmoid computed in f32 and
 rounded once, against the IR's four f16 ops; a bias added before or after a conv's f32
 sum) differs by a unit or two in the last place, 4.9e-4 just under 1.
+
+`scale_atol=True` (heirpy-report's checks) also judges an element against the magnitude
+of its whole result: `atol` is at least `ULPS_OF_SLACK` ulps of the largest finite
+value of the reference (`magnitude_tolerance`). A value near zero that came out of a
+sum of large terms (a box corner `anchor - distance`, a conv output that cancels) is
+off by a few ulps of those terms, not of itself; in f16, 4 ulps of 64 are 0.25.
 """
 
 from __future__ import annotations
@@ -115,13 +121,24 @@ def type_tolerance(dtype: np.dtype, rtol: float, atol: float) -> tuple[float, fl
     return max(rtol, floor), max(atol, floor)
 
 
+def magnitude_tolerance(expected: np.ndarray, rtol: float, atol: float) -> tuple[float, float]:
+    """`(rtol, atol)` of a float result compared with `expected`: `type_tolerance`, and
+    `atol` at least `ULPS_OF_SLACK * eps * max|expected|` over its finite values (the
+    module docstring: an element is as exact as the magnitude of its result allows)."""
+    rtol, atol = type_tolerance(expected.dtype, rtol, atol)
+    values = np.abs(expected[np.isfinite(expected)].astype(np.float64))
+    largest = float(values.max(initial=0.0))
+    return rtol, max(atol, ULPS_OF_SLACK * float(np.finfo(expected.dtype).eps) * largest)
+
+
 def compare_arrays(
     index: int, expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float,
-    *, nonfinite_equal: bool = False,
+    *, nonfinite_equal: bool = False, scale_atol: bool = False,
 ) -> ResultComparison:
     """Compare one pair of results (`expected` is the reference; `nonfinite_equal`: the
     module docstring); float tolerances are at least `ULPS_OF_SLACK` ulps of the result
-    type (`type_tolerance`)."""
+    type (`type_tolerance`), and with `scale_atol` of its largest value
+    (`magnitude_tolerance`)."""
     expected, actual = np.asarray(expected), np.asarray(actual)
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return ResultComparison(
@@ -133,7 +150,7 @@ def compare_arrays(
         max_abs = float(diff.max(initial=0.0))
         return ResultComparison(index, expected.shape, str(expected.dtype), max_abs,
                                 _max_rel(diff, expected), bool(np.array_equal(expected, actual)))
-    rtol, atol = type_tolerance(expected.dtype, rtol, atol)
+    rtol, atol = magnitude_tolerance(expected, rtol, atol) if scale_atol else type_tolerance(expected.dtype, rtol, atol)
     a, b = expected.astype(np.float64), actual.astype(np.float64)
     defined = np.isfinite(a)  # only a finite reference says what the value should be
     with np.errstate(invalid="ignore"):
@@ -259,6 +276,7 @@ def check_equivalence(
     nonfinite_equal: bool = False,
     row_major_results: bool = False,
     padded_args: bool = False,
+    scale_atol: bool = False,
 ) -> EquivalenceReport:
     """Run `@function` of both modules on the same random inputs for each seed.
 
@@ -269,6 +287,7 @@ def check_equivalence(
     a feature map returned flat by `legalize-for-heir{flat-results=true}`).
     `padded_args`: an argument of the second module may be larger in each dim; it gets
     the same input with zeros added at the end (`pad-input-channels`).
+    `scale_atol`: `atol` scales with each result's largest value (`magnitude_tolerance`).
     """
     eval_a, eval_b = Evaluator(module_a, resources_a), Evaluator(module_b, resources_b)
     func_a, func_b = eval_a.function(function), eval_b.function(function)
@@ -283,7 +302,8 @@ def check_equivalence(
         results_b = eval_b.call(function, padded_inputs(inputs, func_b) if padded_args else inputs)
         if row_major_results:
             results_b = [_in_shape_of(a, b) for a, b in zip(results_a, results_b)]
-        comparisons = [compare_arrays(i, a, b, rtol, atol, nonfinite_equal=nonfinite_equal)
+        comparisons = [compare_arrays(i, a, b, rtol, atol, nonfinite_equal=nonfinite_equal,
+                                      scale_atol=scale_atol)
                        for i, (a, b) in enumerate(zip(results_a, results_b))]
         merged = comparisons if not merged else [_merge(m, c) for m, c in zip(merged, comparisons)]
     return EquivalenceReport(function, seeds, rtol, atol, tuple(merged))

@@ -13,7 +13,11 @@ Each other key is a cell of one `COLUMN`; a cell that could not be computed is
 `{"error": "..."}`. Cell shapes by kind:
 
 * check: `{"verdict": V, "max_abs_error": float | null, "detail": str}`; V is "ok",
-  "MISMATCH", "not comparable: <why>" (a NaN or Inf in the reference) or "n/a"; the
+  "MISMATCH", "not comparable: <why>" (a NaN or Inf in the reference) or "n/a", and the
+  PyTorch check's also "model≠ref, heirpy ok" (a pass: the input model's own output is
+  off the reference, heirpy's no further), with `model_abs_error` (the input model
+  against the reference), `changed_abs_error` (heirpy's output against the model's) and
+  `atol` (the largest absolute tolerance used); the
   heir-opt check's V is "yes", "NO" or "n/a". The evaluator check adds `"seeds":
   [compared, drawn]` when ok: a seed whose reference holds NaN or Inf is not compared
   (the detail names it, shown as `ok 1.0e-09 (2/3 seeds)`).
@@ -30,9 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from heirpy.interp.reference import MODEL_DIFFERS
+
 WIDTH = 100  # the text report fits a 100-column terminal (tests/unit/test_report.py)
 
-PASSING = ("ok", "yes", "n/a")  # check verdicts that do not fail the run
+PASSING = ("ok", "yes", "n/a", MODEL_DIFFERS)  # check verdicts that do not fail the run
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ def cell_text(column: Column, cell: dict[str, Any] | None) -> str:
         return "error (below)"
     if column.kind == "check":
         verdict = cell["verdict"]
-        if verdict in ("ok", "MISMATCH") and cell.get("max_abs_error") is not None:
+        if verdict in ("ok", "MISMATCH", MODEL_DIFFERS) and cell.get("max_abs_error") is not None:
             compared, total = cell.get("seeds", (1, 1))
             seeds = f" ({compared}/{total} seeds)" if compared < total else ""
             return f"{verdict} {cell['max_abs_error']:.1e}{seeds}"
@@ -247,7 +253,9 @@ def progress_line(index: int, total: int, name_width: int, model: dict[str, Any]
     if model.get("error"):
         return model["error"]  # already the one-line `file:line:col: error: ...`
     failed = failed_checks(model)
-    parts = [f"{model.get('seconds', 0.0):5.1f} s", "ok" if not failed else "NOT PASSED: " + ", ".join(failed)]
+    differs = any((model.get(c.key) or {}).get("verdict") == MODEL_DIFFERS for c in COLUMNS.values())
+    verdict = "NOT PASSED: " + ", ".join(failed) if failed else MODEL_DIFFERS if differs else "ok"
+    parts = [f"{model.get('seconds', 0.0):5.1f} s", verdict]
     for key in ("depth", "kernels"):
         cell = model.get(key)
         if cell and "error" not in cell:
