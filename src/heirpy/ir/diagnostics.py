@@ -16,9 +16,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cache
 from math import prod
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from xdsl.context import Context
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyDenseElement,
@@ -58,6 +59,35 @@ MAX_CONSTANT_ELEMENTS = 1 << 26
 # truncated hex weight blob hung the parser for minutes. The same pattern with
 # possessive quantifiers (Python 3.11) matches exactly the same strings in linear time.
 _STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
+class _Ends(NamedTuple):
+    """The part of an `re.Match` that xDSL's lexer reads of a string literal's match."""
+
+    stop: int
+
+    def end(self) -> int:
+        return self.stop
+
+
+class _StringLiteralMatcher:
+    """`_STRING_LITERAL.match`, with a fast path for a literal without escapes.
+
+    A model's weights are hex blobs of megabytes each (70 MB in YOLOv5s): up to the
+    next quote, str.find's scans for the characters the pattern stops at are some ten
+    times faster than the pattern itself, and when there is none of them the pattern
+    would match exactly that far."""
+
+    def match(self, content: str, pos: int) -> re.Match[str] | _Ends | None:
+        if not isinstance(content, str):
+            return _STRING_LITERAL.match(content, pos)
+        close = content.find('"', pos + 1)
+        if close > pos and not any(content.find(c, pos, close) >= 0 for c in "\\\n\v\f"):
+            return _Ends(close + 1)
+        return _STRING_LITERAL.match(content, pos)
+
+
+_STRING_LITERAL_MATCHER = _StringLiteralMatcher()
 
 
 _RESULTS = r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"
@@ -148,7 +178,7 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
         assert isinstance(self.lexer, MLIRLexer)
-        self.lexer._unescaped_characters_regex = _STRING_LITERAL  # this parser's lexer only
+        self.lexer._unescaped_characters_regex = _STRING_LITERAL_MATCHER  # type: ignore[assignment]
         content = self.lexer.input.content
         newline = _NEWLINE_TEXT if isinstance(content, str) else _NEWLINE_BYTES
         # A regex scan, not a Python loop over characters: a whole network's weights
@@ -179,6 +209,28 @@ class LocatingParser(Parser):
         if parsed is not None and not content[match.end() : self.pos].strip(_ASCII_SPACE):
             self._static_types[spelling] = parsed  # it read exactly this spelling
         return parsed
+
+    def _parse_resource(self, dialect_name: str, interface: OpAsmDialectInterface) -> None:
+        """xDSL's, but a blob without escapes is one slice of the text: xDSL's reading
+        of a string literal (escapes resolved through bytes) copied each of a model's
+        megabyte blobs five times over."""
+        key = self._parse_dialect_resource_handle(dialect_name, interface)
+        self._parse_token(MLIRTokenKind.COLON, "expected `:`")
+        token = self._current_token
+        content = self.lexer.input.content
+        value: str | None = None
+        if token.kind == MLIRTokenKind.STRING_LIT and isinstance(content, str):
+            value = content[token.span.start + 1 : token.span.end - 1]
+            if "\\" in value:
+                value = None  # escapes: xDSL reads them
+            else:
+                self._consume_token(MLIRTokenKind.STRING_LIT)
+        if value is None:
+            value = self.parse_str_literal()
+        try:
+            interface.parse_resource(key, value)
+        except Exception as e:
+            self.raise_error(f"got an error when parsing a resource: {e}")
 
     def parse_affine_map(self) -> AffineMap:
         return _SemiAffineParser(self._parser_state).parse_affine_map()
@@ -293,8 +345,21 @@ def is_blank(text: str) -> bool:
 
     mlir-opt reads such input as an empty module; xDSL's parser reports that it
     "could not parse entire input", which would confuse a user.
+
+    Lines are read from growing prefixes of the text, so the answer for a model (its
+    first line is code) costs no copy of tens of MB of text split into lines.
     """
-    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
+    size = 4096
+    while size < len(text):
+        # Every line of the prefix but its last one is a whole line of the text.
+        if not all(_blank_line(line) for line in text[:size].splitlines()[:-1]):
+            return False
+        size *= 8
+    return all(_blank_line(line) for line in text.splitlines())
+
+
+def _blank_line(line: str) -> bool:
+    return not line.strip() or line.lstrip().startswith("//")
 
 
 def location_prefix(op: Operation) -> str:
