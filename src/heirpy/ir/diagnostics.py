@@ -16,7 +16,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cache
 from math import prod
-from typing import NamedTuple, NoReturn
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
@@ -44,50 +44,18 @@ from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.irdl import AttrConstraint, base
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.affine_parser import AffineParser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from heirpy.ir.affine import NonAffineError, combine
 from heirpy.ir.dense_literal import DENSE_DECIMAL_LIST, read_decimal_list
+from heirpy.ir.lexer import FastMLIRLexer
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
 
 
-# xDSL's lexer matches string literals with `"(?:[^"\\...]+|\\...)*"`, a nested
-# quantifier that backtracks exponentially when the closing quote is missing: a
-# truncated hex weight blob hung the parser for minutes. The same pattern with
-# possessive quantifiers (Python 3.11) matches exactly the same strings in linear time.
-_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
-
-
-class _Ends(NamedTuple):
-    """The part of an `re.Match` that xDSL's lexer reads of a string literal's match."""
-
-    stop: int
-
-    def end(self) -> int:
-        return self.stop
-
-
-class _StringLiteralMatcher:
-    """`_STRING_LITERAL.match`, with a fast path for a literal without escapes.
-
-    A model's weights are hex blobs of megabytes each (70 MB in YOLOv5s): up to the
-    next quote, str.find's scans for the characters the pattern stops at are some ten
-    times faster than the pattern itself, and when there is none of them the pattern
-    would match exactly that far."""
-
-    def match(self, content: str, pos: int) -> re.Match[str] | _Ends | None:
-        if not isinstance(content, str):
-            return _STRING_LITERAL.match(content, pos)
-        close = content.find('"', pos + 1)
-        if close > pos and not any(content.find(c, pos, close) >= 0 for c in "\\\n\v\f"):
-            return _Ends(close + 1)
-        return _STRING_LITERAL.match(content, pos)
-
-
-_STRING_LITERAL_MATCHER = _StringLiteralMatcher()
 
 
 _RESULTS = r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"
@@ -178,7 +146,7 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
         assert isinstance(self.lexer, MLIRLexer)
-        self.lexer._unescaped_characters_regex = _STRING_LITERAL_MATCHER  # type: ignore[assignment]
+        self._parser_state = ParserState(FastMLIRLexer(self.lexer.input))
         content = self.lexer.input.content
         newline = _NEWLINE_TEXT if isinstance(content, str) else _NEWLINE_BYTES
         # A regex scan, not a Python loop over characters: a whole network's weights
