@@ -9,16 +9,19 @@ parsing and turns xDSL's exceptions into that line.
 from __future__ import annotations
 
 import argparse
+import gc
 import re
 import sys
 import traceback
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from math import prod
 from typing import NoReturn
 
 from xdsl.context import Context
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyDenseElement,
@@ -43,21 +46,18 @@ from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.irdl import AttrConstraint, base
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.affine_parser import AffineParser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from heirpy.ir.affine import NonAffineError, combine
 from heirpy.ir.dense_literal import DENSE_DECIMAL_LIST, read_decimal_list
+from heirpy.ir.lexer import FastMLIRLexer
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
 
 
-# xDSL's lexer matches string literals with `"(?:[^"\\...]+|\\...)*"`, a nested
-# quantifier that backtracks exponentially when the closing quote is missing: a
-# truncated hex weight blob hung the parser for minutes. The same pattern with
-# possessive quantifiers (Python 3.11) matches exactly the same strings in linear time.
-_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
 _RESULTS = r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"
@@ -148,7 +148,7 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
         assert isinstance(self.lexer, MLIRLexer)
-        self.lexer._unescaped_characters_regex = _STRING_LITERAL  # this parser's lexer only
+        self._parser_state = ParserState(FastMLIRLexer(self.lexer.input))
         content = self.lexer.input.content
         newline = _NEWLINE_TEXT if isinstance(content, str) else _NEWLINE_BYTES
         # A regex scan, not a Python loop over characters: a whole network's weights
@@ -179,6 +179,28 @@ class LocatingParser(Parser):
         if parsed is not None and not content[match.end() : self.pos].strip(_ASCII_SPACE):
             self._static_types[spelling] = parsed  # it read exactly this spelling
         return parsed
+
+    def _parse_resource(self, dialect_name: str, interface: OpAsmDialectInterface) -> None:
+        """xDSL's, but a blob without escapes is one slice of the text: xDSL's reading
+        of a string literal (escapes resolved through bytes) copied each of a model's
+        megabyte blobs five times over."""
+        key = self._parse_dialect_resource_handle(dialect_name, interface)
+        self._parse_token(MLIRTokenKind.COLON, "expected `:`")
+        token = self._current_token
+        content = self.lexer.input.content
+        value: str | None = None
+        if token.kind == MLIRTokenKind.STRING_LIT and isinstance(content, str):
+            value = content[token.span.start + 1 : token.span.end - 1]
+            if "\\" in value:
+                value = None  # escapes: xDSL reads them
+            else:
+                self._consume_token(MLIRTokenKind.STRING_LIT)
+        if value is None:
+            value = self.parse_str_literal()
+        try:
+            interface.parse_resource(key, value)
+        except Exception as e:
+            self.raise_error(f"got an error when parsing a resource: {e}")
 
     def parse_affine_map(self) -> AffineMap:
         return _SemiAffineParser(self._parser_state).parse_affine_map()
@@ -293,8 +315,21 @@ def is_blank(text: str) -> bool:
 
     mlir-opt reads such input as an empty module; xDSL's parser reports that it
     "could not parse entire input", which would confuse a user.
+
+    Lines are read from growing prefixes of the text, so the answer for a model (its
+    first line is code) costs no copy of tens of MB of text split into lines.
     """
-    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
+    size = 4096
+    while size < len(text):
+        # Every line of the prefix but its last one is a whole line of the text.
+        if not all(_blank_line(line) for line in text[:size].splitlines()[:-1]):
+            return False
+        size *= 8
+    return all(_blank_line(line) for line in text.splitlines())
+
+
+def _blank_line(line: str) -> bool:
+    return not line.strip() or line.lstrip().startswith("//")
 
 
 def location_prefix(op: Operation) -> str:
@@ -363,12 +398,27 @@ def parse_module_text(
             ) from err
     if is_blank(text):
         return ModuleOp([])
+    with _collection_paused():
+        try:
+            return LocatingParser(ctx, text, filename, line_offset).parse_module(implicit_module)
+        except ParseError as err:
+            raise HeirpyError(parse_error_line(err, line_offset)) from err
+        except VerifyException as err:  # an impossible attribute outside any op
+            raise HeirpyError(f"{filename}: error: {_first_line(err)}") from err
+
+
+@contextmanager
+def _collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection in the body. A parse keeps every object it makes
+    (ops, values, attributes point at each other), so the collector's passes over the
+    growing heap find nothing to free: 5-10% of the time to parse a network."""
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        return LocatingParser(ctx, text, filename, line_offset).parse_module(implicit_module)
-    except ParseError as err:
-        raise HeirpyError(parse_error_line(err, line_offset)) from err
-    except VerifyException as err:  # an impossible attribute outside any op
-        raise HeirpyError(f"{filename}: error: {_first_line(err)}") from err
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class UsageError(HeirpyError):

@@ -16,12 +16,14 @@ Bad input (parse or verify error, unknown pass, bad option, missing file) prints
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
+from io import StringIO
 from typing import IO
 
 from xdsl.context import Context
@@ -31,6 +33,7 @@ from xdsl.printer import Printer
 from xdsl.syntax_printer import SyntaxPrinter
 from xdsl.targets.mlir import MLIRTarget
 from xdsl.universe import Universe
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heirpy.api import apply_pass, build_pipeline
@@ -87,7 +90,14 @@ class HeirpyMLIRTarget(MLIRTarget):
                 print_debuginfo=self.print_debuginfo,
                 print_local_scope=self.print_local_scope,
             )
+        # The op goes through a buffer, so a failure while printing it writes nothing;
+        # the resource trailer (most of a network's text) goes straight to `output`.
+        body = StringIO()
+        printer.stream = body
         printer.print_op(module)
+        output.write(body.getvalue())
+        del body
+        printer.stream = output
         printer.print_metadata(ctx.loaded_dialects)
         print("\n", file=output)
 
@@ -205,7 +215,25 @@ class HeirpyOptMain(xDSLOptMain):
                     stream=sys.stdout, print_local_scope=self.args.print_local_scope
                 ).print_op(module)
                 print("\n\n\n")
-        output.write(self.output_resulting_program(module))
+        self.write_resulting_program(module, output)
+
+    def write_resulting_program(self, module: ModuleOp, output: IO[str]) -> None:
+        """`output.write(self.output_resulting_program(module))` without holding the
+        whole text in memory: heirpy's `mlir` target writes straight to `output` (a
+        network's text is tens of MB of weights; other targets keep xdsl-opt's way)."""
+        spec = parse_spec(self.args.target)
+        if spec.name != "mlir":
+            output.write(self.output_resulting_program(module))
+            return
+        target_class = LocalScopeMLIRTarget if self.args.print_local_scope else HeirpyMLIRTarget
+        target = dataclasses.replace(
+            target_class.from_spec(spec),
+            print_generic_format=self.args.print_op_generic,
+            print_properties_as_attributes=self.args.print_no_properties,
+            print_debuginfo=self.args.print_debuginfo,
+            syntax_highlight=self.args.syntax_highlight,
+        )
+        target.emit(self.ctx, module, output)
 
     def run(self) -> None:
         if self.args.list_passes:
