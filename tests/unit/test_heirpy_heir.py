@@ -172,3 +172,18 @@ def test_heir_opt_failures_are_one_line_with_the_reproducer(
     assert kept.is_file()
     if "rejected" in message:
         assert err[-1].endswith(f"{kept}:3:9: error: something HEIR refuses")
+
+
+def test_a_crash_under_a_raised_budget_names_hEIRs_default_as_the_way_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """HEIR dies with SIGFPE when a raised budget lets it spend more levels than one
+    parameter set holds (ResNet-20 with its strided convs kept: docs/heir.md)."""
+    net = tmp_path / "net.mlir"
+    net.write_text(squares(2))
+    crash = fake_heir_opt(tmp_path, "kill -FPE $$")
+    assert main([str(net), "--level-budget", "40", "--heir-opt", crash]) == 1
+    assert capsys.readouterr().err.strip().endswith(
+        "if HEIR spent more than the 57 levels one parameter set holds, --level-budget 10 lets it bootstrap instead")
+    assert main([str(net), "--heir-opt", crash]) == 1  # HEIR's own budget: nothing to suggest
+    assert capsys.readouterr().err.strip().endswith(")")

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from heirpy.analysis.heir_command import MAX_LEVELS_WITHOUT_BOOTSTRAP, heir_opt_args
+from heirpy.analysis.heir_command import DEFAULT_LEVEL_BUDGET, MAX_LEVELS_WITHOUT_BOOTSTRAP, heir_opt_args
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.ir.diagnostics import ArgumentParser, HeirpyError, UsageError, run_guarded
 from heirpy.transforms.heir_prepare import prepared_module_flags
@@ -161,10 +161,22 @@ def run_heir(heir_opt: str, args: list[str], kept: Path, timeout: float) -> tupl
         raise HeirpyError(f"error: heir-opt gave no result within {timeout:.0f} s (its input: {kept})") from err
     seconds = time.perf_counter() - start
     if result.returncode < 0 or result.returncode >= 128:
-        raise HeirpyError(f"error: heir-opt crashed (exit {result.returncode}) on heirpy's output (kept in {kept})")
+        raise HeirpyError(f"error: heir-opt crashed (exit {result.returncode}) on heirpy's output (kept in {kept})"
+                          + budget_hint(args))
     if result.returncode != 0:
         raise HeirpyError(f"error: heir-opt rejected heirpy's output: {first_error(result.stderr)}")
     return result.stdout, seconds
+
+
+def budget_hint(args: list[str]) -> str:
+    """Why a crash may come from the level budget: HEIR dies (SIGFPE) when a budget above
+    its default lets it spend more levels than one parameter set holds, as it does on a
+    layout heirpy's depth does not count (strided convs kept off the grid: a remark)."""
+    budget = re.search(r"greedy-level-budget=(\d+)", args[-1])
+    if budget is None or int(budget.group(1)) <= DEFAULT_LEVEL_BUDGET:
+        return ""
+    return (f"; if HEIR spent more than the {MAX_LEVELS_WITHOUT_BOOTSTRAP} levels one parameter set holds, "
+            f"--level-budget {DEFAULT_LEVEL_BUDGET} lets it bootstrap instead")
 
 
 def heir_main(argv: Sequence[str] | None = None) -> int:
