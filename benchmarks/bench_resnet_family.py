@@ -62,11 +62,13 @@ def measure(path: Path, bound: int) -> list[str]:
     printed = time.process_time()
     flags = prepared_module_flags(module)
     assert flags is not None
-    _, slots, depth = flags
+    _, slots, depth, exact = flags
     verdict = "**at the bound**" if depth == bound else f"{depth - bound:+d}"
-    options = " ".join(ckks_options(slots, depth)) or "(HEIR's defaults)"
+    options = " ".join(ckks_options(slots, depth, exact)) or "(HEIR's defaults)"
     if depth > 57:
         options += " (must bootstrap)"
+    elif not exact:
+        options += " (strided convs kept: no budget)"
     return [
         str(bound), str(depth), verdict, "kept (remark)" if STRIDED_KEPT in remarks.getvalue() else "on the grid",
         str(slots), options, f"{parsed - start:.1f}", f"{prepared - parsed:.1f}", f"{printed - prepared:.1f}",

@@ -82,7 +82,9 @@ class Outcome:
         ]
 
 
-def prepare(text: str, inputs: list[np.ndarray], outputs: list[np.ndarray]) -> tuple[str, tuple[str, int, int], bool]:
+def prepare(
+    text: str, inputs: list[np.ndarray], outputs: list[np.ndarray]
+) -> tuple[str, tuple[str, int, int, bool], bool]:
     """heirpy's output, (entry, slots, depth), and whether strided convs were kept off the
     grid; raises when heirpy fails or its output's values differ from PyTorch's."""
     module = parse(text, "net.mlir")
@@ -157,11 +159,11 @@ def compile_text(label: str, bound: int, text: str, inputs: list[np.ndarray], ou
                  heir_opt: str | None, timeout: float) -> Outcome:
     """An exported net (its MLIR, one input, PyTorch's outputs) through heirpy and heir-opt."""
     try:
-        prepared, (function, slots, depth), strided_kept = prepare(text, inputs, outputs)
+        prepared, (function, slots, depth, exact), strided_kept = prepare(text, inputs, outputs)
     except Exception as err:  # noqa: BLE001 - a heirpy failure is an outcome to report
         return Outcome(label, bound, "heirpy error", detail=f"{type(err).__name__}: {str(err).splitlines()[0][:160]}")
     outcome = Outcome(label, bound, "prepared", depth, slots, strided_kept=strided_kept, prepared=prepared,
-                      command=heir_opt_args(function, slots, depth))
+                      command=heir_opt_args(function, slots, depth, exact))
     if heir_opt is not None:
         run_heir(heir_opt, outcome, timeout)
     return outcome

@@ -26,7 +26,7 @@ from heirpy.analysis.heir_command import (
 )
 from heirpy.api import parse, run_pipeline
 from heirpy.tools.heirpy_heir import main, read_result, with_budget
-from heirpy.transforms.heir_prepare import prepared_remark
+from heirpy.transforms.heir_prepare import prepared_module_flags, prepared_remark
 
 ROOT = Path(__file__).resolve().parents[2]
 HEIR_OPT = shutil.which("heir-opt")
@@ -82,6 +82,28 @@ def test_heir_prepare_names_the_budget_for_a_deep_net() -> None:
     shallow = parse(squares(9))
     run_pipeline(shallow, "heir-prepare")
     assert prepared_remark("heir-prepare", shallow) == ""
+
+
+def test_no_budget_is_named_while_strided_convs_are_left_to_hEIRs_kernel() -> None:
+    """HEIR converts a strided conv's gapped layout at about a level per bit of the slot
+    count, more than heirpy's depth: a budget of depth + 1 then makes heir-opt die with
+    SIGFPE past 57 levels (torch-mlir's ResNet-20 with option-A shortcuts, whose strided
+    convs stay off the grid: exit -8 after about 35 minutes), where HEIR's own budget
+    bootstraps. ResNet-20's downsampling in small (strided-grid.mlir's first chunk)."""
+    path = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir" / "strided-grid.mlir"
+    chunk = path.read_text().split("// -----")[0]
+    exact = {}
+    for grid in ("true", "false"):
+        module = parse(chunk, path.name)
+        run_pipeline(module, f"legalize-for-heir{{slot-count=16 strided-on-grid={grid}}}")
+        flags = prepared_module_flags(module)
+        assert flags is not None and flags[0] == "downsample"
+        exact[grid] = flags[3]
+    assert exact == {"true": True, "false": False}
+    assert ckks_options(65536, 39, exact=False) == ["min-slot-count=65536"]
+    remark = command_remark("heir-prepare", "main", 65536, 39, exact=False)
+    assert "keeps strided convs" in remark and "greedy" not in remark
+    assert command_remark("heir-prepare", "main", 1024, 3, exact=False) == ""  # HEIR's defaults serve
 
 
 def test_heir_opt_output_is_read_for_levels_ring_and_bootstraps() -> None:

@@ -41,20 +41,24 @@ def level_budget(depth: int) -> int | None:
     return max(depth + 1, DEFAULT_LEVEL_BUDGET)
 
 
-def ckks_options(slots: int, depth: int) -> list[str]:
+def ckks_options(slots: int, depth: int, exact: bool = True) -> list[str]:
     """The options of `--torch-linalg-to-ckks` for a module of `slots` slots and `depth`
-    levels; HEIR's defaults are left out."""
+    levels; HEIR's defaults are left out. `exact=False`: HEIR is known to spend more
+    levels than `depth` (a strided conv left to its kernel, whose gapped layout it
+    converts at about a level per bit of the slot count), so no budget is named: one
+    that holds only `depth` would make HEIR crash (SIGFPE) once it passes the 57 levels
+    of its largest parameter set, where its own budget bootstraps."""
     options = [f"min-slot-count={slots}"] if slots > DEFAULT_SLOT_COUNT else []
-    budget = level_budget(depth)
+    budget = level_budget(depth) if exact else None
     if budget is not None and budget != DEFAULT_LEVEL_BUDGET:
         options.append(f"greedy-level-budget={budget}")
     return options
 
 
-def heir_opt_args(function: str, slots: int, depth: int) -> list[str]:
+def heir_opt_args(function: str, slots: int, depth: int, exact: bool = True) -> list[str]:
     """heir-opt's arguments (without the program and the file): `function`'s arguments
     secret, OpenFHE's CKKS, the CKKS pipeline with `ckks_options`."""
-    options = ckks_options(slots, depth)
+    options = ckks_options(slots, depth, exact)
     return [
         f"--secretize=function={function}",
         "--annotate-module=backend=openfhe scheme=ckks",
@@ -62,9 +66,9 @@ def heir_opt_args(function: str, slots: int, depth: int) -> list[str]:
     ]
 
 
-def heir_opt_command(function: str, slots: int, depth: int) -> str:
+def heir_opt_command(function: str, slots: int, depth: int, exact: bool = True) -> str:
     """`heir-opt ...` as a shell command line (options with spaces quoted)."""
-    return shlex.join(["heir-opt", *heir_opt_args(function, slots, depth)])
+    return shlex.join(["heir-opt", *heir_opt_args(function, slots, depth, exact)])
 
 
 def needs_flags(slots: int, depth: int) -> bool:
@@ -73,9 +77,15 @@ def needs_flags(slots: int, depth: int) -> bool:
     return bool(ckks_options(slots, depth))
 
 
-def command_remark(pass_name: str, function: str, slots: int, depth: int) -> str:
+def command_remark(pass_name: str, function: str, slots: int, depth: int, exact: bool = True) -> str:
     """The remark naming heir-opt's whole command for a prepared module, or '' when
-    HEIR's defaults serve."""
+    HEIR's defaults serve (`exact`: see `ckks_options`)."""
+    if not exact and needs_flags(slots, depth):
+        return (
+            f"remark: {pass_name}: @{function} has depth {depth} and needs {slots} slots, but keeps strided convs "
+            f"HEIR lays out with gaps (more levels than the depth), so no level budget is named: run "
+            f"{heir_opt_command(function, slots, depth, exact)}"
+        )
     if depth > MAX_LEVELS_WITHOUT_BOOTSTRAP:
         return (
             f"remark: {pass_name}: @{function} has depth {depth}, more than the {MAX_LEVELS_WITHOUT_BOOTSTRAP} "

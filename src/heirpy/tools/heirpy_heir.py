@@ -131,8 +131,8 @@ def write(path: Path, text: str) -> None:
         raise HeirpyError(f"error: cannot write '{path}': {err.strerror or err}") from err
 
 
-def prepare(path: str, options: Sequence[str]) -> tuple[str, tuple[str, int, int], float]:
-    """heirpy's heir-prepare on the file: (its output, (entry, slots, depth), seconds)."""
+def prepare(path: str, options: Sequence[str]) -> tuple[str, tuple[str, int, int, bool], float]:
+    """heirpy's heir-prepare on the file: (its output, (entry, slots, depth, exact), seconds)."""
     bad = [o for o in options if not OPTION.match(o)]
     if bad:
         raise UsageError(f"error: '{bad[0]}' is not a heir-prepare option (OPTION=VALUE, e.g. slot-count=8192)")
@@ -184,8 +184,8 @@ def heir_main(argv: Sequence[str] | None = None) -> int:
     if args.level_budget is not None and args.level_budget < 1:
         raise UsageError("error: --level-budget must be at least 1")
     heir_opt = find_heir_opt(args.heir_opt)
-    prepared, (function, slots, depth), prepare_seconds = prepare(args.file, args.options)
-    heir_args = with_budget(heir_opt_args(function, slots, depth), args.level_budget)
+    prepared, (function, slots, depth, exact), prepare_seconds = prepare(args.file, args.options)
+    heir_args = with_budget(heir_opt_args(function, slots, depth, exact), args.level_budget)
     print("heirpy-heir: " + shlex.join(["heir-opt", *heir_args]), flush=True)
     if depth > MAX_LEVELS_WITHOUT_BOOTSTRAP and args.level_budget is None:
         print(f"heirpy-heir: depth {depth} is more than the {MAX_LEVELS_WITHOUT_BOOTSTRAP} levels one HEIR "

@@ -34,6 +34,7 @@ from heirpy.analysis.heir_command import command_remark
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, module_slots
 from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
+from heirpy.transforms.lowering.heir_strided_convs import has_strided_conv
 from heirpy.transforms.lowering.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 
 
@@ -114,17 +115,20 @@ class HeirPreparePass(ModulePass):
             print(remark, file=sys.stderr)
 
 
-def prepared_module_flags(module: ModuleOp, slot_count: int = 0) -> tuple[str, int, int] | None:
-    """(the entry function heir-opt secretizes, the slots, its depth) of a prepared
-    module, or None when it has no function: the numbers heir-opt's flags are made of
-    (`heirpy.analysis.heir_command`). The entry is the first function with a body, as
-    `--secretize=function=` needs one; the slots are `slot_count` or the count the
-    module's vectors need, whichever is more."""
+def prepared_module_flags(module: ModuleOp, slot_count: int = 0) -> tuple[str, int, int, bool] | None:
+    """(the entry function heir-opt secretizes, the slots, its depth, whether that depth
+    is what HEIR spends) of a prepared module, or None when it has no function: what
+    heir-opt's flags are made of (`heirpy.analysis.heir_command`). The entry is the first
+    function with a body, as `--secretize=function=` needs one; the slots are
+    `slot_count` or the count the module's vectors need, whichever is more. The depth is
+    not what HEIR spends when a strided conv is left to HEIR's kernel (kept off the grid:
+    HEIR converts its gapped layout at about a level per bit of the slot count)."""
     functions = [f for f in module.walk() if isinstance(f, FuncOp) and f.body.blocks]
     if not functions:
         return None
     slots = max(slot_count, module_slots(functions)[0])
-    return functions[0].sym_name.data, slots, analyze_function(functions[0]).depth
+    exact = not has_strided_conv(functions[0])
+    return functions[0].sym_name.data, slots, analyze_function(functions[0]).depth, exact
 
 
 def prepared_remark(pass_name: str, module: ModuleOp, slot_count: int = 0) -> str:
