@@ -10,7 +10,9 @@ runs `heir-prepare{OPTION=VALUE ...}` (heir-prepare's own options: `slot-count=N
              '--torch-linalg-to-ckks=min-slot-count=<slots> greedy-level-budget=<depth + 1>'
 
 with the slot count heirpy picked and a level budget that holds heirpy's depth, so a
-net within one parameter set compiles with no bootstrap (`heirpy.analysis.heir_command`).
+net within one parameter set compiles with no bootstrap (`heirpy.analysis.heir_command`;
+no budget past 57 levels, or while a strided conv is left to HEIR's kernel, where HEIR
+spends more levels than the depth).
 It prints the command, then heirpy's depth and HEIR's levels, bootstraps, slots and the
 seconds of each step:
 
