@@ -21,14 +21,19 @@ so `heir-prepare` prints exactly what the three print in a row
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
+from heirpy.analysis.depth import analyze_function
+from heirpy.analysis.heir_command import command_remark
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, module_slots
 from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
+from heirpy.transforms.heir.heir_strided_convs import has_strided_conv
 from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
 
@@ -105,3 +110,29 @@ class HeirPreparePass(ModulePass):
         passes = heir_prepare_passes(self.slot_count, self.flat_results, self.strided_on_grid, self.pad_input_channels)
         for component in passes:
             component.apply(ctx, op)
+        remark = prepared_remark(self.name, op, self.slot_count)
+        if remark:
+            print(remark, file=sys.stderr)
+
+
+def prepared_module_flags(module: ModuleOp, slot_count: int = 0) -> tuple[str, int, int, bool] | None:
+    """(the entry function heir-opt secretizes, the slots, its depth, whether that depth
+    is what HEIR spends) of a prepared module, or None when it has no function: what
+    heir-opt's flags are made of (`heirpy.analysis.heir_command`). The entry is the first
+    function with a body, as `--secretize=function=` needs one; the slots are
+    `slot_count` or the count the module's vectors need, whichever is more. The depth is
+    not what HEIR spends when a strided conv is left to HEIR's kernel (kept off the grid:
+    HEIR converts its gapped layout at about a level per bit of the slot count)."""
+    functions = [f for f in module.walk() if isinstance(f, FuncOp) and f.body.blocks]
+    if not functions:
+        return None
+    slots = max(slot_count, module_slots(functions)[0])
+    exact = not has_strided_conv(functions[0])
+    return functions[0].sym_name.data, slots, analyze_function(functions[0]).depth, exact
+
+
+def prepared_remark(pass_name: str, module: ModuleOp, slot_count: int = 0) -> str:
+    """The remark naming heir-opt's whole command (slots and level budget) for a prepared
+    module, or '' when HEIR's defaults compile it with no bootstrap."""
+    flags = prepared_module_flags(module, slot_count)
+    return command_remark(pass_name, *flags) if flags is not None else ""

@@ -13,6 +13,7 @@
 
 // CHECK: remark: legalize-for-heir: the module needs 8192 slots (@main has a secret tensor of 6400 elements): run heir-opt --torch-linalg-to-ckks=min-slot-count=8192
 // CHECK: remark: legalize-for-heir: @main returns flat results (flat-results): result #0 tensor<20xf32> is the tensor<2x10xf32> result in row-major order (flat-results=false keeps the shape, at one level more)
+// CHECK: remark: heir-prepare: @main has depth 1 and needs 8192 slots: run heir-opt --secretize=function=main '--annotate-module=backend=openfhe scheme=ckks' --torch-linalg-to-ckks=min-slot-count=8192{{$}}
 // CHECK: @main  1
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: -> tensor<20xf32>
