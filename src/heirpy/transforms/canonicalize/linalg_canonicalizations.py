@@ -73,6 +73,7 @@ from heirpy.transforms.canonicalize.elementwise import (
 )
 from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS, PoolToConv1D, PoolToConv2D
+from heirpy.transforms.canonicalize.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -125,6 +126,7 @@ def populate_linalg_canonicalizations_patterns(
     pools_to_convs = rule is None or rule.max_mac_growth == 0
     return [
         PatternSet.of(RaiseSoftmax()),
+        *populate_mixed_precision_patterns(),  # f16's truncf moved past linear runs
         PatternSet.of(*conv_pool_patterns(rule, spellings)),
         PatternSet.of(
             *conv_pool_patterns(rule, spellings),

@@ -62,6 +62,7 @@ from heirpy.ir.utils import (
     is_identity,
     static_shape,
 )
+from heirpy.transforms.canonicalize.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.linear.filter_compose import ConvPoolGeometry
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -417,8 +418,9 @@ def conv_pool_patterns(
 
 
 def populate_linalg_fuse_conv_pool_patterns(rule: CostRule | None = None) -> list[PatternSet]:
-    """The pattern set of this pass, also run by `linalg-fuse-ops`."""
-    return [PatternSet.of(*conv_pool_patterns(rule))]
+    """The pattern sets of this pass, also run by `linalg-fuse-ops`: torch-mlir's f16
+    form normalised (`mixed_precision`), then conv + pool."""
+    return [*populate_mixed_precision_patterns(), PatternSet.of(*conv_pool_patterns(rule))]
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,7 @@ from heirpy.analysis.secretness import argument_sources, is_secret
 from heirpy.ir.constants import MAX_FOLDED_BYTES, dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
+from heirpy.transforms.canonicalize.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.linear.affine_runs import MergeAffineRun
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
@@ -732,6 +733,8 @@ def populate_linalg_fuse_linear_ops_patterns(
     option of that name)."""
     reader = ConstantFolder(ctx)
     return [
+        # torch-mlir's f16 form first: the folds below see the f32 arithmetic.
+        *populate_mixed_precision_patterns(),
         PatternSet.of(
             FuseElementwiseIntoLinearOp(reader, bias_into_init),
             FuseRuntimeScaleIntoWeights(reader),
