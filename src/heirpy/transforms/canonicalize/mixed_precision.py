@@ -162,7 +162,7 @@ class WidenLinearOpInput(OpPattern[Operation], OutsideGenericBodies):
             inputs, [op.operands[2]], [op.results[0].type],
             attributes=dict(op.attributes), properties=dict(op.properties),
         )
-        rewriter.replace_op(op, widened)
+        rewriter.replace(op, widened)
 
 
 class WidenSumPool(OpPattern[PoolingNchwSumOp], OutsideGenericBodies):

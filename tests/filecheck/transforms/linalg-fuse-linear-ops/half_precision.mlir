@@ -86,8 +86,11 @@ func.func @bn_mixed(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x4x4xf16> {
 // CHECK-NOT:   arith.subf
 // CHECK-NOT:   arith.mulf
 // CHECK-NOT:   arith.extf
+// CHECK:       return
 // MLIR-LABEL:  func.func @bn_mixed
 // MLIR:        linalg.conv_2d_nchw_fchw
+// MLIR-LABEL:  func.func @rounded_conv_also_returned(
+// MLIR-LABEL:  func.func @bn_on_f16_input(
 
 // -----
 

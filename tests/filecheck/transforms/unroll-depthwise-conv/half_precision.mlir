@@ -31,6 +31,8 @@ func.func @mixed(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x3x3xf32> {
 // CHECK:       } -> tensor<1x2x3x3xf32>
 // MLIR-LABEL:  func.func @mixed
 // MLIR:        linalg.generic
+// MLIR-LABEL:  func.func @pure_f16(
+// MLIR-LABEL:  func.func @bf16_into_f32(
 
 // -----
 
