@@ -161,8 +161,23 @@ class FusedConvPoolOp(IRDLOperation):
                 )
             shapes[operand_name] = shape
             element_types.add(element_type(operand_type))
-        if len(element_types) != 1:
-            raise VerifyException("expects one element type for all operands")
+        # One storage type (input, filter) and one accumulator type (both inits), as a
+        # named conv casts its inputs to its output type: torch-mlir's f16 conv reads
+        # f16 and accumulates in f32. The accumulator is never the narrower float.
+        storage = {element_type(types["input"]), element_type(types["filter"])}
+        accumulator = {element_type(types["conv_init"]), element_type(types["pool_init"])}
+        if len(storage) != 1 or len(accumulator) != 1:
+            raise VerifyException(
+                "expects one element type for input and filter, and one for both inits"
+            )
+        (narrow,), (wide,) = storage, accumulator
+        if narrow != wide and not (
+            isinstance(narrow, AnyFloat) and isinstance(wide, AnyFloat) and narrow.bitwidth < wide.bitwidth
+        ):
+            raise VerifyException(
+                f"expects the inits' element type {wide} to be the input's ({narrow}) or a wider float"
+            )
+        element_types = accumulator
         if self.result.type != self.pool_init.type:
             raise VerifyException(
                 f"expects the result type {self.result.type} to equal "

@@ -83,6 +83,7 @@ from heirpy.transforms.linear.fusion_cost import (
     cost_rule,
 )
 from heirpy.transforms.linear.linalg_fuse_conv_pool import SpellingTable, conv_pool_patterns
+from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
@@ -125,6 +126,7 @@ def populate_linalg_canonicalizations_patterns(
     pools_to_convs = rule is None or rule.max_mac_growth == 0
     return [
         PatternSet.of(RaiseSoftmax()),
+        *populate_mixed_precision_patterns(),  # f16's truncf moved past linear runs
         PatternSet.of(*conv_pool_patterns(rule, spellings)),
         PatternSet.of(
             *conv_pool_patterns(rule, spellings),

@@ -22,9 +22,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
-from heirpy.ir.constants import dense_constant
+from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import GenericOp, MatvecOp
-from heirpy.ir.utils import all_parallel, int_values, is_identity, reassociation_attr, static_shape
+from heirpy.ir.utils import all_parallel, element_type, int_values, is_identity, reassociation_attr, static_shape
 from heirpy.transforms.heir.heir_forms import LegalizePattern, adds_only_unit_dims, element_of, matvec_ops
 
 MAX_PIECES = 64
@@ -171,7 +171,9 @@ class SliceOfElementwise(LegalizePattern[tensor.ExtractSliceOp]):
         for value in generic.inputs:
             constant = self.reader.fold(value)
             if constant is not None:
-                const_op = dense_constant(np.asarray(constant)[rows], out_type)
+                # Its operand's element type (an f32 bias before an f16 truncf), out_type's shape.
+                const_type = TensorType(element_type(value.type), out_type.get_shape())
+                const_op = dense_constant(np.asarray(constant)[rows].astype(element_dtype(const_type)), const_type)
                 ops.append(const_op)
                 inputs.append(const_op.result)
             else:

@@ -77,6 +77,7 @@ from heirpy.ir.dialects.linalg import (
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp, KernelOp
 from heirpy.ir.utils import (
     all_parallel,
+    element_type,
     is_identity,
     iterator_attrs,
     loop_sizes,
@@ -399,7 +400,10 @@ class ElementwiseOnFlat(LegalizePattern[GenericOp]):
         inputs: list[SSAValue] = []
         for value, how in plan:
             if isinstance(how, np.ndarray):
-                const_op = dense_constant(how.reshape(-1), flat_type(out_type))
+                # The constant keeps its operand's element type (an f32 bias read by an
+                # epilogue that truncates to f16), only its shape becomes the flat one.
+                const_type = TensorType(element_type(value.type), flat_type(out_type).get_shape())
+                const_op = dense_constant(how.reshape(-1).astype(element_dtype(const_type)), const_type)
                 ops.append(const_op)
                 inputs.append(const_op.result)
             elif how is not None:  # the 1-D value `value` is a reshape of

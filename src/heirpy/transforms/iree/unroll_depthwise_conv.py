@@ -88,6 +88,18 @@ def tap_weights(filter: SSAValue, blobs: Blobs) -> list[Operation]:
     return [extract_slice(filter, [0, i, j], [channels, 1, 1], [channels]) for i in range(kh) for j in range(kw)]
 
 
+
+
+def to_accumulator(value: SSAValue, element: Attribute) -> SSAValue:
+    """`value` cast to the float type `element` (`extf` up, `truncf` down), as a named
+    linalg op casts each input to its output's type; `value` itself when it has it."""
+    if value.type == element:
+        return value
+    assert isinstance(value.type, AnyFloat) and isinstance(element, AnyFloat)
+    cast = arith.ExtFOp if value.type.bitwidth < element.bitwidth else arith.TruncFOp
+    return cast(value, element).result
+
+
 @dataclass
 class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
     """A unit-stride depthwise conv ==> one elementwise generic summing its taps.
@@ -122,6 +134,8 @@ class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
         element = result_type.get_element_type()
         if not unrollable(input_shape, filter_shape, op.window_strides(), element):
             return
+        if not (isinstance(element_type(x.type), AnyFloat) and isinstance(element_type(w.type), AnyFloat)):
+            return  # the casts below are float casts
         assert filter_shape is not None
         dh, dw = op.window_dilations()
         n, c, oh, ow = out_shape
@@ -130,11 +144,19 @@ class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
         weights = tap_weights(w, self.blobs)
         empty = tensor.EmptyOp([], result_type)
 
-        @Builder.implicit_region([element] * (2 * len(taps) + 2))
+        # Each block argument has its operand's element type (torch-mlir's half conv reads
+        # f16 and accumulates in f32); the body casts to the accumulator's type, as the
+        # named op does, before it multiplies.
+        x_element, w_element = element_type(x.type), element_type(w.type)
+        arg_types = [x_element] * len(taps) + [w_element] * len(taps) + [element, element]
+
+        @Builder.implicit_region(arg_types)
         def body(args: tuple[BlockArgument, ...]) -> None:
             acc: SSAValue = args[2 * len(taps)]
             for k in range(len(taps)):
-                product = arith.MulfOp(args[k], args[len(taps) + k])
+                tap = to_accumulator(args[k], element)
+                weight = to_accumulator(args[len(taps) + k], element)
+                product = arith.MulfOp(tap, weight)
                 acc = arith.AddfOp(acc, product.result).result
             YieldOp(acc)
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, ModuleOp
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -72,6 +72,7 @@ from heirpy.transforms.linear.fusion_cost import (
     FusionCost,
     cost_rule,
 )
+from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.linear.orion_cost import conv_pool_diagonals
 from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
@@ -273,6 +274,19 @@ def elementwise_scale(user: Operation, data: SSAValue) -> float | None:
 
 
 # ------------------------------------------------------------------------ patterns
+def element_types_fusable(x: Attribute, w: Attribute, conv_init: Attribute, pool_init: Attribute) -> bool:
+    """Pure legality of a fused op's element types (its verifier asks the same): one
+    storage type for the input and the filter, one accumulator type for both inits, the
+    accumulator the storage type or a wider float. torch-mlir's f16 conv reads f16 and
+    accumulates in f32 (its pool sums in f32 once `mixed_precision` has moved the truncf
+    past it)."""
+    if x != w or conv_init != pool_init:
+        return False
+    if x == conv_init:
+        return True
+    return isinstance(x, AnyFloat) and isinstance(conv_init, AnyFloat) and x.bitwidth < conv_init.bitwidth
+
+
 class FuseConvIntoSumPool(OpPattern[PoolingNchwSumOp]):
     """conv_2d_nchw_fchw -> pooling_nchw_sum  ==>  tensor_ext.fused_conv_pool.
 
@@ -315,11 +329,7 @@ class FuseConvIntoSumPool(OpPattern[PoolingNchwSumOp]):
         assert x_shape and w_shape and conv_shape and pool_shape and window is not None
         if len(window) != 2 or conv_init.type != conv_value.type:
             return
-        element_types = {
-            element_type(v.type)
-            for v in (x, w, conv_init, pool_init)
-        }
-        if len(element_types) != 1:
+        if not element_types_fusable(*(element_type(v.type) for v in (x, w, conv_init, pool_init))):
             return
         geometry = ConvPoolGeometry(
             filter_size=int_pair(w_shape[2:]),
@@ -417,8 +427,9 @@ def conv_pool_patterns(
 
 
 def populate_linalg_fuse_conv_pool_patterns(rule: CostRule | None = None) -> list[PatternSet]:
-    """The pattern set of this pass, also run by `linalg-fuse-ops`."""
-    return [PatternSet.of(*conv_pool_patterns(rule))]
+    """The pattern sets of this pass, also run by `linalg-fuse-ops`: torch-mlir's f16
+    form normalised (`mixed_precision`), then conv + pool."""
+    return [*populate_mixed_precision_patterns(), PatternSet.of(*conv_pool_patterns(rule))]
 
 
 @dataclass(frozen=True)

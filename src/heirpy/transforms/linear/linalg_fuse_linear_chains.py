@@ -80,18 +80,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import prod
+from typing import cast
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     FloatAttr,
     IndexType,
     ModuleOp,
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -141,6 +143,7 @@ from heirpy.transforms.linear.linear_maps import (
     matrix_form,
     pad_convs_input,
 )
+from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.linear.orion_cost import (
     enclosing_function,
     linear_layer_diagonals,
@@ -392,17 +395,30 @@ def _reassociation(rank: int) -> Reassociation:
     return reassociation_attr([[0], range(1, rank)])
 
 
+def storage_element(chain: Chain) -> Attribute:
+    """The element type of the fused weights: the input's when the chain reads a
+    narrower float than it accumulates in (torch-mlir's f16 form: f16 weights, an f32
+    init), else the output's. The weights are composed in float64 and rounded once."""
+    in_element = cast(TensorType, chain.input.type).get_element_type()
+    out_element = cast(TensorType, chain.output.type).get_element_type()
+    if (
+        isinstance(in_element, AnyFloat) and isinstance(out_element, AnyFloat)
+        and in_element.bitwidth < out_element.bitwidth
+    ):
+        return in_element
+    return out_element
+
+
 def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
     out_type = chain.output.type
     assert isinstance(out_type, TensorType)
     conv = padded.conv
     dtype = element_dtype(out_type)
-    element = out_type.get_element_type()
     batch = out_type.get_shape()[0]
     pad_ops = zero_pad_ops(chain.input, padded.pad)
     source = pad_ops[-1].results[0] if pad_ops else chain.input
-    weight_type = TensorType(element, list(conv.weight.shape))
-    weight = dense_constant(conv.weight.astype(dtype), weight_type)
+    weight_type = TensorType(storage_element(chain), list(conv.weight.shape))
+    weight = dense_constant(conv.weight.astype(element_dtype(weight_type)), weight_type)
     full_init = np.broadcast_to(conv.const, (batch, *conv.const.shape)).astype(dtype)
     init_ops, init = build_init(full_init, out_type)
     op = Conv2DNchwFchwOp(
@@ -438,8 +454,10 @@ def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Oper
     dtype = element_dtype(out_type)
     d_out, d_in = matrix.shape
     ops: list[Operation] = []
+    weight_element = storage_element(chain)
+    weight_dtype = element_dtype(TensorType(weight_element, [1]))
     if chain.mode == UNBATCHED:
-        weight = dense_constant(matrix.astype(dtype), TensorType(element, [d_out, d_in]))
+        weight = dense_constant(matrix.astype(weight_dtype), TensorType(weight_element, [d_out, d_in]))
         init_ops, init = build_init(bias.astype(dtype), out_type)
         op = MatvecOp(
             [weight.result, chain.input], [init], [out_type]
@@ -458,7 +476,7 @@ def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Oper
         )
         ops.append(collapse)
         source = collapse.results[0]
-    weight = dense_constant(matrix.T.astype(dtype), TensorType(element, [d_in, d_out]))
+    weight = dense_constant(matrix.T.astype(weight_dtype), TensorType(weight_element, [d_in, d_out]))
     flat_out = TensorType(element, [batch, d_out])
     init_ops, init = build_init(np.broadcast_to(bias, (batch, d_out)).astype(dtype), flat_out)
     matmul = MatmulOp([source, weight.result], [init], [flat_out])
@@ -700,7 +718,10 @@ def populate_linalg_fuse_linear_chains_patterns(
     """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
     module's `dense_resource` blobs; without it the context heirpy remembers is used;
     `rule` is the cost rule, `CostRule()` by default)."""
-    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule))]
+    return [
+        *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
+        PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule)),
+    ]
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,7 @@ from heirpy.transforms.linear.linear_match import (
     may_be_linear_op,
     weight_slots,
 )
+from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.linear.runtime_operands import (
     broadcast_along,
     channel_source,
@@ -732,6 +733,8 @@ def populate_linalg_fuse_linear_ops_patterns(
     option of that name)."""
     reader = ConstantFolder(ctx)
     return [
+        # torch-mlir's f16 form first: the folds below see the f32 arithmetic.
+        *populate_mixed_precision_patterns(),
         PatternSet.of(
             FuseElementwiseIntoLinearOp(reader, bias_into_init),
             FuseRuntimeScaleIntoWeights(reader),

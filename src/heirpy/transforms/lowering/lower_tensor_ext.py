@@ -225,14 +225,13 @@ class LowerFusedConvPool(OpPattern[FusedConvPoolOp]):
         spelling = self.spellings.get(op, NO_SPELLING)
         result_type = op.result.type
         assert isinstance(result_type, TensorType)
-        element = result_type.get_element_type()
         new_ops: list[Operation] = []
 
         blobs = NO_BLOBS if self.ctx is None else ContextBlobs(self.ctx)
         weights = constant_array(op.filter, blobs)
         if weights is not None:
-            composed_type = TensorType(
-                element, [*weights.shape[:2], *geometry.composed_size()]
+            composed_type = TensorType(  # the filter's own (storage) element type
+                element_type(op.filter.type), [*weights.shape[:2], *geometry.composed_size()]
             )
             new_ops.append(dense_constant(compose_filter(weights, geometry, divisor), composed_type))
         else:

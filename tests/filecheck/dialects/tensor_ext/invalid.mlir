@@ -38,3 +38,21 @@ func.func @divisor_on_ints(%x: tensor<1x3x16x16xi32>, %w: tensor<4x3x3x3xi32>, %
   return %r : tensor<1x4x7x7xi32>
 }
 // CHECK: invalid.mlir:37:8: error: 'tensor_ext.fused_conv_pool' op only takes a 'divisor' on float tensors
+
+// -----
+
+// An f16 input and filter may accumulate into f32 inits (torch-mlir's half conv), never
+// the other way round, and input and filter share one type.
+func.func @narrower_accumulator(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4x14x14xf16>, %p: tensor<1x4x7x7xf16>) -> tensor<1x4x7x7xf16> {
+  %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %b : tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>, tensor<1x4x14x14xf16>) outs(%p : tensor<1x4x7x7xf16>) -> tensor<1x4x7x7xf16>
+  return %r : tensor<1x4x7x7xf16>
+}
+// CHECK: invalid.mlir:47:8: error: 'tensor_ext.fused_conv_pool' op expects the inits' element type f16 to be the input's (f32) or a wider float
+
+// -----
+
+func.func @input_filter_types(%x: tensor<1x3x16x16xf16>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4x14x14xf32>, %p: tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32> {
+  %r = tensor_ext.fused_conv_pool {conv_strides = array<i64: 1, 1>, conv_dilations = array<i64: 1, 1>, pool_window = array<i64: 2, 2>, pool_strides = array<i64: 2, 2>, pool_dilations = array<i64: 1, 1>} ins(%x, %w, %b : tensor<1x3x16x16xf16>, tensor<4x3x3x3xf32>, tensor<1x4x14x14xf32>) outs(%p : tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32>
+  return %r : tensor<1x4x7x7xf32>
+}
+// CHECK: invalid.mlir:55:8: error: 'tensor_ext.fused_conv_pool' op expects one element type for input and filter, and one for both inits

@@ -1,0 +1,355 @@
+"""torch-mlir's mixed-precision half form, normalised so the linear-op patterns see f32.
+
+torch-mlir exports a `.half()` model with f16 storage and f32 arithmetic around the
+linear ops: a conv or matmul reads f16 and accumulates into an f32 init, a `truncf`
+generic rounds its result to f16; batch norm widens that f16 again (`arith.extf` in its
+first generic's body), computes in f32 with its f16 constants widened in each body, and
+rounds once more at the end; an average pool sums the rounded f16 values into an f16
+init and divides in f16. The linear-op patterns match one form (an op whose result is
+read directly, single-op bodies), so in this form nothing folds.
+
+The mixed-precision rule: a linear run is computed in the accumulator type the exporter
+chose for it (f32), and rounded to the storage type (f16/bf16) once, where the run ends
+(before a nonlinearity, a return or anything else these patterns do not know). A
+`truncf` whose value only goes on into more linear arithmetic is moved past it:
+
+* `WidenLinearOpInput`: a conv / matmul accumulating in f32 that reads `truncf(y)` reads
+  `y` (a named op casts its inputs to its output type; only the rounding goes).
+* `WidenSumPool`: a sum pool of `truncf(y)` into a zero (or constant) f16 init sums `y`
+  into an f32 init; a `truncf` follows it.
+* `WidenElementwise`: an elementwise generic of add/sub/mul/div/neg (and `extf`) whose
+  inputs are `truncf(y)` or constants computes in f32: it reads `y`, its f16 constants
+  are widened outside the body (an `extf` generic of the constant, which constant
+  folding evaluates), a captured f16 scalar becomes an f32 scalar, and a `truncf`
+  follows when its result was f16.
+
+    %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<..xf16>, ..) outs(%b : tensor<..xf32>)
+    %t = linalg.generic ins(%c : ..xf32) outs(.. : ..xf16) { truncf }
+    %s = linalg.generic ins(%t, %mean : ..xf16, ..xf32) outs(.. : ..xf32) { extf; subf }
+  ->
+    %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<..xf16>, ..) outs(%b : tensor<..xf32>)
+    %s = linalg.generic ins(%c, %mean : ..xf32, ..xf32) outs(.. : ..xf32) { subf }
+
+The values computed differ from the input's only by the roundings removed (each at most
+half an f16 ulp of an intermediate), so the output is at least as close to the exact
+result. Folding then happens in f32 (float64 in numpy) and each folded constant is
+rounded to the type its operand had: weights stay f16, a conv's init stays f32.
+Nothing else is widened: an f16 function argument, a relu, a sigmoid keep their type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, FloatAttr, TensorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from heirpy.ir.dialects.linalg import (
+    FillOp,
+    GenericOp,
+    PoolingNchwSumOp,
+    YieldOp,
+)
+from heirpy.ir.utils import affine_maps, all_parallel, is_identity, iterator_attrs
+from heirpy.transforms.linear.constant_folding import is_compile_time_constant
+from heirpy.transforms.linear.linear_match import LINEAR_OP_TYPES
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, in_generic_body
+
+_LINEAR_BODY_OPS = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp)
+
+
+def _float_width(element: Attribute) -> int | None:
+    return element.bitwidth if isinstance(element, AnyFloat) else None
+
+
+def cast_type(value: SSAValue) -> TensorType:
+    assert isinstance(value.type, TensorType)
+    return value.type
+
+
+def _element(value: SSAValue) -> Attribute | None:
+    return value.type.get_element_type() if isinstance(value.type, TensorType) else None
+
+
+def _single_cast_body(op: GenericOp, cast: type[Operation]) -> bool:
+    """Is `op` an identity-mapped, parallel, one-input generic whose body is one `cast`
+    of its input?"""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or len(op.res) != 1:
+        return False
+    if not all_parallel(op.iterator_types) or not all(is_identity(m) for m in affine_maps(op.indexing_maps)):
+        return False
+    body = list(op.body.block.ops)
+    return (
+        len(body) == 2
+        and isinstance(body[0], cast)
+        and body[0].operands[0] is op.body.block.args[0]
+        and isinstance(body[1], YieldOp)
+        and body[1].operands[0] is body[0].results[0]
+        and op.inputs[0].type.get_shape() == op.res[0].type.get_shape()  # type: ignore[attr-defined]
+    )
+
+
+def truncf_source(value: SSAValue) -> SSAValue | None:
+    """`y` when `value` is `truncf(y)`, elementwise (a one-op generic or `arith.truncf` on
+    tensors) from a wider float; None otherwise."""
+    owner = value.owner
+    source: SSAValue | None = None
+    if isinstance(owner, GenericOp) and _single_cast_body(owner, arith.TruncFOp):
+        source = owner.inputs[0]
+    elif isinstance(owner, arith.TruncFOp) and isinstance(value.type, TensorType):
+        source = owner.input
+    if source is None:
+        return None
+    narrow, wide = _element(value), _element(source)
+    narrow_bits, wide_bits = _float_width(narrow) if narrow else None, _float_width(wide) if wide else None
+    if narrow_bits is None or wide_bits is None or wide_bits <= narrow_bits:
+        return None
+    return source
+
+
+def cast_generic(
+    value: SSAValue, element: Attribute, cast: type[arith.ExtFOp] | type[arith.TruncFOp]
+) -> list[Operation]:
+    """`tensor.empty` and an identity generic casting `value` elementwise to `element`
+    (torch-mlir's form of an `extf` / `truncf` of a tensor)."""
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    result_type = TensorType(element, type_.get_shape())
+    empty = tensor.EmptyOp([], result_type)
+    block = Block(arg_types=[type_.get_element_type(), element])
+    cast_op = cast(block.args[0], element)
+    block.add_ops([cast_op, YieldOp(cast_op.results[0])])
+    rank = len(type_.get_shape())
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    generic = GenericOp(
+        [value], [empty.tensor], Region(block), [identity, identity],
+        iterator_attrs(["parallel"] * rank), [result_type],
+    )
+    return [empty, generic]
+
+
+class WidenLinearOpInput(OpPattern[Operation], OutsideGenericBodies):
+    """A linear op accumulating in a wider type reads its input before the `truncf`.
+
+        %t = linalg.generic ins(%y : tensor<1x4x8x8xf32>) outs(..) { truncf } -> ..xf16
+        %c = linalg.conv_2d_nchw_fchw ins(%t, %w : ..xf16, ..xf16) outs(%b : ..xf32)
+      ->
+        %c = linalg.conv_2d_nchw_fchw ins(%y, %w : ..xf32, ..xf16) outs(%b : ..xf32)
+
+    Legality: `y`'s element type is the op's output element type (the op casts its
+    inputs to that type, so only the rounding goes)."""
+
+    op_types = LINEAR_OP_TYPES
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1 or len(op.operands) != 3:
+            return
+        accumulator = _element(op.results[0])
+        inputs = list(op.operands[:2])
+        for index, value in enumerate(inputs):
+            source = truncf_source(value)
+            if source is not None and _element(source) == accumulator:
+                inputs[index] = source
+        if inputs == list(op.operands[:2]):
+            return
+        # A new op, not new operands: a named op's body takes its operands' types.
+        build: Callable[..., Operation] = type(op)  # a named linalg op: (ins, outs, res)
+        widened = build(
+            inputs, [op.operands[2]], [op.results[0].type],
+            attributes=dict(op.attributes), properties=dict(op.properties),
+        )
+        rewriter.replace(op, widened)
+
+
+class WidenSumPool(OpPattern[PoolingNchwSumOp], OutsideGenericBodies):
+    """A sum pool of rounded values sums the wide values, rounding once after.
+
+        %t = linalg.generic ins(%y : ..xf32) { truncf } -> ..xf16
+        %z = linalg.fill ins(%c0 : f16) outs(..) -> tensor<1x4x4x4xf16>
+        %p = linalg.pooling_nchw_sum ins(%t, %win) outs(%z) -> tensor<1x4x4x4xf16>
+      ->
+        %z = linalg.fill ins(%c0' : f32) outs(..) -> tensor<1x4x4x4xf32>
+        %p = linalg.pooling_nchw_sum ins(%y, %win) outs(%z) -> tensor<1x4x4x4xf32>
+        %r = linalg.generic ins(%p) { truncf } -> tensor<1x4x4x4xf16>
+
+    Legality: the init is a `linalg.fill` of a constant scalar."""
+
+    op_types = (PoolingNchwSumOp,)
+
+    def rewrite(self, op: PoolingNchwSumOp, rewriter: PatternRewriter) -> None:
+        source = truncf_source(op.operands[0])
+        fill = op.operands[2].owner
+        if source is None or not isinstance(fill, FillOp):
+            return
+        scalar = fill.operands[0].owner
+        if not isinstance(scalar, arith.ConstantOp) or not isinstance(scalar.value, FloatAttr):
+            return
+        wide = _element(source)
+        result_type = op.results[0].type
+        assert isinstance(wide, AnyFloat) and isinstance(result_type, TensorType)
+        wide_type = TensorType(wide, result_type.get_shape())
+        zero = arith.ConstantOp(FloatAttr(scalar.value.value.data, wide))
+        empty = tensor.EmptyOp([], wide_type)
+        wide_fill = FillOp([zero.result], [empty.tensor], [wide_type])
+        pool = PoolingNchwSumOp(
+            [source, op.operands[1]], [wide_fill.results[0]], [wide_type],
+            properties=dict(op.properties),
+        )
+        narrow = cast_generic(pool.results[0], result_type.get_element_type(), arith.TruncFOp)
+        rewriter.insert([zero, empty, wide_fill, pool, *narrow], InsertPoint.before(op))
+        rewriter.replace(op, [], [narrow[-1].results[0]])
+
+
+class WidenElementwise(OpPattern[GenericOp], OutsideGenericBodies):
+    """An elementwise linear generic of rounded values or constants computes wide.
+
+        %t = linalg.generic ins(%c : ..xf32) { truncf } -> ..xf16
+        %s = linalg.generic ins(%t, %mean : ..xf16, 4x1x1xf32) outs(.. : ..xf32)
+               { %e = extf %in; %r = subf %e, %m; yield %r }
+        %m = linalg.generic ins(%s, %g : ..xf32, 4x1x1xf16) outs(.. : ..xf32)
+               { %e = extf %g; %r = mulf %in, %e; yield %r }
+      ->
+        %s = linalg.generic ins(%c, %mean) outs(.. : ..xf32) { subf }
+        %gw = linalg.generic ins(%g : 4x1x1xf16) { extf } -> 4x1x1xf32  // folded later
+        %m = linalg.generic ins(%s, %gw) outs(.. : ..xf32) { mulf }
+
+    Legality: parallel loops, one output read through the identity and not read by the
+    body; body ops add/sub/mul/div/neg/extf only; every input narrower than the wide type
+    is `truncf(y)` of it or a compile-time constant, every captured narrow scalar an
+    `arith.constant`; at least one input is such a `truncf(y)` or one constant is widened
+    in the body (otherwise there is nothing to do)."""
+
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if in_generic_body(op) or len(op.outputs) != 1 or len(op.res) != 1:
+            return
+        maps = affine_maps(op.indexing_maps)
+        if not all_parallel(op.iterator_types) or not is_identity(maps[-1]):
+            return
+        block = op.body.block
+        if block.args[len(op.inputs)].uses:
+            return
+        body = list(block.ops)
+        if not all(isinstance(o, (*_LINEAR_BODY_OPS, arith.ExtFOp)) for o in body[:-1]):
+            return
+        if not any(isinstance(o, _LINEAR_BODY_OPS) for o in body):
+            return  # a lone extf (of a constant: folded as it is) has no arithmetic to widen
+        wide = self._wide_type(op, body)
+        if wide is None:
+            return
+        new_inputs, pre_ops, changed = self._widen_inputs(op, wide)
+        if new_inputs is None or not changed:
+            return
+        new_block = self._wide_body(op, new_inputs, wide, pre_ops)
+        if new_block is None:
+            return
+        out_type = op.res[0].type
+        assert isinstance(out_type, TensorType)
+        wide_type = TensorType(wide, out_type.get_shape())
+        empty = tensor.EmptyOp([], wide_type)
+        generic = GenericOp(
+            new_inputs, [empty.tensor], Region(new_block),
+            [AffineMapAttr(m) for m in maps], op.iterator_types, [wide_type],
+        )
+        post: list[Operation] = []
+        if out_type.get_element_type() != wide:
+            post = cast_generic(generic.results[0], out_type.get_element_type(), arith.TruncFOp)
+        rewriter.insert([*pre_ops, empty, generic, *post], InsertPoint.before(op))
+        rewriter.replace(op, [], [(post[-1] if post else generic).results[0]])
+
+    def _wide_body(
+        self, op: GenericOp, new_inputs: list[SSAValue], wide: AnyFloat, pre_ops: list[Operation]
+    ) -> Block | None:
+        """The body of `op` computing in `wide` on `new_inputs`: each extf of a wide
+        value dropped, each binary/unary op rebuilt (its result type follows its
+        operands'), captured narrow scalars widened (their constants go to `pre_ops`)."""
+        block = op.body.block
+        body = list(block.ops)
+        new_block = Block(arg_types=[cast_type(v).get_element_type() for v in new_inputs] + [wide])
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args[: len(op.inputs)], new_block.args))
+        for inner in body[:-1]:
+            operands = [self._wide_value(v, mapping, wide, pre_ops) for v in inner.operands]
+            wide_operands = [v for v in operands if v is not None and v.type == wide]
+            if len(wide_operands) != len(operands):
+                return None
+            if isinstance(inner, arith.ExtFOp):
+                mapping[inner.results[0]] = wide_operands[0]
+                continue
+            build: Callable[..., Operation] = type(inner)  # an arith float op: (operands...)
+            new_op = build(*wide_operands)
+            new_block.add_op(new_op)
+            mapping[inner.results[0]] = new_op.results[0]
+        result = self._wide_value(body[-1].operands[0], mapping, wide, pre_ops)
+        if result is None:
+            return None
+        new_block.add_op(YieldOp(result))
+        return new_block
+
+    @staticmethod
+    def _wide_type(op: GenericOp, body: list[Operation]) -> AnyFloat | None:
+        """The one wider float the generic should compute in: a `truncf` source's type or
+        a body `extf`'s result type; None when there is none, or more than one."""
+        candidates = {_element(s) for s in (truncf_source(v) for v in op.inputs) if s is not None}
+        candidates |= {o.results[0].type for o in body if isinstance(o, arith.ExtFOp)}
+        if len(candidates) != 1:
+            return None
+        (wide,) = candidates
+        return wide if isinstance(wide, AnyFloat) else None
+
+    @staticmethod
+    def _widen_inputs(
+        op: GenericOp, wide: Attribute
+    ) -> tuple[list[SSAValue] | None, list[Operation], bool]:
+        """Each input at the wide type, the ops making them, and whether any changed."""
+        width = _float_width(wide)
+        inputs: list[SSAValue] = []
+        pre: list[Operation] = []
+        changed = False
+        for value in op.inputs:
+            element = _element(value)
+            bits = _float_width(element) if element is not None else None
+            if bits is None or width is None or bits > width:
+                return None, [], False
+            if bits == width:
+                inputs.append(value)
+                continue
+            source = truncf_source(value)
+            if source is not None and _element(source) == wide:
+                inputs.append(source)
+            elif is_compile_time_constant(value):
+                ops = cast_generic(value, wide, arith.ExtFOp)
+                pre += ops
+                inputs.append(ops[-1].results[0])
+            else:
+                return None, [], False
+            changed = True
+        return inputs, pre, changed
+
+    @staticmethod
+    def _wide_value(
+        value: SSAValue, mapping: dict[SSAValue, SSAValue], wide: AnyFloat, pre: list[Operation]
+    ) -> SSAValue | None:
+        """`value` (a body value or one captured from outside) at the wide type."""
+        if value in mapping:
+            return mapping[value]
+        if isinstance(value, BlockArgument):
+            return None  # the init's argument: refused above
+        if value.type == wide:
+            return value
+        owner = value.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr):
+            constant = arith.ConstantOp(FloatAttr(owner.value.value.data, wide))
+            pre.append(constant)
+            mapping[value] = constant.result
+            return constant.result
+        return None
+
+
+def populate_mixed_precision_patterns() -> list[PatternSet]:
+    """The normalisation every linear-fusion pass runs first (a no-op on f32 IR)."""
+    return [PatternSet.of(WidenLinearOpInput(), WidenSumPool(), WidenElementwise())]

@@ -1,0 +1,178 @@
+"""Every pipeline is dtype-clean (issue 34): on f32, f16 and bf16 variants of the same
+generated programs, no pass builds a body, a constant or an accumulator of another
+element type than its operands'. Shared by tests/unit/test_dtype_clean.py (a small fixed
+sample) and benchmarks/fuzz_dtypes.py (thousands on demand); imports nothing from pytest.
+
+A variant is the program of tests/strategies.py with its element type converted
+(`convert_element`: every f32 type, its resource blobs and its -inf literal), so the f16
+and bf16 programs hold the same layers as the f32 one: depthwise convs, batch norms,
+pools, convs, matmuls, softmax. For each variant and pipeline:
+
+  crash      the pipeline raised something else than a user-facing `HeirpyError`
+  refused    a `HeirpyError` (kept apart: a documented limit, not a dtype bug)
+  invalid    heirpy's verifier rejects the output
+  iree       iree-opt does not parse the output (all outputs of a batch go through one
+             `iree-opt --split-input-file` call; an error's line names the program)
+  mismatch   f32/f16: the output differs from the input under the evaluator by more than
+             `dtype_tolerance` (bf16 has no numpy type: the evaluator cannot run it)
+
+The tolerance is derived from the element type: fusion reassociates sums and, in half
+precision, removes intermediate roundings (the mixed-precision rule, docs/passes.md), so
+each layer may move a value by a few units in the last place of its type:
+rtol = atol = 8 * eps * (layers + 1) (f16: eps = 2^-10, 5 layers -> 0.047; f32: 5.7e-6).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from heirpy.api import context_of, parse, print_module, run_pipeline
+from heirpy.interp.equivalence import check_equivalence
+from heirpy.interp.resources import load_module, module_resources
+from heirpy.ir.diagnostics import HeirpyError, verify_module
+
+MAIN_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
+HEIR_PIPELINE = "heir-prepare"
+PIPELINES = {"main": MAIN_PIPELINE, "iree": "iree-prepare", "heir": HEIR_PIPELINE}
+ELEMENTS = ("f16", "bf16")
+DTYPE_ERRORS = ("crash", "invalid", "iree")  # what counts against the issue's target
+SEEDS = (0, 1)
+
+_EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps), "bf16": 2.0**-7}
+_NEG_INF = {"f32": "0xFF800000", "f16": "0xFC00", "bf16": "0xFF80"}
+_BLOB = re.compile(r"(\w+)\.float32: \"0x04000000([0-9A-Fa-f]*)\"")
+
+
+def dtype_tolerance(element: str, layers: int) -> float:
+    """rtol = atol for a program of `layers` layers in `element` (module docstring)."""
+    return 8 * _EPS[element] * (layers + 1)
+
+
+def _bf16_bytes(values: np.ndarray) -> bytes:
+    """f32 values rounded to nearest even bf16, as little-endian 16-bit patterns."""
+    bits = values.astype("<f4").view("<u4").astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype("<u2").tobytes()
+
+
+def convert_element(text: str, element: str) -> str:
+    """`text` (an f32 program of tests/strategies.py) with every f32 made `element`: the
+    types, the -inf literal of a max pool's init and each resource blob's values (its
+    alignment header too: 2 bytes for a 16-bit type)."""
+    if element == "f32":
+        return text
+
+    def blob(match: re.Match[str]) -> str:
+        values = np.frombuffer(bytes.fromhex(match.group(2)), dtype="<f4")
+        data = values.astype("<f2").tobytes() if element == "f16" else _bf16_bytes(values)
+        return f'{match.group(1)}.{element}: "0x02000000{data.hex().upper()}"'
+
+    text = _BLOB.sub(blob, text)
+    text = re.sub(r"dense_resource<(\w+)\.float32>", rf"dense_resource<\1.{element}>", text)
+    text = text.replace(_NEG_INF["f32"], _NEG_INF[element])
+    return re.sub(r"(?<=[\sx<(,:])f32\b", element, text)  # `xf32>`, `: f32`, `(f32`
+
+
+@dataclass
+class Variant:
+    """One program in one element type."""
+
+    name: str
+    element: str
+    text: str
+    layers: int
+
+
+@dataclass
+class Finding:
+    variant: str
+    pipeline: str
+    kind: str  # crash | refused | invalid | iree | mismatch
+    detail: str
+
+
+@dataclass
+class Outputs:
+    """The printed outputs to send through iree-opt, and what went wrong before that."""
+
+    texts: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, pipeline, text)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _one_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {lines[-1] if lines else ''}"
+
+
+def run_variant(variant: Variant, pipelines: dict[str, str], outputs: Outputs, *, numerics: bool = True) -> None:
+    """Run each pipeline on `variant`: verify, compare numerics, keep the output text."""
+    reference = load_module(variant.text) if numerics and variant.element != "bf16" else None
+    for label, spec in pipelines.items():
+        module = parse(variant.text)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                run_pipeline(module, spec, verify=False)
+        except HeirpyError as err:
+            outputs.findings.append(Finding(variant.name, label, "refused", _one_line(err)))
+            continue
+        except Exception as err:  # noqa: BLE001 - any other exception is the finding
+            outputs.findings.append(Finding(variant.name, label, "crash", _one_line(err)))
+            continue
+        try:
+            verify_module(module)
+        except Exception as err:  # noqa: BLE001
+            outputs.findings.append(Finding(variant.name, label, "invalid", _one_line(err)))
+            continue
+        outputs.texts.append((variant.name, label, print_module(module)))
+        if reference is None:
+            continue
+        tol = dtype_tolerance(variant.element, variant.layers)
+        try:
+            report = check_equivalence(
+                reference.module, module, "main", seeds=SEEDS, rtol=tol, atol=tol,
+                resources_a=reference.resources, resources_b=module_resources(module, context_of(module)),
+                nonfinite_equal=True, row_major_results=label == "heir", padded_args=label == "heir",
+            )
+        except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
+            outputs.findings.append(Finding(variant.name, label, "mismatch", f"evaluating failed: {_one_line(err)}"))
+            continue
+        if not report.ok:
+            outputs.findings.append(Finding(variant.name, label, "mismatch", report.summary().replace("\n", " | ")))
+
+
+def iree_parse(texts: Sequence[tuple[str, str, str]], iree_opt: str = "iree-opt") -> list[Finding]:
+    """Send every text through ONE `iree-opt --split-input-file` call; each error's line
+    number names the program it is in."""
+    if not texts:
+        return []
+    starts: list[int] = []
+    chunks: list[str] = []
+    line = 1
+    for _, _, text in texts:
+        starts.append(line)
+        chunks.append(text.rstrip("\n"))
+        line += text.rstrip("\n").count("\n") + 2  # the chunk's lines and the separator
+    joined = "\n// -----\n".join(chunks) + "\n"
+    done = subprocess.run(
+        [iree_opt, "--split-input-file", "-", "-o", "/dev/null"],
+        input=joined, capture_output=True, text=True, timeout=600,
+    )
+    findings: list[Finding] = []
+    seen: set[int] = set()
+    for match in re.finditer(r"^<stdin>:(\d+):\d+: error: (.*)$", done.stderr, re.M):
+        at = int(match.group(1))
+        index = max(i for i, start in enumerate(starts) if start <= at)
+        if index not in seen:
+            seen.add(index)
+            name, label, _ = texts[index]
+            findings.append(Finding(name, label, "iree", match.group(2)))
+    if done.returncode != 0 and not findings:
+        findings.append(Finding("(batch)", "-", "iree", done.stderr.strip()[-300:]))
+    return findings
