@@ -24,7 +24,7 @@ from heirpy.ir.dialects.linalg import (
 )
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import int_pair, reassociation_groups, static_shape
-from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.constant_folding import ConstantFolder, init_elements
 from heirpy.transforms.linear.linear_maps import (
     AffineConv,
     SampleMap,
@@ -68,6 +68,7 @@ class Step:
     weights: int = 0  # weight elements of a costly or leveled step (a pool or sum has none)
     macs: int = 0  # its multiply-accumulates per sample (a sum counts its adds)
     leveled: bool = False  # a free step that costs HEIR a level unless folded: a scale
+    init_size: int = 0  # elements its init (an add's constant) is stored in (`init_elements`)
 
     @property
     def result(self) -> SSAValue:
@@ -125,7 +126,7 @@ def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
         weight.astype(np.float64), int_pair(op.window_strides()), int_pair(op.window_dilations()), const
     )
     return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init],
-                weights=weight.size, macs=conv.macs())
+                weights=weight.size, macs=conv.macs(), init_size=init_elements(const))
 
 
 def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
@@ -143,7 +144,7 @@ def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
 
     conv = AffineConv(pool_filter(const.shape[0], shape), int_pair(strides), int_pair(dilations), const)
     return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init],
-                macs=const.size * prod(shape))
+                macs=const.size * prod(shape), init_size=init_elements(const))
 
 
 def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step | None:
@@ -171,7 +172,8 @@ def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step |
         )
     return Step(op, op.input, True, BATCHED, composed.apply, conv=composed,
                 weights=weight.size, macs=composed.macs(),
-                constants=[op.filter, op.conv_init, op.pool_init])
+                constants=[op.filter, op.conv_init, op.pool_init],
+                init_size=init_elements(conv_const) + init_elements(pool_const))
 
 
 def _sum_step(reduction: SumReduction, reader: ConstantFolder) -> Step | None:
@@ -194,7 +196,7 @@ def _sum_step(reduction: SumReduction, reader: ConstantFolder) -> Step | None:
     # representation; a chain that starts with a sum becomes a contraction instead.
     return Step(reduction.op, reduction.operand, True, BATCHED, apply,
                 constants=[reduction.init], summed_axes=tuple(a - 1 for a in axes),
-                macs=prod(in_shape[1:]))
+                macs=prod(in_shape[1:]), init_size=init_elements(const))
 
 
 def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
@@ -209,7 +211,7 @@ def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
         return batch @ matrix + const
 
     return Step(op, x, True, BATCHED, apply, constants=[w, init],
-                weights=matrix.size, macs=matrix.size)
+                weights=matrix.size, macs=matrix.size, init_size=init_elements(const))
 
 
 def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
@@ -227,7 +229,7 @@ def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
         return batch @ matrix + const64
 
     return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init],
-                weights=matrix.size, macs=matrix.size)
+                weights=matrix.size, macs=matrix.size, init_size=init_elements(const))
 
 
 def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
@@ -296,10 +298,10 @@ def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
     # folded into a linear op's weights (the depth model charges a uniform one nothing
     # because heirpy's fusions fold it), unlike an add.
     leveled = match.kind in ("mul", "div")
-    weights = _constant_elements(op, match.operand) if leveled else 0
+    stored = _constant_elements(op, match.operand)
     return Step(op, match.operand, False, mode, apply_batched, apply_unbatched, conv,
-                constants=list(op.operands), leveled=leveled, weights=weights,
-                macs=prod(full.shape[1:]) if leveled else 0)
+                constants=list(op.operands), leveled=leveled, weights=stored if leveled else 0,
+                macs=prod(full.shape[1:]) if leveled else 0, init_size=0 if leveled else stored)
 
 
 def _constant_elements(op: Operation, activation: SSAValue) -> int:

@@ -77,6 +77,7 @@ matrix would exceed 2^22 entries.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from math import prod
@@ -101,6 +102,7 @@ from xdsl.rewriter import InsertPoint
 from heirpy.analysis.orion_packing import conv_diagonals
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors, linear_stages
 from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     MatmulOp,
@@ -109,6 +111,8 @@ from heirpy.ir.dialects.linalg import (
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import (
     Reassociation,
+    element_bytes,
+    element_type,
     i64_vector,
     reassociation_attr,
     static_shape,
@@ -118,6 +122,7 @@ from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
     erase_dead_constant_slices,
+    init_elements,
 )
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -126,6 +131,7 @@ from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_POLICY,
     CostRule,
     FusionCost,
+    constant_growth_remark,
     cost_rule,
 )
 from heirpy.transforms.linear.linear_maps import (
@@ -235,6 +241,11 @@ class Chain:
         costly = [s for i, s in enumerate(self.steps) if s.costly or (s.leveled and i < first)]
         return sum(s.weights for s in costly), sum(s.macs for s in costly)
 
+    def constants_before(self) -> int:
+        """Constant elements the chain's steps store (weights, inits, added constants):
+        what the fused op's constants replace."""
+        return sum(s.weights + s.init_size for s in self.steps)
+
     def as_contraction(self) -> Contraction | None:
         """A chain that starts with a sum over sample axes (global average pool, then
         its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
@@ -325,8 +336,13 @@ class Contraction:
 
     def form(self) -> Form:
         """MACs: every input element for every output element (a back end may sum
-        first); weights: the distinct values of the weight."""
+        first); weights: the distinct values of the weight (what the cost rule weighs;
+        `emit_contraction` stores `stored_elements`)."""
         return Form("contraction", self.bias.size * prod(self.in_sample), self.weight.size)
+
+    def stored_elements(self) -> int:
+        """Elements of the dense matrix `emit_contraction` writes."""
+        return self.bias.size * prod(self.in_sample)
 
     def dense_matrix(self) -> np.ndarray:
         """[D_out, D_in]: `weight` repeated over the summed input axes."""
@@ -512,8 +528,10 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         reader: ConstantFolder | None = None,
         slot_budget: int | None = None,
         rule: CostRule | None = None,
+        pass_name: str = "linalg-fuse-linear-chains",
     ):
         self.reader = ConstantFolder() if reader is None else reader
+        self.pass_name = pass_name  # the remark's
         self.slot_budget = slot_budget
         self.rule = CostRule() if rule is None else rule
         # Per function, the vector length each linear op carried when this pattern first
@@ -593,12 +611,18 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         if form is None:
             return False
         weights_before, macs_before = chain.cost_before()
-        cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs)
+        cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs,
+                          constants_before=chain.constants_before(),
+                          constants_after=stored_constants(form, conv, contraction, d_out))
         if self.rule.counts_diagonals:
             before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
             cost = replace(cost, diagonals_before=before, diagonals_after=after)
         if not self.rule.allows(cost):
             return False
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(chain.steps[-1].op), cost,
+                                         element_bytes(element_type(chain.output.type)) or 4),
+                  file=sys.stderr)
         if form.kind == "conv":
             assert conv is not None
             new_ops = emit_conv(chain, conv)
@@ -618,6 +642,19 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             rewriter.erase(old.op)
         erase_dead_constant_slices(rewriter, constants)
         return True
+
+
+def stored_constants(form: Form, padded: PaddedConv | None, contraction: Contraction | None, d_out: int) -> int:
+    """Constant elements the op of `form` is emitted with: its weight as written (a
+    contraction's dense matrix) and its init (a conv's as `build_init` stores it; a
+    matrix's bias, one per output)."""
+    if form.kind == "conv":
+        assert padded is not None
+        return form.weights + init_elements(padded.conv.const)
+    if form.kind == "contraction":
+        assert contraction is not None
+        return contraction.stored_elements() + d_out
+    return form.weights + d_out
 
 
 def chain_diagonals(
@@ -696,11 +733,13 @@ def populate_linalg_fuse_linear_chains_patterns(
     ctx: Context | None = None,
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
     rule: CostRule | None = None,
+    pass_name: str = "linalg-fuse-linear-chains",
 ) -> list[PatternSet]:
     """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
     module's `dense_resource` blobs; without it the context heirpy remembers is used;
-    `rule` is the cost rule, `CostRule()` by default)."""
-    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule))]
+    `rule` is the cost rule, `CostRule()` by default; `pass_name` names the pass in
+    remarks)."""
+    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule, pass_name))]
 
 
 @dataclass(frozen=True)
@@ -724,7 +763,9 @@ class LinalgFuseLinearChainsPass(ModulePass):
     Cost rule (`heirpy.transforms.linear.fusion_cost`): `policy=depth|balanced|size`
     (default `balanced`: fuse when the fused weights are at most `max-weight-growth`
     times the replaced ones per level saved, default 4), `max-mac-growth=X` (also bound
-    MACs per sample; default 0, off).
+    MACs per sample; default 0, off), `max-constant-growth=X` (refuse a chain whose
+    stored constants, a contraction's dense matrix and the inits included, grow more than
+    X per level saved; default 0: such a chain is fused with a remark past 1.5x per level).
     """
 
     name = "linalg-fuse-linear-chains"
@@ -734,11 +775,12 @@ class LinalgFuseLinearChainsPass(ModulePass):
     max_mac_growth: int | float = 0
     max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
     orion_slots: int = DEFAULT_ORION_SLOTS
+    max_constant_growth: int | float = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
             self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
-            self.max_diagonal_growth, self.orion_slots,
+            self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
         budget = self.slot_budget or None
         apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget, rule))
