@@ -360,6 +360,16 @@ def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
     following = _single_user_step(step.result, step_at)
     if following is not None and _compatible(step.mode, following.mode):
         return None  # the chain goes on: the pattern fires at its end instead
+    chain = branch_ending_at(step, step_at)
+    if chain is None or chain.levels() < 2:
+        return None
+    return chain
+
+
+def branch_ending_at(step: Step, step_at: StepOf) -> Chain | None:
+    """The maximal chain ending at `step`, whatever follows it and however few levels it
+    costs (`chains_through_adds` composes it with the conv after an add); None without
+    a costly op."""
     steps = [step]
     mode = step.mode
     while True:
@@ -379,9 +389,7 @@ def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
         dropped = steps.pop(0)
         prefix = prefix + [dropped] if dropped.reshape_only else []
     chain = Chain(steps, mode or UNBATCHED, prefix)
-    if chain.costly_count() < 1 or chain.levels() < 2:
-        return None
-    return chain
+    return chain if chain.costly_count() >= 1 else None
 
 
 def _leading_leveled(steps: list[Step]) -> int:
@@ -739,7 +747,15 @@ def populate_linalg_fuse_linear_chains_patterns(
     module's `dense_resource` blobs; without it the context heirpy remembers is used;
     `rule` is the cost rule, `CostRule()` by default; `pass_name` names the pass in
     remarks)."""
-    return [PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule, pass_name))]
+    # Imported here: `chains_through_adds` builds on this module's chains. Its pattern
+    # runs after every chain is fused (a branch is then one op), in a set of its own
+    # (`FuseLinearChain`'s step memo assumes no other pattern rewrites in its sweep).
+    from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
+
+    reader = ConstantFolder(ctx)
+    rule = CostRule() if rule is None else rule
+    return [PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name)),
+            PatternSet.of(FuseChainThroughAdd(reader, rule, pass_name))]
 
 
 @dataclass(frozen=True)
