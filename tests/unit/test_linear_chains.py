@@ -216,8 +216,11 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
 
 
 def test_pattern_list_is_exported() -> None:
-    (only,) = populate_linalg_fuse_linear_chains_patterns()
-    assert [type(p).__name__ for p in only.patterns] == ["FuseLinearChain"]
+    """Chains first, alone in their set (the step memo's assumption), then chains
+    through skip adds, which read the fused chains as branches."""
+    chains, through_adds = populate_linalg_fuse_linear_chains_patterns()
+    assert [type(p).__name__ for p in chains.patterns] == ["FuseLinearChain"]
+    assert [type(p).__name__ for p in through_adds.patterns] == ["FuseChainThroughAdd"]
 
 
 # ----------------------------------------------------------------------------- global pools

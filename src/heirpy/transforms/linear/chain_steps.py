@@ -20,6 +20,7 @@ from heirpy.ir.dialects.linalg import (
     MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
+    TransposeOp,
     VecmatOp,
 )
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
@@ -110,6 +111,8 @@ def step_of(op: Operation, reader: ConstantFolder) -> Step | None:
         return _pad_step(op, reader)
     if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
         return _reshape_step(op)
+    if isinstance(op, TransposeOp):
+        return _transpose_step(op)
     reduction = match_sum_reduction(op)
     if reduction is not None:
         return _sum_step(reduction, reader)
@@ -269,6 +272,19 @@ def _reshape_step(op: Operation) -> Step | None:
     return Step(op, op.operands[0], False, BATCHED, apply, reshape_only=True)
 
 
+def _transpose_step(op: TransposeOp) -> Step | None:
+    """A transpose that keeps the batch axis (a channel shuffle's middle op): free, like
+    a reshape; `Chain.as_conv` reads a run of them as a channel permutation."""
+    permutation = list(op.permutation.get_values())
+    if not permutation or permutation[0] != 0:
+        return None
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch.transpose(permutation)
+
+    return Step(op, op.inputs[0], False, BATCHED, apply, reshape_only=True)
+
+
 def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
     match = match_elementwise_affine(op, reader)
     if match is None or not match.is_affine():
@@ -328,3 +344,29 @@ def _elementwise_as_conv(kind: str, operand_is_lhs: bool, sample: np.ndarray) ->
         return None
     factor = scale if kind == "mul" else 1.0 / scale
     return AffineConv(np.diag(factor)[:, :, None, None], (1, 1), (1, 1), zero)
+
+
+def channel_permutation(steps: list[Step], start: int) -> tuple[AffineConv, int] | None:
+    """The run of reshapes and transposes from `steps[start]` as a 1x1 conv with a
+    permutation filter, and the index after the run, when the run maps an NCHW sample to
+    one of the same shape by permuting its channels (ShuffleNet's channel shuffle:
+    expand to [N, g, C/g, H, W], swap the group axes, collapse back); else None. Found
+    by sending each element's index through the run."""
+    end = start
+    while end < len(steps) and steps[end].reshape_only and steps[end].zero_pad is None:
+        end += 1
+    shape = static_shape(steps[start].activation.type)
+    if end == start or shape is None or len(shape) != 4 or static_shape(steps[end - 1].result.type) != shape:
+        return None
+    channels, height, width = shape[1:]
+    probe = np.arange(channels * height * width, dtype=np.float64).reshape(1, channels, height, width)
+    moved = probe
+    for step in steps[start:end]:
+        moved = step.apply_batched(moved)
+    if moved.shape != probe.shape:
+        return None
+    sources = (moved[0, :, 0, 0] // (height * width)).astype(int)
+    if sorted(sources) != list(range(channels)) or not np.array_equal(moved[0], probe[0, sources]):
+        return None
+    weight = np.eye(channels)[sources][:, :, None, None]
+    return AffineConv(weight, (1, 1), (1, 1), np.zeros((channels, height, width))), end

@@ -91,7 +91,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -100,7 +99,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.orion_packing import conv_diagonals
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors, linear_stages
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import (
@@ -117,7 +116,7 @@ from heirpy.ir.utils import (
     reassociation_attr,
     static_shape,
 )
-from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, step_of
+from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, channel_permutation, step_of
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -153,6 +152,7 @@ from heirpy.transforms.linear.orion_cost import (
     op_diagonals,
     orion_layouts,
 )
+from heirpy.transforms.linear.slot_budget import SlotBudget, carried_vectors
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 STEP_MEMO_SIZE = 64
@@ -285,12 +285,20 @@ class Chain:
             return None
         pad: SpatialPad = ((0, 0), (0, 0))
         convs: list[AffineConv] = []
-        for step in self.steps:
+        index = 0
+        while index < len(self.steps):
+            step = self.steps[index]
+            index += 1
             if step.conv is not None:
                 convs.append(step.conv)
                 continue
             if step.zero_pad is None:
-                return None
+                shuffle = channel_permutation(self.steps, index - 1)
+                if shuffle is None:
+                    return None
+                permutation, index = shuffle
+                convs.append(permutation)
+                continue
             moved = pad_convs_input(convs, _padded_hw(in_shape, pad), step.zero_pad)
             if moved is None:
                 return None
@@ -697,44 +705,6 @@ def chain_diagonals(
         source = chain.input if kind == "contraction" else wide.input
         after = linear_layer_diagonals(source, d_out, layouts, slots, last)
     return before, after
-
-
-def carried_vectors(func: FuncOp) -> dict[Operation, int]:
-    """Each linear op of `func` on secret data (`heirpy.analysis.slots.linear_stages`:
-    matvec, vecmat, matmul, convs, sum pools, fused conv+pool) -> the longer of the
-    secret tensor it reads and the one it writes, in elements."""
-    return {stage.op: max(stage.d_in, stage.d_out) for stage in linear_stages(func)}
-
-
-@dataclass(frozen=True)
-class SlotBudget:
-    """How long a fused matrix's vectors may be.
-
-    HEIR's CKKS kernels need a linear op's secret input and output each in ONE
-    ciphertext, so the ring (`min-slot-count`) a function needs is set by its longest
-    such vector. A matrix is within budget when its vectors fit `slots`, or when they
-    are no longer than `carried`: the longest secret tensor a linear op OUTSIDE the
-    chain reads or writes (`carried_vectors`, taken before any chain of the function is
-    fused), or the function takes or returns (`boundary_vectors`: those are
-    ciphertexts whatever is fused). Then the function needs that ring anyway and the
-    matrix costs no larger one; LeNet-5's pool2+FC1 matrix (1600 x 120) fits beside
-    conv1's 6x28x28 = 4704 output, and a chain that is the whole function fits beside
-    its own input. The chain's own ops do not count otherwise: they are what the fusion
-    replaces (a 1600-wide intermediate of the chain is not a vector the fused function
-    carries).
-    """
-
-    slots: int
-    carried: int
-
-    def allows(self, d_in: int, d_out: int, tensor_in: int, tensor_out: int) -> bool:
-        """`d_in`/`d_out`: one sample's vectors; `tensor_in`/`tensor_out`: the whole
-        secret tensors the matrix op reads and writes (the batch included), compared
-        with `carried`, which is measured the same way."""
-        if max(d_in, d_out) <= self.slots:
-            return True
-        return max(tensor_in, tensor_out) <= self.carried
-
 
 
 def populate_linalg_fuse_linear_chains_patterns(
