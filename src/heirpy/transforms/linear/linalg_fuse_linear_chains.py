@@ -16,15 +16,21 @@ compile-time constants, the same for every batch element):
     its weight transpose is folded), `matvec`, `vecmat`, and a `linalg.generic` that
     sums over sample axes (torch's global average pool, `(d0, d1, 0, 0)` output);
   free: elementwise `± K`, `* K`, `/ K` (bias, the average pool's divide, batch-norm),
-    `tensor.pad`, and `tensor.collapse_shape`/`expand_shape` that keep the batch axis.
+    `tensor.pad`, and `tensor.collapse_shape`/`expand_shape`/`linalg.transpose` that keep
+    the batch axis.
 A chain runs from its first to its last costly op (plus trailing free elementwise
 steps); leading/trailing pads and reshapes stay outside. It fuses when it has at least
-two costly ops and every intermediate result has exactly one user.
+two costly ops and every intermediate result has exactly one user. Through a skip
+connection (a conv reading `branch + skip`, the skip no deeper than the branch's input)
+the pass's second pattern set composes the conv with the branch
+(`chains_through_adds.FuseChainThroughAdd`).
 
 Representations and the rule that picks one (cost = multiply-accumulates per sample,
 which is also the number of plaintext-ciphertext products the op needs):
   * conv: only when every step is translation-equivariant (conv, pool, fused_conv_pool,
-    per-channel scale, any constant add; no reshape inside), or a zero pad of H and W
+    per-channel scale, any constant add; a run of reshapes and transposes inside only
+    when it permutes channels, ShuffleNet's channel shuffle, read as a 1x1 permutation
+    conv: `chain_steps.channel_permutation`), or a zero pad of H and W
     that moves to the chain's input (`linear_maps.pad_through_window`: every step before
     it has windows no wider than their stride and reads its input to the end, as
     VGG's `avgpool(2) -> pad 1 -> conv`; the chain is then one conv of the padded
