@@ -127,3 +127,45 @@ def test_bad_diagonal_options_are_one_line_errors(growth: float, slots: int, mes
 def test_good_options_make_the_rule() -> None:
     assert cost_rule("size", 2, 0, "p") == CostRule("size", 2.0, 0.0)
     assert cost_rule("diagonals", 4, 0, "p", 3, 4096) == CostRule("diagonals", 4.0, 0.0, 3.0, 4096)
+
+
+def _stored(levels: int, before: int, after: int) -> FusionCost:
+    """A chain whose weights do not grow (a global pool into a Linear, weighed by its
+    distinct weights) but whose stored constants go from `before` to `after`."""
+    return FusionCost(levels, 100, 100, 100, 100, constants_before=before, constants_after=after)
+
+
+def test_constant_growth_is_one_when_not_counted() -> None:
+    assert LENET_POOL_FC.constant_growth == 1.0
+    assert _stored(1, 16, 435).constant_growth == pytest.approx(27.1875)
+    assert _stored(1, 0, 0).constant_growth == 1.0
+    assert _stored(1, 0, 3).constant_growth == float("inf")
+
+
+def test_max_constant_growth_at_its_limit_and_each_side() -> None:
+    """max-constant-growth=1.5: 1.5x for one level fuses, just over it does not; it
+    compounds per level saved (2.25x for two); 0 (the default) never refuses."""
+    rule = CostRule(max_constant_growth=1.5)
+    assert rule.allows(_stored(1, 100, 150))
+    assert not rule.allows(_stored(1, 100, 151))
+    assert rule.allows(_stored(1, 100, 149))
+    assert rule.allows(_stored(2, 100, 225)) and not rule.allows(_stored(2, 100, 226))
+    assert CostRule().allows(_stored(1, 100, 10_000))
+    assert CostRule("depth", max_constant_growth=1.5).allows(_stored(1, 100, 10_000))
+    # The weight bound still applies beside it.
+    assert not CostRule(max_weight_growth=2, max_constant_growth=1.5).allows(
+        FusionCost(1, 100, 300, 100, 100, constants_before=100, constants_after=120))
+
+
+def test_the_remark_fires_past_one_and_a_half_per_level() -> None:
+    assert not CostRule.grows_constants(_stored(1, 100, 150))
+    assert CostRule.grows_constants(_stored(1, 100, 151))
+    assert not CostRule.grows_constants(_stored(2, 100, 225))
+    assert CostRule.grows_constants(_stored(2, 100, 226))
+    assert not CostRule.grows_constants(LENET_POOL_FC)  # constants not counted
+
+
+def test_constant_growth_option() -> None:
+    assert cost_rule("balanced", 4, 0, "p", max_constant_growth=1.5) == CostRule(max_constant_growth=1.5)
+    with pytest.raises(HeirpyError, match=r"max-constant-growth=0.5}: expected 0 \(off\) or a number >= 1"):
+        cost_rule("balanced", 4, 0, "p", max_constant_growth=0.5)

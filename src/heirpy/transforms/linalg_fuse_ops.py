@@ -66,6 +66,7 @@ def populate_linalg_fuse_ops_patterns(
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
     rule: CostRule | None = None,
     bias_into_init: bool = False,
+    pass_name: str = "linalg-fuse-linear-chains",
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-linear-ops`,
@@ -80,7 +81,7 @@ def populate_linalg_fuse_ops_patterns(
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns(rule)
     if linear_chains:
-        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule)
+        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule, pass_name)
     if pointwise:
         sets += populate_linalg_fuse_pointwise_patterns()
     return sets
@@ -122,6 +123,8 @@ class LinalgFuseOpsPass(ModulePass):
     max_mac_growth: int | float = 0
     max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
     orion_slots: int = DEFAULT_ORION_SLOTS
+    max_constant_growth: int | float = 0
+    """The linear-chain group's bound on stored constants (`linalg-fuse-linear-chains`)."""
     bias_into_init: bool = False
     """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
     HEIR's, is true)."""
@@ -129,7 +132,7 @@ class LinalgFuseOpsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
             self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
-            self.max_diagonal_growth, self.orion_slots,
+            self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
         sets = populate_linalg_fuse_ops_patterns(
             ctx,
@@ -140,5 +143,6 @@ class LinalgFuseOpsPass(ModulePass):
             slot_budget=self.slot_budget or None,
             rule=rule,
             bias_into_init=self.bias_into_init,
+            pass_name=self.name,
         )
         apply_pattern_sets(op, sets)

@@ -110,8 +110,9 @@ from heirpy.transforms.heir.heir_native_convs import RowMajorValues
 from heirpy.transforms.heir.heir_result_conv import ResultThroughConv, is_result_conv
 from heirpy.transforms.heir.heir_results import ExpandInPieces, FlatResult, SliceOfElementwise, SliceOfMatvec
 from heirpy.transforms.heir.heir_strided_convs import strided_convs_on_grid
+from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
+from heirpy.transforms.linear.chains import Chain
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.linear.linalg_fuse_linear_chains import BATCHED, Chain, Step, step_of
 from heirpy.transforms.linear.linear_maps import affine_matrix
 from heirpy.transforms.linear.linear_match import gather_through_map, match_elementwise_affine
 from heirpy.transforms.lowering.lower_tensor_ext import populate_lower_tensor_ext_patterns

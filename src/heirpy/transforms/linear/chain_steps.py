@@ -20,11 +20,12 @@ from heirpy.ir.dialects.linalg import (
     MatmulOp,
     MatvecOp,
     PoolingNchwSumOp,
+    TransposeOp,
     VecmatOp,
 )
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.ir.utils import int_pair, reassociation_groups, static_shape
-from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.constant_folding import ConstantFolder, init_elements
 from heirpy.transforms.linear.linear_maps import (
     AffineConv,
     SampleMap,
@@ -68,6 +69,7 @@ class Step:
     weights: int = 0  # weight elements of a costly or leveled step (a pool or sum has none)
     macs: int = 0  # its multiply-accumulates per sample (a sum counts its adds)
     leveled: bool = False  # a free step that costs HEIR a level unless folded: a scale
+    init_size: int = 0  # elements its init (an add's constant) is stored in (`init_elements`)
 
     @property
     def result(self) -> SSAValue:
@@ -109,6 +111,8 @@ def step_of(op: Operation, reader: ConstantFolder) -> Step | None:
         return _pad_step(op, reader)
     if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
         return _reshape_step(op)
+    if isinstance(op, TransposeOp):
+        return _transpose_step(op)
     reduction = match_sum_reduction(op)
     if reduction is not None:
         return _sum_step(reduction, reader)
@@ -125,7 +129,7 @@ def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
         weight.astype(np.float64), int_pair(op.window_strides()), int_pair(op.window_dilations()), const
     )
     return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init],
-                weights=weight.size, macs=conv.macs())
+                weights=weight.size, macs=conv.macs(), init_size=init_elements(const))
 
 
 def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
@@ -143,7 +147,7 @@ def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
 
     conv = AffineConv(pool_filter(const.shape[0], shape), int_pair(strides), int_pair(dilations), const)
     return Step(op, x, True, BATCHED, apply, conv=conv, constants=[init],
-                macs=const.size * prod(shape))
+                macs=const.size * prod(shape), init_size=init_elements(const))
 
 
 def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step | None:
@@ -171,7 +175,8 @@ def _fused_conv_pool_step(op: FusedConvPoolOp, reader: ConstantFolder) -> Step |
         )
     return Step(op, op.input, True, BATCHED, composed.apply, conv=composed,
                 weights=weight.size, macs=composed.macs(),
-                constants=[op.filter, op.conv_init, op.pool_init])
+                constants=[op.filter, op.conv_init, op.pool_init],
+                init_size=init_elements(conv_const) + init_elements(pool_const))
 
 
 def _sum_step(reduction: SumReduction, reader: ConstantFolder) -> Step | None:
@@ -194,7 +199,7 @@ def _sum_step(reduction: SumReduction, reader: ConstantFolder) -> Step | None:
     # representation; a chain that starts with a sum becomes a contraction instead.
     return Step(reduction.op, reduction.operand, True, BATCHED, apply,
                 constants=[reduction.init], summed_axes=tuple(a - 1 for a in axes),
-                macs=prod(in_shape[1:]))
+                macs=prod(in_shape[1:]), init_size=init_elements(const))
 
 
 def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
@@ -209,7 +214,7 @@ def _matmul_step(op: MatmulOp, reader: ConstantFolder) -> Step | None:
         return batch @ matrix + const
 
     return Step(op, x, True, BATCHED, apply, constants=[w, init],
-                weights=matrix.size, macs=matrix.size)
+                weights=matrix.size, macs=matrix.size, init_size=init_elements(const))
 
 
 def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
@@ -227,7 +232,7 @@ def _vector_step(op: Operation, reader: ConstantFolder) -> Step | None:
         return batch @ matrix + const64
 
     return Step(op, x, True, UNBATCHED, apply, apply_unbatched=apply, constants=[w, init],
-                weights=matrix.size, macs=matrix.size)
+                weights=matrix.size, macs=matrix.size, init_size=init_elements(const))
 
 
 def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
@@ -267,6 +272,19 @@ def _reshape_step(op: Operation) -> Step | None:
     return Step(op, op.operands[0], False, BATCHED, apply, reshape_only=True)
 
 
+def _transpose_step(op: TransposeOp) -> Step | None:
+    """A transpose that keeps the batch axis (a channel shuffle's middle op): free, like
+    a reshape; `Chain.as_conv` reads a run of them as a channel permutation."""
+    permutation = list(op.permutation.get_values())
+    if not permutation or permutation[0] != 0:
+        return None
+
+    def apply(batch: np.ndarray) -> np.ndarray:
+        return batch.transpose(permutation)
+
+    return Step(op, op.inputs[0], False, BATCHED, apply, reshape_only=True)
+
+
 def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
     match = match_elementwise_affine(op, reader)
     if match is None or not match.is_affine():
@@ -296,10 +314,10 @@ def _elementwise_step(op: Operation, reader: ConstantFolder) -> Step | None:
     # folded into a linear op's weights (the depth model charges a uniform one nothing
     # because heirpy's fusions fold it), unlike an add.
     leveled = match.kind in ("mul", "div")
-    weights = _constant_elements(op, match.operand) if leveled else 0
+    stored = _constant_elements(op, match.operand)
     return Step(op, match.operand, False, mode, apply_batched, apply_unbatched, conv,
-                constants=list(op.operands), leveled=leveled, weights=weights,
-                macs=prod(full.shape[1:]) if leveled else 0)
+                constants=list(op.operands), leveled=leveled, weights=stored if leveled else 0,
+                macs=prod(full.shape[1:]) if leveled else 0, init_size=0 if leveled else stored)
 
 
 def _constant_elements(op: Operation, activation: SSAValue) -> int:
@@ -326,3 +344,29 @@ def _elementwise_as_conv(kind: str, operand_is_lhs: bool, sample: np.ndarray) ->
         return None
     factor = scale if kind == "mul" else 1.0 / scale
     return AffineConv(np.diag(factor)[:, :, None, None], (1, 1), (1, 1), zero)
+
+
+def channel_permutation(steps: list[Step], start: int) -> tuple[AffineConv, int] | None:
+    """The run of reshapes and transposes from `steps[start]` as a 1x1 conv with a
+    permutation filter, and the index after the run, when the run maps an NCHW sample to
+    one of the same shape by permuting its channels (ShuffleNet's channel shuffle:
+    expand to [N, g, C/g, H, W], swap the group axes, collapse back); else None. Found
+    by sending each element's index through the run."""
+    end = start
+    while end < len(steps) and steps[end].reshape_only and steps[end].zero_pad is None:
+        end += 1
+    shape = static_shape(steps[start].activation.type)
+    if end == start or shape is None or len(shape) != 4 or static_shape(steps[end - 1].result.type) != shape:
+        return None
+    channels, height, width = shape[1:]
+    probe = np.arange(channels * height * width, dtype=np.float64).reshape(1, channels, height, width)
+    moved = probe
+    for step in steps[start:end]:
+        moved = step.apply_batched(moved)
+    if moved.shape != probe.shape:
+        return None
+    sources = (moved[0, :, 0, 0] // (height * width)).astype(int)
+    if sorted(sources) != list(range(channels)) or not np.array_equal(moved[0], probe[0, sources]):
+        return None
+    weight = np.eye(channels)[sources][:, :, None, None]
+    return AffineConv(weight, (1, 1), (1, 1), np.zeros((channels, height, width))), end

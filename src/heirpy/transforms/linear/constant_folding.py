@@ -237,6 +237,18 @@ def build_init(array: np.ndarray, type_: TensorType) -> tuple[list[Operation], S
     return [constant], constant.result
 
 
+def init_elements(array: np.ndarray) -> int:
+    """Elements `build_init` stores for the init `array`: none for zeros (a fill), one
+    for a splat, the varying axis for a per-channel init, else the whole tensor."""
+    array = np.asarray(array)
+    axes = varying_axes(array)
+    if not axes:
+        return 0 if array.size == 0 or float(array.reshape(-1)[0]) == 0.0 else 1
+    if len(axes) == 1 and array.ndim > 1:
+        return int(array.shape[axes[0]])
+    return int(array.size)
+
+
 def erase_dead_constant_slices(rewriter: PatternRewriter, roots: Sequence[SSAValue]) -> None:
     """Erase the constant-computing ops behind `roots` that a fold left without users.
 

@@ -44,6 +44,19 @@ last linear layer "square" (one diagonal per input slot), and Orion's compile of
 net went from 17 GB to killed at 24 GB. Under `diagonals` that is 19.5x for two levels
 (bound 2^2 = 4): refused.
 
+Constants as stored (the weight-growth remark and `max-constant-growth`): a chain's
+weights are what the rule weighs, but what a back end stores is the constants the fused op
+is emitted with: the dense matrix a contraction is written as (a global average pool
+merged into a Linear repeats the Linear's weights H*W times: shufflenet_v2_x0_5 at 64x64,
+5.5 -> 17.7 MB of weights), and its init, a full tensor where a pad or a pool makes the
+bias vary over H and W. `FusionCost.constants_before/after` count those elements (a
+splat init one, a per-channel one C). A fused chain whose constants grow more than
+`REMARK_CONSTANT_GROWTH` (1.5x) per level saved gets a remark saying how much, and why
+it was fused (its weights are within `max-weight-growth`); `max-constant-growth=X` (0,
+off, by default) refuses such a chain instead, X^k for k levels saved, as for weights:
+`max-constant-growth=1.5` holds every fused chain to 1.5x per level saved, at the cost
+of e.g. the level ResNet-20's global pool + Linear saves (64x its constants).
+
 Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain
 (`orion_cost.py` counts its diagonals when the policy asks for them);
 other legality conditions (e.g. a ciphertext slot budget) are separate predicates the
@@ -61,6 +74,7 @@ DEFAULT_POLICY = "balanced"
 DEFAULT_MAX_WEIGHT_GROWTH = 4.0
 DEFAULT_MAX_DIAGONAL_GROWTH = 2.0
 DEFAULT_ORION_SLOTS = 8192
+REMARK_CONSTANT_GROWTH = 1.5  # per level saved: a fused chain growing more gets a remark
 
 
 @dataclass(frozen=True)
@@ -74,6 +88,8 @@ class FusionCost:
     macs_after: int
     diagonals_before: int | None = None  # Orion's packed diagonals, when counted
     diagonals_after: int | None = None
+    constants_before: int | None = None  # constant elements as stored, when counted
+    constants_after: int | None = None
 
     @property
     def weight_growth(self) -> float:
@@ -84,6 +100,13 @@ class FusionCost:
     @property
     def mac_growth(self) -> float:
         return _ratio(self.macs_after, self.macs_before)
+
+    @property
+    def constant_growth(self) -> float:
+        """Stored constants after / before (1 when they were not counted)."""
+        if self.constants_before is None or self.constants_after is None:
+            return 1.0
+        return _ratio(self.constants_after, self.constants_before)
 
     @property
     def diagonal_growth(self) -> float:
@@ -108,6 +131,7 @@ class CostRule:
     max_mac_growth: float = 0.0  # 0: MACs are not bounded
     max_diagonal_growth: float = DEFAULT_MAX_DIAGONAL_GROWTH  # `diagonals` only
     orion_slots: int = DEFAULT_ORION_SLOTS  # the slot count diagonals are counted at
+    max_constant_growth: float = 0.0  # 0: stored constants only draw a remark
 
     @property
     def counts_diagonals(self) -> bool:
@@ -116,11 +140,15 @@ class CostRule:
 
     def allows(self, cost: FusionCost) -> bool:
         """Fuse this chain? Never when no level is saved; under `diagonals`, never when
-        the diagonals were not counted."""
+        the diagonals were not counted; with `max-constant-growth`, never when the stored
+        constants grow more than it per level saved (counted by the caller, else 1x)."""
         if cost.levels_saved < 1:
             return False
         if self.policy == "depth":
             return True
+        if self.max_constant_growth > 0 and \
+                cost.constant_growth > self.max_constant_growth ** cost.levels_saved:
+            return False
         if self.policy == "size":
             return cost.weights_after <= cost.weights_before
         if self.max_mac_growth > 0 and cost.mac_growth > self.max_mac_growth ** cost.levels_saved:
@@ -128,6 +156,26 @@ class CostRule:
         if self.policy == "diagonals":
             return cost.diagonal_growth <= self.max_diagonal_growth ** cost.levels_saved
         return cost.weight_growth <= self.max_weight_growth ** cost.levels_saved
+
+    @staticmethod
+    def grows_constants(cost: FusionCost) -> bool:
+        """Whether a fused chain stores more than `REMARK_CONSTANT_GROWTH` times the
+        constants it replaces per level saved (the remark's condition)."""
+        return cost.constant_growth > REMARK_CONSTANT_GROWTH ** max(cost.levels_saved, 1)
+
+
+def constant_growth_remark(pass_name: str, where: str, cost: FusionCost, element_bytes: int) -> str:
+    """One line saying that a fused chain grew its stored constants, by how much, and why
+    it was fused anyway (module docstring)."""
+    assert cost.constants_before is not None and cost.constants_after is not None
+    levels = cost.levels_saved
+    return (
+        f"{where}remark: {pass_name}: fused a linear chain saving {levels} level{'s' if levels != 1 else ''} "
+        f"although its constants grow {cost.constant_growth:.1f}x "
+        f"({cost.constants_before * element_bytes:,} -> {cost.constants_after * element_bytes:,} bytes), "
+        f"more than {REMARK_CONSTANT_GROWTH}x per level saved: its weights grow {cost.weight_growth:.1f}x, "
+        f"within the cost rule; max-constant-growth={REMARK_CONSTANT_GROWTH} keeps such chains apart"
+    )
 
 
 def cost_rule(
@@ -137,6 +185,7 @@ def cost_rule(
     pass_name: str,
     max_diagonal_growth: float = DEFAULT_MAX_DIAGONAL_GROWTH,
     orion_slots: int = DEFAULT_ORION_SLOTS,
+    max_constant_growth: float = 0.0,
 ) -> CostRule:
     """A `CostRule` from pass options, or a one-line error naming the bad option."""
     if policy not in POLICIES:
@@ -160,5 +209,9 @@ def cost_rule(
         raise HeirpyError(
             f"error: {pass_name}{{orion-slots={orion_slots}}}: expected a power of two (N / 2)"
         )
+    if not (max_constant_growth == 0 or max_constant_growth >= 1.0):
+        raise HeirpyError(
+            f"error: {pass_name}{{max-constant-growth={max_constant_growth}}}: expected 0 (off) or a number >= 1"
+        )
     return CostRule(policy, float(max_weight_growth), float(max_mac_growth),
-                    float(max_diagonal_growth), orion_slots)
+                    float(max_diagonal_growth), orion_slots, float(max_constant_growth))

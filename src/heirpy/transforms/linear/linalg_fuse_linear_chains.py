@@ -16,15 +16,21 @@ compile-time constants, the same for every batch element):
     its weight transpose is folded), `matvec`, `vecmat`, and a `linalg.generic` that
     sums over sample axes (torch's global average pool, `(d0, d1, 0, 0)` output);
   free: elementwise `± K`, `* K`, `/ K` (bias, the average pool's divide, batch-norm),
-    `tensor.pad`, and `tensor.collapse_shape`/`expand_shape` that keep the batch axis.
+    `tensor.pad`, and `tensor.collapse_shape`/`expand_shape`/`linalg.transpose` that keep
+    the batch axis.
 A chain runs from its first to its last costly op (plus trailing free elementwise
 steps); leading/trailing pads and reshapes stay outside. It fuses when it has at least
-two costly ops and every intermediate result has exactly one user.
+two costly ops and every intermediate result has exactly one user. Through a skip
+connection (a conv reading `branch + skip`, the skip no deeper than the branch's input)
+the pass's second pattern set composes the conv with the branch
+(`chains_through_adds.FuseChainThroughAdd`).
 
 Representations and the rule that picks one (cost = multiply-accumulates per sample,
 which is also the number of plaintext-ciphertext products the op needs):
   * conv: only when every step is translation-equivariant (conv, pool, fused_conv_pool,
-    per-channel scale, any constant add; no reshape inside), or a zero pad of H and W
+    per-channel scale, any constant add; a run of reshapes and transposes inside only
+    when it permutes channels, ShuffleNet's channel shuffle, read as a 1x1 permutation
+    conv: `chain_steps.channel_permutation`), or a zero pad of H and W
     that moves to the chain's input (`linear_maps.pad_through_window`: every step before
     it has windows no wider than their stride and reads its input to the end, as
     VGG's `avgpool(2) -> pad 1 -> conv`; the chain is then one conv of the padded
@@ -77,23 +83,20 @@ matrix would exceed 2^22 entries.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+import sys
+from dataclasses import dataclass, replace
 from math import prod
 from typing import cast
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
-    FloatAttr,
-    IndexType,
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -101,25 +104,35 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.orion_packing import conv_diagonals
-from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors, linear_stages
+from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors
 from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     MatmulOp,
     MatvecOp,
 )
-from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import (
     Reassociation,
+    element_bytes,
+    element_type,
     i64_vector,
     reassociation_attr,
-    static_shape,
 )
-from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, step_of
+from heirpy.transforms.linear.chain_steps import UNBATCHED, Step, step_of
+from heirpy.transforms.linear.chains import (
+    Chain,
+    Contraction,
+    PaddedConv,
+    chain_ending_at,
+    zero_pad_ops,
+)
+from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
     erase_dead_constant_slices,
+    init_elements,
 )
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -128,20 +141,14 @@ from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_POLICY,
     CostRule,
     FusionCost,
+    constant_growth_remark,
     cost_rule,
 )
 from heirpy.transforms.linear.linear_maps import (
-    MAX_MATRIX_ELEMENTS,
-    AffineConv,
     Form,
-    SpatialPad,
-    add_pads,
     affine_matrix,
     choose_form,
-    compose_affine_convs,
-    composed_conv_fits,
     matrix_form,
-    pad_convs_input,
 )
 from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
 from heirpy.transforms.linear.orion_cost import (
@@ -150,243 +157,10 @@ from heirpy.transforms.linear.orion_cost import (
     op_diagonals,
     orion_layouts,
 )
+from heirpy.transforms.linear.slot_budget import SlotBudget, carried_vectors
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 STEP_MEMO_SIZE = 64
-
-
-# ------------------------------------------------------------------------- chains
-def _compatible(mode: str | None, other: str | None) -> bool:
-    return mode is None or other is None or mode == other
-
-
-StepOf = Callable[[Operation], Step | None]
-"""`step_of` with its constant reader bound (possibly remembering recent answers)."""
-
-
-def _single_user_step(value: SSAValue, step_at: StepOf) -> Step | None:
-    """The step that is the only user of `value` and takes it as its activation."""
-    if not value.has_one_use():
-        return None
-    user = next(iter(value.uses)).operation
-    step = step_at(user)
-    if step is None or step.activation is not value:
-        return None
-    return step
-
-
-@dataclass
-class Chain:
-    steps: list[Step]
-    mode: str
-    prefix: list[Step] = field(default_factory=list)
-    """Pads/reshapes right before the first costly step: a matrix absorbs them (a
-    smaller D_in), a conv leaves them in place."""
-
-    def with_prefix(self) -> Chain:
-        return Chain(self.prefix + self.steps, self.mode)
-
-    @property
-    def input(self) -> SSAValue:
-        return self.steps[0].activation
-
-    @property
-    def output(self) -> SSAValue:
-        return self.steps[-1].result
-
-    def costly_count(self) -> int:
-        return sum(step.costly for step in self.steps)
-
-    def levels(self) -> int:
-        """Levels the chain costs as it stands: one per costly step, and one per
-        leveled scale before the first costly step (`chain_ending_at` keeps those;
-        a scale after a linear op is `linalg-fuse-linear-ops`' to fold)."""
-        return self.costly_count() + _leading_leveled(self.steps)
-
-    def tensor_sizes(self) -> tuple[int, int]:
-        """Elements of the chain's input and output tensors, the batch included."""
-        in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
-        assert in_shape is not None and out_shape is not None
-        return prod(in_shape), prod(out_shape)
-
-    def sample_shapes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
-        assert in_shape is not None and out_shape is not None
-        if self.mode == BATCHED:
-            return in_shape[1:], out_shape[1:]
-        return in_shape, out_shape
-
-    def apply(self, batch: np.ndarray) -> np.ndarray:
-        for step in self.steps:
-            batch = step.sample_map(self.mode)(batch)
-        return batch
-
-    def head(self) -> Chain | None:
-        """The chain's leading scales with its first costly step (a batch-norm on the
-        input and the conv after it), for when the whole chain does not fuse: that part
-        alone still saves the scales' levels (as a conv, the weights do not grow). None
-        without leading scales or when the head is the whole chain."""
-        first = next(i for i, s in enumerate(self.steps) if s.costly)
-        if _leading_leveled(self.steps) == 0 or first == len(self.steps) - 1:
-            return None
-        return Chain(self.steps[: first + 1], self.mode, self.prefix)
-
-    def cost_before(self) -> tuple[int, int]:
-        """(weight elements, MACs per sample) of the chain's costly ops and leading scales
-        (the steps `levels` counts)."""
-        first = next((i for i, s in enumerate(self.steps) if s.costly), len(self.steps))
-        costly = [s for i, s in enumerate(self.steps) if s.costly or (s.leveled and i < first)]
-        return sum(s.weights for s in costly), sum(s.macs for s in costly)
-
-    def as_contraction(self) -> Contraction | None:
-        """A chain that starts with a sum over sample axes (global average pool, then
-        its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
-        the chain's matrix, read through a broadcast over the summed axes: its distinct
-        weights stay those of the Linear instead of growing by H*W (see `Contraction`).
-        None also when the dense matrix it is emitted as (`emit_contraction`) would
-        exceed `MAX_MATRIX_ELEMENTS`."""
-        first = self.steps[0]
-        if self.mode != BATCHED or not first.summed_axes:
-            return None
-        in_sample, out_sample = self.sample_shapes()
-        summed_sample = static_shape(first.result.type)
-        assert summed_sample is not None
-        kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
-        kept_shape = tuple(in_sample[a] for a in kept)
-        tail = Chain(self.steps[1:], self.mode)
-        if prod(in_sample) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
-            return None
-        matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
-        zero = np.zeros((1, *in_sample), dtype=np.float64)
-        bias = self.apply(zero).reshape(-1)  # the sum's init pushed through the tail
-        weight = matrix.reshape(*out_sample, *kept_shape)
-        return Contraction(weight, bias.reshape(out_sample), kept, tuple(in_sample))
-
-    def as_conv(self) -> PaddedConv | None:
-        """The chain as ONE conv of its input, zero-padded first where the chain pads.
-
-        Every step must be a conv (`Step.conv`), or a zero pad of H and W that moves to
-        the chain's input through the convs before it (`linear_maps.pad_convs_input`:
-        a window no wider than its stride, read to the end). That is VGG's and
-        AlexNet's `avgpool(2) -> pad 1 -> conv 3x3`: `pad(pool(x), 1) ==
-        pool(pad(x, 2))`, so pool and conv compose into one 6x6 stride-2 conv of
-        `pad(x, 2)`. A pad that does not move (overlapping windows, a row the pool
-        leaves out, a non-zero value) keeps the chain from being a conv."""
-        in_shape = static_shape(self.input.type)
-        if self.mode != BATCHED or in_shape is None or len(in_shape) != 4:
-            return None
-        pad: SpatialPad = ((0, 0), (0, 0))
-        convs: list[AffineConv] = []
-        for step in self.steps:
-            if step.conv is not None:
-                convs.append(step.conv)
-                continue
-            if step.zero_pad is None:
-                return None
-            moved = pad_convs_input(convs, _padded_hw(in_shape, pad), step.zero_pad)
-            if moved is None:
-                return None
-            convs, outer = moved
-            pad = add_pads(pad, outer)
-        if not convs:
-            return None
-        composed = convs[0]
-        for conv in convs[1:]:
-            composed = compose_affine_convs(composed, conv)
-        if not composed_conv_fits(_padded_hw(in_shape, pad), composed):
-            return None
-        return PaddedConv(pad, composed)
-
-
-def _padded_hw(shape: tuple[int, ...], pad: SpatialPad) -> tuple[int, int]:
-    return shape[2] + sum(pad[0]), shape[3] + sum(pad[1])
-
-
-@dataclass(frozen=True)
-class PaddedConv:
-    """`conv(pad(x))`: a zero pad of the input's H and W (none: all zero), then a conv."""
-
-    pad: SpatialPad
-    conv: AffineConv
-
-    def form(self) -> Form:
-        return Form("conv", self.conv.macs(), self.conv.weight.size)
-
-
-@dataclass(frozen=True)
-class Contraction:
-    """`out[b, o...] = bias[o...] + sum over i... of x[b, i...] * weight[o..., i_kept...]`:
-    a linear map whose weight does not depend on the summed input axes.
-
-    The cost rule weighs it by its distinct weights (the Linear's, divided by H*W);
-    `emit_contraction` writes it as the dense matrix those repeat into."""
-
-    weight: np.ndarray  # [*out_sample, *input sample axes in `kept_axes`]
-    bias: np.ndarray  # [*out_sample]
-    kept_axes: tuple[int, ...]  # input sample axes the weight is indexed by
-    in_sample: tuple[int, ...]
-
-    def form(self) -> Form:
-        """MACs: every input element for every output element (a back end may sum
-        first); weights: the distinct values of the weight."""
-        return Form("contraction", self.bias.size * prod(self.in_sample), self.weight.size)
-
-    def dense_matrix(self) -> np.ndarray:
-        """[D_out, D_in]: `weight` repeated over the summed input axes."""
-        out_rank = self.weight.ndim - len(self.kept_axes)
-        per_axis = [self.in_sample[a] if a in self.kept_axes else 1 for a in range(len(self.in_sample))]
-        weight = self.weight.reshape(*self.weight.shape[:out_rank], *per_axis)
-        full = np.broadcast_to(weight, (*self.weight.shape[:out_rank], *self.in_sample))
-        return full.reshape(prod(self.weight.shape[:out_rank]), prod(self.in_sample))
-
-
-def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
-    """The maximal chain whose last step is `step`, or None if `step` is not the end of
-    one (its result feeds a further step) or the chain has fewer than two costly ops.
-    `step_at(op)` is `step_of(op, reader)`."""
-    following = _single_user_step(step.result, step_at)
-    if following is not None and _compatible(step.mode, following.mode):
-        return None  # the chain goes on: the pattern fires at its end instead
-    steps = [step]
-    mode = step.mode
-    while True:
-        producer = steps[0].activation.owner
-        if not isinstance(producer, Operation) or not steps[0].activation.has_one_use():
-            break
-        previous = step_at(producer)
-        if previous is None or not _compatible(mode, previous.mode):
-            break
-        mode = mode or previous.mode
-        steps.insert(0, previous)
-    # Pads and reshapes at either end cost nothing: leave them where they are.
-    while steps and steps[-1].reshape_only:
-        steps.pop()
-    prefix: list[Step] = []
-    for _ in range(_chain_start(steps)):
-        dropped = steps.pop(0)
-        prefix = prefix + [dropped] if dropped.reshape_only else []
-    chain = Chain(steps, mode or UNBATCHED, prefix)
-    if chain.costly_count() < 1 or chain.levels() < 2:
-        return None
-    return chain
-
-
-def _leading_leveled(steps: list[Step]) -> int:
-    """Scales (leveled steps) before the first costly step."""
-    first = next((i for i, s in enumerate(steps) if s.costly), len(steps))
-    return sum(s.leveled for s in steps[:first])
-
-
-def _chain_start(steps: list[Step]) -> int:
-    """How many leading steps a chain leaves outside: every free step before the first
-    costly one (an add or a uniform scale there costs no level, and moving it in would
-    change nothing), unless a leveled scale is among them (a batch-norm on the chain's
-    input): then only the pads and reshapes before the first elementwise step, so the
-    scale folds into the chain's weights and its level is saved."""
-    first_costly = next((i for i, s in enumerate(steps) if s.costly), len(steps))
-    if _leading_leveled(steps) == 0:
-        return first_costly
-    return next(i for i, s in enumerate(steps) if not s.reshape_only)
 
 
 # ------------------------------------------------------------------------- rewriting
@@ -426,24 +200,6 @@ def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
         strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )
     return [*pad_ops, weight, *init_ops, op]
-
-
-def zero_pad_ops(source: SSAValue, pad: SpatialPad) -> list[Operation]:
-    """`tensor.pad` of the NCHW `source`'s H and W with 0.0 (no ops for an all-zero pad),
-    in the form torch-mlir prints: the constant, then the pad yielding it."""
-    if pad == ((0, 0), (0, 0)):
-        return []
-    source_type = source.type
-    assert isinstance(source_type, TensorType)
-    element = source_type.get_element_type()
-    n, c, h, w = source_type.get_shape()
-    (low_h, high_h), (low_w, high_w) = pad
-    zero = arith.ConstantOp(FloatAttr(0.0, element))
-    block = Block(arg_types=[IndexType()] * 4)
-    block.add_op(tensor.YieldOp(zero.result))
-    result_type = TensorType(element, [n, c, h + low_h + high_h, w + low_w + high_w])
-    op = PadOp(source, [], [], Region(block), [0, 0, low_h, low_w], [0, 0, high_h, high_w], result_type)
-    return [zero, op]
 
 
 def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Operation]:
@@ -530,8 +286,10 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         reader: ConstantFolder | None = None,
         slot_budget: int | None = None,
         rule: CostRule | None = None,
+        pass_name: str = "linalg-fuse-linear-chains",
     ):
         self.reader = ConstantFolder() if reader is None else reader
+        self.pass_name = pass_name  # the remark's
         self.slot_budget = slot_budget
         self.rule = CostRule() if rule is None else rule
         # Per function, the vector length each linear op carried when this pattern first
@@ -611,12 +369,18 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         if form is None:
             return False
         weights_before, macs_before = chain.cost_before()
-        cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs)
+        cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs,
+                          constants_before=chain.constants_before(),
+                          constants_after=stored_constants(form, conv, contraction, d_out))
         if self.rule.counts_diagonals:
             before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
             cost = replace(cost, diagonals_before=before, diagonals_after=after)
         if not self.rule.allows(cost):
             return False
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(chain.steps[-1].op), cost,
+                                         element_bytes(element_type(chain.output.type)) or 4),
+                  file=sys.stderr)
         if form.kind == "conv":
             assert conv is not None
             new_ops = emit_conv(chain, conv)
@@ -636,6 +400,19 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             rewriter.erase(old.op)
         erase_dead_constant_slices(rewriter, constants)
         return True
+
+
+def stored_constants(form: Form, padded: PaddedConv | None, contraction: Contraction | None, d_out: int) -> int:
+    """Constant elements the op of `form` is emitted with: its weight as written (a
+    contraction's dense matrix) and its init (a conv's as `build_init` stores it; a
+    matrix's bias, one per output)."""
+    if form.kind == "conv":
+        assert padded is not None
+        return form.weights + init_elements(padded.conv.const)
+    if form.kind == "contraction":
+        assert contraction is not None
+        return contraction.stored_elements() + d_out
+    return form.weights + d_out
 
 
 def chain_diagonals(
@@ -672,55 +449,25 @@ def chain_diagonals(
     return before, after
 
 
-def carried_vectors(func: FuncOp) -> dict[Operation, int]:
-    """Each linear op of `func` on secret data (`heirpy.analysis.slots.linear_stages`:
-    matvec, vecmat, matmul, convs, sum pools, fused conv+pool) -> the longer of the
-    secret tensor it reads and the one it writes, in elements."""
-    return {stage.op: max(stage.d_in, stage.d_out) for stage in linear_stages(func)}
-
-
-@dataclass(frozen=True)
-class SlotBudget:
-    """How long a fused matrix's vectors may be.
-
-    HEIR's CKKS kernels need a linear op's secret input and output each in ONE
-    ciphertext, so the ring (`min-slot-count`) a function needs is set by its longest
-    such vector. A matrix is within budget when its vectors fit `slots`, or when they
-    are no longer than `carried`: the longest secret tensor a linear op OUTSIDE the
-    chain reads or writes (`carried_vectors`, taken before any chain of the function is
-    fused), or the function takes or returns (`boundary_vectors`: those are
-    ciphertexts whatever is fused). Then the function needs that ring anyway and the
-    matrix costs no larger one; LeNet-5's pool2+FC1 matrix (1600 x 120) fits beside
-    conv1's 6x28x28 = 4704 output, and a chain that is the whole function fits beside
-    its own input. The chain's own ops do not count otherwise: they are what the fusion
-    replaces (a 1600-wide intermediate of the chain is not a vector the fused function
-    carries).
-    """
-
-    slots: int
-    carried: int
-
-    def allows(self, d_in: int, d_out: int, tensor_in: int, tensor_out: int) -> bool:
-        """`d_in`/`d_out`: one sample's vectors; `tensor_in`/`tensor_out`: the whole
-        secret tensors the matrix op reads and writes (the batch included), compared
-        with `carried`, which is measured the same way."""
-        if max(d_in, d_out) <= self.slots:
-            return True
-        return max(tensor_in, tensor_out) <= self.carried
-
-
-
 def populate_linalg_fuse_linear_chains_patterns(
     ctx: Context | None = None,
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
     rule: CostRule | None = None,
+    pass_name: str = "linalg-fuse-linear-chains",
 ) -> list[PatternSet]:
     """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
     module's `dense_resource` blobs; without it the context heirpy remembers is used;
-    `rule` is the cost rule, `CostRule()` by default)."""
+    `rule` is the cost rule, `CostRule()` by default; `pass_name` names the pass in
+    remarks)."""
+    # `FuseChainThroughAdd` runs after every chain is fused (a branch is then one op), in a
+    # set of its own (`FuseLinearChain`'s step memo assumes no other pattern rewrites in
+    # its sweep).
+    reader = ConstantFolder(ctx)
+    rule = CostRule() if rule is None else rule
     return [
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
-        PatternSet.of(FuseLinearChain(ConstantFolder(ctx), slot_budget, rule)),
+        PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name)),
+        PatternSet.of(FuseChainThroughAdd(reader, rule, pass_name)),
     ]
 
 
@@ -745,7 +492,9 @@ class LinalgFuseLinearChainsPass(ModulePass):
     Cost rule (`heirpy.transforms.linear.fusion_cost`): `policy=depth|balanced|size`
     (default `balanced`: fuse when the fused weights are at most `max-weight-growth`
     times the replaced ones per level saved, default 4), `max-mac-growth=X` (also bound
-    MACs per sample; default 0, off).
+    MACs per sample; default 0, off), `max-constant-growth=X` (refuse a chain whose
+    stored constants, a contraction's dense matrix and the inits included, grow more than
+    X per level saved; default 0: such a chain is fused with a remark past 1.5x per level).
     """
 
     name = "linalg-fuse-linear-chains"
@@ -755,11 +504,12 @@ class LinalgFuseLinearChainsPass(ModulePass):
     max_mac_growth: int | float = 0
     max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
     orion_slots: int = DEFAULT_ORION_SLOTS
+    max_constant_growth: int | float = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
             self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
-            self.max_diagonal_growth, self.orion_slots,
+            self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
         budget = self.slot_budget or None
         apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget, rule))

@@ -1,0 +1,313 @@
+"""The chains `linalg-fuse-linear-chains` fuses: a run of linear steps read as one affine
+map of its input (`Chain`), found from its last step (`chain_ending_at`,
+`branch_ending_at`), and the padded-conv and contraction forms it may take. Shared with
+`chains_through_adds` (a chain ending in a skip add) and `legalize-for-heir`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from math import prod
+
+import numpy as np
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IndexType,
+    TensorType,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from heirpy.ir.dialects.tensor import PadOp
+from heirpy.ir.utils import (
+    static_shape,
+)
+from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, channel_permutation
+from heirpy.transforms.linear.linear_maps import (
+    MAX_MATRIX_ELEMENTS,
+    AffineConv,
+    Form,
+    SpatialPad,
+    add_pads,
+    affine_matrix,
+    compose_affine_convs,
+    composed_conv_fits,
+    pad_convs_input,
+)
+
+
+def _compatible(mode: str | None, other: str | None) -> bool:
+    return mode is None or other is None or mode == other
+
+
+StepOf = Callable[[Operation], Step | None]
+"""`step_of` with its constant reader bound (possibly remembering recent answers)."""
+
+
+def _single_user_step(value: SSAValue, step_at: StepOf) -> Step | None:
+    """The step that is the only user of `value` and takes it as its activation."""
+    if not value.has_one_use():
+        return None
+    user = next(iter(value.uses)).operation
+    step = step_at(user)
+    if step is None or step.activation is not value:
+        return None
+    return step
+
+
+@dataclass
+class Chain:
+    steps: list[Step]
+    mode: str
+    prefix: list[Step] = field(default_factory=list)
+    """Pads/reshapes right before the first costly step: a matrix absorbs them (a
+    smaller D_in), a conv leaves them in place."""
+
+    def with_prefix(self) -> Chain:
+        return Chain(self.prefix + self.steps, self.mode)
+
+    @property
+    def input(self) -> SSAValue:
+        return self.steps[0].activation
+
+    @property
+    def output(self) -> SSAValue:
+        return self.steps[-1].result
+
+    def costly_count(self) -> int:
+        return sum(step.costly for step in self.steps)
+
+    def levels(self) -> int:
+        """Levels the chain costs as it stands: one per costly step, and one per
+        leveled scale before the first costly step (`chain_ending_at` keeps those;
+        a scale after a linear op is `linalg-fuse-linear-ops`' to fold)."""
+        return self.costly_count() + _leading_leveled(self.steps)
+
+    def tensor_sizes(self) -> tuple[int, int]:
+        """Elements of the chain's input and output tensors, the batch included."""
+        in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
+        assert in_shape is not None and out_shape is not None
+        return prod(in_shape), prod(out_shape)
+
+    def sample_shapes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        in_shape, out_shape = static_shape(self.input.type), static_shape(self.output.type)
+        assert in_shape is not None and out_shape is not None
+        if self.mode == BATCHED:
+            return in_shape[1:], out_shape[1:]
+        return in_shape, out_shape
+
+    def apply(self, batch: np.ndarray) -> np.ndarray:
+        for step in self.steps:
+            batch = step.sample_map(self.mode)(batch)
+        return batch
+
+    def head(self) -> Chain | None:
+        """The chain's leading scales with its first costly step (a batch-norm on the
+        input and the conv after it), for when the whole chain does not fuse: that part
+        alone still saves the scales' levels (as a conv, the weights do not grow). None
+        without leading scales or when the head is the whole chain."""
+        first = next(i for i, s in enumerate(self.steps) if s.costly)
+        if _leading_leveled(self.steps) == 0 or first == len(self.steps) - 1:
+            return None
+        return Chain(self.steps[: first + 1], self.mode, self.prefix)
+
+    def cost_before(self) -> tuple[int, int]:
+        """(weight elements, MACs per sample) of the chain's costly ops and leading scales
+        (the steps `levels` counts)."""
+        first = next((i for i, s in enumerate(self.steps) if s.costly), len(self.steps))
+        costly = [s for i, s in enumerate(self.steps) if s.costly or (s.leveled and i < first)]
+        return sum(s.weights for s in costly), sum(s.macs for s in costly)
+
+    def constants_before(self) -> int:
+        """Constant elements the chain's steps store (weights, inits, added constants):
+        what the fused op's constants replace."""
+        return sum(s.weights + s.init_size for s in self.steps)
+
+    def as_contraction(self) -> Contraction | None:
+        """A chain that starts with a sum over sample axes (global average pool, then
+        its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
+        the chain's matrix, read through a broadcast over the summed axes: its distinct
+        weights stay those of the Linear instead of growing by H*W (see `Contraction`).
+        None also when the dense matrix it is emitted as (`emit_contraction`) would
+        exceed `MAX_MATRIX_ELEMENTS`."""
+        first = self.steps[0]
+        if self.mode != BATCHED or not first.summed_axes:
+            return None
+        in_sample, out_sample = self.sample_shapes()
+        summed_sample = static_shape(first.result.type)
+        assert summed_sample is not None
+        kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
+        kept_shape = tuple(in_sample[a] for a in kept)
+        tail = Chain(self.steps[1:], self.mode)
+        if prod(in_sample) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
+            return None
+        matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
+        zero = np.zeros((1, *in_sample), dtype=np.float64)
+        bias = self.apply(zero).reshape(-1)  # the sum's init pushed through the tail
+        weight = matrix.reshape(*out_sample, *kept_shape)
+        return Contraction(weight, bias.reshape(out_sample), kept, tuple(in_sample))
+
+    def as_conv(self) -> PaddedConv | None:
+        """The chain as ONE conv of its input, zero-padded first where the chain pads.
+
+        Every step must be a conv (`Step.conv`), or a zero pad of H and W that moves to
+        the chain's input through the convs before it (`linear_maps.pad_convs_input`:
+        a window no wider than its stride, read to the end). That is VGG's and
+        AlexNet's `avgpool(2) -> pad 1 -> conv 3x3`: `pad(pool(x), 1) ==
+        pool(pad(x, 2))`, so pool and conv compose into one 6x6 stride-2 conv of
+        `pad(x, 2)`. A pad that does not move (overlapping windows, a row the pool
+        leaves out, a non-zero value) keeps the chain from being a conv."""
+        in_shape = static_shape(self.input.type)
+        if self.mode != BATCHED or in_shape is None or len(in_shape) != 4:
+            return None
+        pad: SpatialPad = ((0, 0), (0, 0))
+        convs: list[AffineConv] = []
+        index = 0
+        while index < len(self.steps):
+            step = self.steps[index]
+            index += 1
+            if step.conv is not None:
+                convs.append(step.conv)
+                continue
+            if step.zero_pad is None:
+                shuffle = channel_permutation(self.steps, index - 1)
+                if shuffle is None:
+                    return None
+                permutation, index = shuffle
+                convs.append(permutation)
+                continue
+            moved = pad_convs_input(convs, _padded_hw(in_shape, pad), step.zero_pad)
+            if moved is None:
+                return None
+            convs, outer = moved
+            pad = add_pads(pad, outer)
+        if not convs:
+            return None
+        composed = convs[0]
+        for conv in convs[1:]:
+            composed = compose_affine_convs(composed, conv)
+        if not composed_conv_fits(_padded_hw(in_shape, pad), composed):
+            return None
+        return PaddedConv(pad, composed)
+
+
+def _padded_hw(shape: tuple[int, ...], pad: SpatialPad) -> tuple[int, int]:
+    return shape[2] + sum(pad[0]), shape[3] + sum(pad[1])
+
+
+@dataclass(frozen=True)
+class PaddedConv:
+    """`conv(pad(x))`: a zero pad of the input's H and W (none: all zero), then a conv."""
+
+    pad: SpatialPad
+    conv: AffineConv
+
+    def form(self) -> Form:
+        return Form("conv", self.conv.macs(), self.conv.weight.size)
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """`out[b, o...] = bias[o...] + sum over i... of x[b, i...] * weight[o..., i_kept...]`:
+    a linear map whose weight does not depend on the summed input axes.
+
+    The cost rule weighs it by its distinct weights (the Linear's, divided by H*W);
+    `emit_contraction` writes it as the dense matrix those repeat into."""
+
+    weight: np.ndarray  # [*out_sample, *input sample axes in `kept_axes`]
+    bias: np.ndarray  # [*out_sample]
+    kept_axes: tuple[int, ...]  # input sample axes the weight is indexed by
+    in_sample: tuple[int, ...]
+
+    def form(self) -> Form:
+        """MACs: every input element for every output element (a back end may sum
+        first); weights: the distinct values of the weight (what the cost rule weighs;
+        `emit_contraction` stores `stored_elements`)."""
+        return Form("contraction", self.bias.size * prod(self.in_sample), self.weight.size)
+
+    def stored_elements(self) -> int:
+        """Elements of the dense matrix `emit_contraction` writes."""
+        return self.bias.size * prod(self.in_sample)
+
+    def dense_matrix(self) -> np.ndarray:
+        """[D_out, D_in]: `weight` repeated over the summed input axes."""
+        out_rank = self.weight.ndim - len(self.kept_axes)
+        per_axis = [self.in_sample[a] if a in self.kept_axes else 1 for a in range(len(self.in_sample))]
+        weight = self.weight.reshape(*self.weight.shape[:out_rank], *per_axis)
+        full = np.broadcast_to(weight, (*self.weight.shape[:out_rank], *self.in_sample))
+        return full.reshape(prod(self.weight.shape[:out_rank]), prod(self.in_sample))
+
+
+def chain_ending_at(step: Step, step_at: StepOf) -> Chain | None:
+    """The maximal chain whose last step is `step`, or None if `step` is not the end of
+    one (its result feeds a further step) or the chain has fewer than two costly ops.
+    `step_at(op)` is `step_of(op, reader)`."""
+    following = _single_user_step(step.result, step_at)
+    if following is not None and _compatible(step.mode, following.mode):
+        return None  # the chain goes on: the pattern fires at its end instead
+    chain = branch_ending_at(step, step_at)
+    if chain is None or chain.levels() < 2:
+        return None
+    return chain
+
+
+def branch_ending_at(step: Step, step_at: StepOf) -> Chain | None:
+    """The maximal chain ending at `step`, whatever follows it and however few levels it
+    costs (`chains_through_adds` composes it with the conv after an add); None without
+    a costly op."""
+    steps = [step]
+    mode = step.mode
+    while True:
+        producer = steps[0].activation.owner
+        if not isinstance(producer, Operation) or not steps[0].activation.has_one_use():
+            break
+        previous = step_at(producer)
+        if previous is None or not _compatible(mode, previous.mode):
+            break
+        mode = mode or previous.mode
+        steps.insert(0, previous)
+    # Pads and reshapes at either end cost nothing: leave them where they are.
+    while steps and steps[-1].reshape_only:
+        steps.pop()
+    prefix: list[Step] = []
+    for _ in range(_chain_start(steps)):
+        dropped = steps.pop(0)
+        prefix = prefix + [dropped] if dropped.reshape_only else []
+    chain = Chain(steps, mode or UNBATCHED, prefix)
+    return chain if chain.costly_count() >= 1 else None
+
+
+def _leading_leveled(steps: list[Step]) -> int:
+    """Scales (leveled steps) before the first costly step."""
+    first = next((i for i, s in enumerate(steps) if s.costly), len(steps))
+    return sum(s.leveled for s in steps[:first])
+
+
+def _chain_start(steps: list[Step]) -> int:
+    """How many leading steps a chain leaves outside: every free step before the first
+    costly one (an add or a uniform scale there costs no level, and moving it in would
+    change nothing), unless a leveled scale is among them (a batch-norm on the chain's
+    input): then only the pads and reshapes before the first elementwise step, so the
+    scale folds into the chain's weights and its level is saved."""
+    first_costly = next((i for i, s in enumerate(steps) if s.costly), len(steps))
+    if _leading_leveled(steps) == 0:
+        return first_costly
+    return next(i for i, s in enumerate(steps) if not s.reshape_only)
+
+
+def zero_pad_ops(source: SSAValue, pad: SpatialPad) -> list[Operation]:
+    """`tensor.pad` of the NCHW `source`'s H and W with 0.0 (no ops for an all-zero pad),
+    in the form torch-mlir prints: the constant, then the pad yielding it."""
+    if pad == ((0, 0), (0, 0)):
+        return []
+    source_type = source.type
+    assert isinstance(source_type, TensorType)
+    element = source_type.get_element_type()
+    n, c, h, w = source_type.get_shape()
+    (low_h, high_h), (low_w, high_w) = pad
+    zero = arith.ConstantOp(FloatAttr(0.0, element))
+    block = Block(arg_types=[IndexType()] * 4)
+    block.add_op(tensor.YieldOp(zero.result))
+    result_type = TensorType(element, [n, c, h + low_h + high_h, w + low_w + high_w])
+    op = PadOp(source, [], [], Region(block), [0, 0, low_h, low_w], [0, 0, high_h, high_w], result_type)
+    return [zero, op]

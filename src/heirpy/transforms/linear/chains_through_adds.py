@@ -1,0 +1,217 @@
+"""Linear chains through a skip connection: a conv after the add that joins a branch of
+linear ops to a shallower value (`linalg-fuse-linear-chains`' second pattern set).
+
+MobileNetV2's inverted residual ends `project(h) + x` with no activation after the add,
+and the next block's 1x1 `expand` conv reads the sum. The sum is a linear map of `h` plus
+`x`, so `expand(project(h) + x) = (expand ∘ project)(h) + expand(x)`: the composed conv is
+one level above `h`, and `expand(x)` (`x` no deeper than `h`, since `h` is computed from
+it) is in parallel, so the chain costs one level instead of two, which is what the depth
+bound (`heirpy.analysis.depth.depth_bound`) counts for it. The simplest case is
+`conv2(conv1(x) + x) = (conv2 ∘ conv1)(x) + conv2(x)`, i.e. conv2 ∘ (conv1 + I).
+
+    %a = conv(%h, %w1) outs(%c1)          // the branch (a chain of linear ops)
+    %s = arith.addf %a, %x                // %x: the branch's input or an ancestor of it
+    %r = conv(%s, %w2) outs(%c2)
+  ->
+    %l = conv(%x, %w2) outs(%c2 + w2 ∘ c1)   // the conv of the skip, the branch's
+    %r = conv(%h, %w2 ∘ %w1) outs(%l)        // constants pushed into its init
+
+Legality: the add's two operands have the conv input's type (no broadcast) and the add
+has no other user; the branch is a chain of linear ops (`chain_steps.step_of`) whose
+output has no other user (else it is computed anyway: fusing through it would duplicate
+ciphertext work), with at least one costly op; the skip operand is the branch's input or
+one of its ancestors (found within `ANCESTOR_SEARCH` producers), so it is no deeper and
+the level is saved; branch and conv compose into one conv (`Chain.as_conv`); the cost
+rule (`fusion_cost.CostRule`) allows it, with levels saved = the branch's levels,
+weights before = the branch's and the conv's, after = the composed filter plus the conv
+kept for the skip. A nonlinearity anywhere between ends the branch (it is no step).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.diagnostics import location_prefix
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from heirpy.ir.utils import element_bytes, element_type, i64_vector
+from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
+from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
+from heirpy.transforms.linear.constant_folding import (
+    ConstantFolder,
+    build_init,
+    erase_dead_constant_slices,
+    init_elements,
+)
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.linear_maps import AffineConv
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+
+ANCESTOR_SEARCH = 4096
+"""Producers visited looking for the skip operand among the branch input's ancestors."""
+
+
+def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
+    """The two operands of an elementwise add of two tensors of the result's type
+    (`arith.addf` on tensors, or a `linalg.generic` with identity maps whose body is one
+    `addf` of its two inputs), else None."""
+    if isinstance(op, arith.AddfOp):
+        lhs, rhs = op.operands
+        if isinstance(op.result.type, TensorType) and lhs.type == rhs.type == op.result.type:
+            return lhs, rhs
+        return None
+    if not isinstance(op, GenericOp) or len(op.inputs) != 2 or len(op.outputs) != 1:
+        return None
+    if any(m.data != AffineMap.identity(m.data.num_dims) for m in op.indexing_maps.data):
+        return None
+    if any(v.type != op.results[0].type for v in op.inputs):
+        return None
+    body = list(op.body.block.ops)
+    if len(body) != 2 or not isinstance(body[0], arith.AddfOp):
+        return None
+    args = op.body.block.args
+    if {body[0].lhs, body[0].rhs} != {args[0], args[1]} or body[1].operands[0] is not body[0].result:
+        return None
+    return op.inputs[0], op.inputs[1]
+
+
+def is_ancestor(value: SSAValue, of: SSAValue, limit: int = ANCESTOR_SEARCH) -> bool:
+    """Whether `value` is `of` or an operand, transitively, of the ops computing `of`
+    (at most `limit` producers visited; not found within them: False)."""
+    seen: set[SSAValue] = set()
+    pending = [of]
+    while pending and len(seen) < limit:
+        current = pending.pop()
+        if current is value:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, Operation):
+            pending.extend(owner.operands)
+    return False
+
+
+def _without_const(step: Step) -> Step | None:
+    """The conv `step` with a zero init: what it adds to the branch (its init goes to
+    the conv kept for the skip)."""
+    conv = step.conv
+    if conv is None:
+        return None
+    zero = AffineConv(conv.weight, conv.strides, conv.dilations, np.zeros_like(conv.const))
+    return Step(step.op, step.activation, True, BATCHED, zero.apply, conv=zero,
+                weights=step.weights, macs=step.macs)
+
+
+class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
+    """Compose a conv with the linear branch of the add it reads, keeping a conv of the
+    skip operand beside it (module docstring).
+
+        %a = conv(%x, %w1) outs(%c1); %s = arith.addf %a, %x; %r = conv(%s, %w2) outs(%c2)
+      ->
+        %l = conv(%x, %w2) outs(%c2 + w2∘c1); %r = conv(pad(%x), %w2∘%w1) outs(%l)
+    """
+
+    op_types = (Conv2DNchwFchwOp,)
+
+    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str):
+        self.reader = reader
+        self.rule = rule
+        self.pass_name = pass_name
+
+    def _step(self, op: Operation) -> Step | None:
+        return step_of(op, self.reader)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if in_generic_body(op):
+            return
+        assert isinstance(op, Conv2DNchwFchwOp)
+        add = op.inputs[0].owner
+        if not isinstance(add, Operation) or not op.inputs[0].has_one_use():
+            return
+        operands = tensor_add_operands(add)
+        if operands is None:
+            return
+        last = self._step(op)
+        if last is None or last.activation is not op.inputs[0]:
+            return
+        for branch_out, skip in (operands, operands[::-1]):
+            if self._fuse(op, last, add, branch_out, skip, rewriter):
+                return
+
+    def _candidates(self, branch_out: SSAValue) -> Iterator[Chain]:
+        owner = branch_out.owner
+        if not isinstance(owner, Operation) or not branch_out.has_one_use():
+            return
+        step = self._step(owner)
+        if step is None:
+            return
+        branch = branch_ending_at(step, self._step)
+        if branch is not None:
+            yield branch
+
+    def _fuse(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch_out: SSAValue,
+              skip: SSAValue, rewriter: PatternRewriter) -> bool:
+        tail = _without_const(last)
+        if tail is None:
+            return False
+        for branch in self._candidates(branch_out):
+            if branch.mode != BATCHED or branch.output is not branch_out or not is_ancestor(skip, branch.input):
+                continue
+            chain = Chain([*branch.steps, tail], BATCHED)
+            padded = chain.as_conv()
+            if padded is None:
+                continue
+            weights_before, macs_before = branch.cost_before()
+            cost = FusionCost(
+                branch.levels(), weights_before + last.weights,
+                padded.conv.weight.size + last.weights, macs_before + last.macs,
+                padded.conv.macs() + last.macs,
+                constants_before=branch.constants_before() + last.weights + last.init_size,
+                constants_after=padded.conv.weight.size + last.weights
+                + init_elements(padded.conv.const + last.conv.const if last.conv is not None else padded.conv.const),
+            )
+            if not self.rule.allows(cost):
+                continue
+            if self.rule.grows_constants(cost):
+                print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
+                                             element_bytes(element_type(op.results[0].type)) or 4),
+                      file=sys.stderr)
+            self._emit(op, last, add, branch, skip, padded, rewriter)
+            return True
+        return False
+
+    def _emit(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch: Chain, skip: SSAValue,
+              padded: PaddedConv, rewriter: PatternRewriter) -> None:
+        out_type = op.results[0].type
+        assert isinstance(out_type, TensorType) and last.conv is not None
+        dtype = element_dtype(out_type)
+        element = out_type.get_element_type()
+        batch = out_type.get_shape()[0]
+        const = last.conv.const + padded.conv.const  # the conv's init and the branch's, pushed through
+        init_ops, init = build_init(np.broadcast_to(const, (batch, *const.shape)).astype(dtype), out_type)
+        kept = Conv2DNchwFchwOp([skip, op.inputs[1]], [init], [out_type],
+                                strides=i64_vector(op.window_strides()), dilations=i64_vector(op.window_dilations()))
+        pad_ops = zero_pad_ops(branch.input, padded.pad)
+        source = pad_ops[-1].results[0] if pad_ops else branch.input
+        conv = padded.conv
+        weight = dense_constant(conv.weight.astype(dtype), TensorType(element, list(conv.weight.shape)))
+        fused = Conv2DNchwFchwOp([source, weight.result], [kept.results[0]], [out_type],
+                                 strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
+        constants = [v for s in branch.steps for v in s.constants] + [op.outputs[0]]
+        rewriter.insert([*init_ops, kept, *pad_ops, weight, fused], InsertPoint.before(op))
+        rewriter.replace(op, [], [fused.results[0]])
+        rewriter.erase(add)
+        for old in reversed(branch.steps):
+            rewriter.erase(old.op)
+        erase_dead_constant_slices(rewriter, constants)
