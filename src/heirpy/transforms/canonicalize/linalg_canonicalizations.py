@@ -74,7 +74,7 @@ from heirpy.transforms.canonicalize.elementwise import (
 )
 from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS, PoolToConv1D, PoolToConv2D
-from heirpy.transforms.canonicalize.polynomial import CompleteTheSquare
+from heirpy.transforms.canonicalize.polynomial import CompleteTheSquare, ScaleEachAddend
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -137,7 +137,7 @@ def populate_linalg_canonicalizations_patterns(
         # Last, once every elementwise generic is an arith op on tensors: a quadratic
         # activation must be seen whole (a cubic's x² is not one), not while its
         # pieces are still generics.
-        sets.append(PatternSet.of(CompleteTheSquare()))
+        sets += [PatternSet.of(CompleteTheSquare()), PatternSet.of(ScaleEachAddend())]
     return sets
 
 

@@ -188,3 +188,36 @@ def square_form(x: SSAValue, type_: TensorType, s: float, t: float, k: float, ne
     elif k != 0.0:
         ops.append(arith.AddfOp(square, splat(k)))
     return ops
+
+
+class ScaleEachAddend(OpPattern[arith.MulfOp]):
+    """A splat scale of a sum of two computed values scales each (after a residual add,
+    the scale `CompleteTheSquare` puts before the square).
+
+        %x = arith.addf %conv, %shortcut : tensor<1x16x32x32xf32>
+        %u = arith.mulf %x, %s                                       (splat %s)
+      ==>
+        %a = arith.mulf %conv, %s
+        %b = arith.mulf %shortcut, %s
+        %u = arith.addf %a, %b
+
+    Why: HEIR spends a level on a scalar multiply that no linear op absorbs. Scaled as a
+    sum, the scale costs a level on the deepest addend (a conv's result); scaled apart,
+    `linalg-fuse-ops` folds it into that conv's weights and the shortcut pays its level
+    where it is shallower (it skipped the block's convs), so the depth stays heirpy's
+    bound. Legality: the sum is read only by the scale, both addends are computed (no
+    constant: a shift is left to fusion), and the scale is a splat constant.
+    """
+
+    op_types = (arith.MulfOp,)
+
+    def rewrite(self, op: arith.MulfOp, rewriter: PatternRewriter) -> None:
+        total, scale = op.operands
+        add = total.owner
+        if not isinstance(add, arith.AddfOp) or splat_value(scale) is None or len(list(total.uses)) != 1:
+            return
+        if any(splat_value(v) is not None for v in add.operands) or not isinstance(op.result.type, TensorType):
+            return
+        left, right = arith.MulfOp(add.operands[0], scale), arith.MulfOp(add.operands[1], scale)
+        new = arith.AddfOp(left.result, right.result)
+        rewriter.replace(op, [left, right, new], [new.result])

@@ -8,6 +8,7 @@
 // RUN: heirpy-equiv %s %t --function product_form | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function negative | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function residual | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function scale_each | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function user_form_f16 --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
 
@@ -18,7 +19,7 @@
 // CHECK-NEXT:    %[[T:.*]] = arith.constant dense<0.707106769> : tensor<1x4x4x4xf32>
 // CHECK-NEXT:    %[[V:.*]] = arith.addf %[[U]], %[[T]]
 // CHECK-NEXT:    %[[Q:.*]] = arith.mulf %[[V]], %[[V]]
-// CHECK-NEXT:    %[[K:.*]] = arith.constant dense<-0.25{{0*[0-9]?}}> : tensor<1x4x4x4xf32>
+// CHECK-NEXT:    %[[K:.*]] = arith.constant dense<-2.500000e-01> : tensor<1x4x4x4xf32>
 // CHECK-NEXT:    %[[R:.*]] = arith.addf %[[Q]], %[[K]]
 // CHECK-NEXT:    return %[[R]]
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -81,11 +82,16 @@ func.func @negative(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %r : tensor<8xf32>
 }
 
-// The activation after a residual add: the add (of two values) is its x.
+// The activation after a residual add: the add (of two values) is its x, and the
+// scale then goes to each addend (ScaleEachAddend, below).
 // CHECK-LABEL: func.func @residual
-// CHECK-NEXT:    %[[X:.*]] = arith.addf %y, %z
 // CHECK-NEXT:    %[[S:.*]] = arith.constant dense<0.353553385>
-// CHECK-NEXT:    arith.mulf %[[X]], %[[S]]
+// CHECK-NEXT:    %[[A:.*]] = arith.mulf %y, %[[S]]
+// CHECK-NEXT:    %[[B:.*]] = arith.mulf %z, %[[S]]
+// CHECK-NEXT:    %[[X:.*]] = arith.addf %[[A]], %[[B]]
+// CHECK-NEXT:    %[[T:.*]] = arith.constant dense<0.707106769>
+// CHECK-NEXT:    %[[V:.*]] = arith.addf %[[X]], %[[T]]
+// CHECK-NEXT:    arith.mulf %[[V]], %[[V]]
 func.func @residual(%y: tensor<8xf32>, %z: tensor<8xf32>) -> tensor<8xf32> {
   %a8 = arith.constant dense<0.125> : tensor<8xf32>
   %h = arith.constant dense<0.5> : tensor<8xf32>
@@ -182,4 +188,43 @@ func.func @kept(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<
   %sh = arith.mulf %sq, %two : tensor<8xf32>
   %sh2 = arith.addf %sh, %x : tensor<8xf32>
   return %sq, %form, %cube, %lin, %xy2, %ch2, %sh2, %sq : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// A splat scale of a sum of two computed values scales each (ScaleEachAddend): after a
+// residual add, fusion folds one into the conv, the shortcut pays its level where it is
+// shallower.
+// CHECK-LABEL: func.func @scale_each
+// CHECK-NEXT:    %[[S:.*]] = arith.constant dense<5.000000e-01>
+// CHECK-NEXT:    %[[A:.*]] = arith.mulf %y, %[[S]]
+// CHECK-NEXT:    %[[B:.*]] = arith.mulf %z, %[[S]]
+// CHECK-NEXT:    %[[R:.*]] = arith.addf %[[A]], %[[B]]
+// CHECK-NEXT:    return %[[R]]
+func.func @scale_each(%y: tensor<8xf32>, %z: tensor<8xf32>) -> tensor<8xf32> {
+  %s = arith.constant dense<0.5> : tensor<8xf32>
+  %x = arith.addf %y, %z : tensor<8xf32>
+  %r = arith.mulf %x, %s : tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// Kept: the sum is read elsewhere too (scaling apart would add work), an addend is a
+// constant (a shift: fusion's), the scale is not a splat.
+// CHECK-LABEL: func.func @scale_kept
+// CHECK-NEXT:    arith.constant dense<5.000000e-01>
+// CHECK-NEXT:    arith.constant dense<[1.000000e+00
+// CHECK-NEXT:    %[[X:.*]] = arith.addf %y, %z
+// CHECK-NEXT:    arith.mulf %[[X]], %{{.*}}
+// CHECK-NEXT:    %[[W:.*]] = arith.addf %y, %{{.*}}
+// CHECK-NEXT:    arith.mulf %[[W]], %{{.*}}
+// CHECK-NEXT:    %[[V:.*]] = arith.addf %y, %z
+// CHECK-NEXT:    arith.mulf %[[V]], %{{.*}}
+func.func @scale_kept(%y: tensor<8xf32>, %z: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %s = arith.constant dense<0.5> : tensor<8xf32>
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %x = arith.addf %y, %z : tensor<8xf32>
+  %a = arith.mulf %x, %s : tensor<8xf32>
+  %w = arith.addf %y, %s : tensor<8xf32>
+  %b = arith.mulf %w, %s : tensor<8xf32>
+  %v = arith.addf %y, %z : tensor<8xf32>
+  %d = arith.mulf %v, %c : tensor<8xf32>
+  return %a, %b, %d, %x : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
