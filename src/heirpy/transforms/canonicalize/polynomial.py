@@ -11,7 +11,9 @@ rescale), and fusion sees a different DAG each time. For a != 0,
 
 so the one form is an affine map of x (which `linalg-fuse-ops` folds into the linear op
 that computes x, as it folds a batch norm), one square, and a constant added (free in
-CKKS). Cubics and higher are left as they are.
+CKKS). Cubics and higher are left as they are. Where x is a residual add, the scale
+goes to each addend (`ScaleEachAddend`): no linear op absorbs a scale of the sum, and
+HEIR spends a level on it (docs/heir.md, "Residual nets as users export them").
 """
 
 from __future__ import annotations
