@@ -26,6 +26,9 @@ benchmarks/out/heir_nets/, not committed):
                     (x[:, :, ::2, ::2] then zero channels by F.pad), 0.125x² + 0.5x + 0.25
   resnet20_b.mlir   ResNet-20, option-B shortcuts (1x1 stride-2 conv + BN), x²
 
+`--size 8` writes the same nets on 8x8 images (resnet8_a_8.mlir, resnet20_b_8.mlir), small
+enough for heir-opt in minutes on a shared machine.
+
 `residual_net(...)` builds any of the family (shortcut form, activation coefficients,
 BN before or after the activation, widths, blocks per stage): the residual-net generator
 and the tests' small blocks (tests/filecheck/transforms/legalize-for-heir/Inputs/) use it.
@@ -203,10 +206,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--residual", action="store_true", help="issue 38's ResNet-8/ResNet-20 (benchmarks/out/heir_nets)")
     parser.add_argument("--grid-blocks", action="store_true", help="the grid tests' tiny residual blocks")
+    parser.add_argument("--size", type=int, default=32, help="--residual's image size (other than 32: NAME_SIZE.mlir)")
     args = parser.parse_args()
     if args.residual:
         for name, options in RESIDUAL_NETS.items():
-            export_residual(name, RESIDUAL_OUT, **options)
+            suffix = "" if args.size == 32 else f"_{args.size}"
+            export_residual(f"{name}{suffix}", RESIDUAL_OUT, size=args.size, **options)
     if args.grid_blocks:
         for name, options in GRID_BLOCKS.items():
             export_residual(name, GRID_INPUTS, size=8, in_channels=4, **options)
