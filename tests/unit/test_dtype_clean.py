@@ -1,6 +1,6 @@
 """Every pipeline is dtype-clean on generated programs (issue 34; tests/dtype_clean.py):
 f16 and bf16 variants of tests/strategies.py's programs and programs in torch-mlir's
-mixed f16 form go through the main pipeline, IREE_PIPELINE and heir-prepare; heirpy's
+mixed f16 form go through the main pipeline, iree-prepare and heir-prepare; heirpy's
 verifier and iree-opt (one call for the whole sample) accept every output, and the f16
 outputs compute what their inputs do within the dtype's tolerance.
 

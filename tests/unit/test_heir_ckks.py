@@ -148,3 +148,34 @@ def test_heir_compiles_a_same_padded_even_filter_at_the_bound_once_its_pad_is_ev
     assert bound == 3
     assert heir_levels(print_module(module), "same_pad") == bound
     assert heir_levels(chunk, "same_pad") > bound  # 13 with heir-opt 2026.11.1
+
+
+GRID_BLOCKS = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir" / "Inputs"
+
+
+@requires_heir
+@pytest.mark.parametrize("net,bound", [("block_b_bn_after", 12), ("block_a_quadratic", 11), ("block_a_cubic", 16)])
+def test_heir_compiles_a_residual_net_on_its_grid_at_the_bound(net: str, bound: int, tmp_path: Path) -> None:
+    """Small residual nets exported by torch-mlir as users write them
+    (benchmarks/export_heir_nets.py --grid-blocks: stem, a block, a stride-2 block, GAP,
+    Linear on 1x4x8x8): a 1x1 stride-2 shortcut with each BN after its x² (torch-mlir's
+    four per-channel BN constants after the strided conv), and option-A shortcuts
+    (x[:, :, ::2, ::2], channels zero-padded) with 0.125x² + 0.5x + 0.25 (13 levels before
+    CompleteTheSquare and ScaleEachAddend: a scalar multiply after each residual add)
+    and with a cubic. slot-count=16 keeps
+    every conv a conv, as at ResNet-20's size: both strided convs stay on the grid, the
+    values equal PyTorch's, and heir-opt compiles them at heirpy's depth bound."""
+    module = parse((GRID_BLOCKS / f"{net}.mlir").read_text(), f"{net}.mlir")
+    run_pipeline(module, "heir-prepare{slot-count=16}")
+    text = print_module(module)
+    assert "strides = dense<2>" not in text
+    func = next(op for op in module.walk() if op.name == "func.func")
+    assert analyze_function(func).depth == bound  # type: ignore[arg-type]
+    prepared = tmp_path / f"{net}.mlir"
+    prepared.write_text(text)
+    check = subprocess.run(
+        ["heirpy-run", str(prepared), "--inputs", str(GRID_BLOCKS / f"{net}.npz"), "--check", "--rtol", "1e-4",
+         "--atol", "1e-5"], capture_output=True, text=True, timeout=120,
+    )
+    assert check.returncode == 0 and " ok" in check.stdout, check.stdout + check.stderr
+    assert heir_levels(text) == bound

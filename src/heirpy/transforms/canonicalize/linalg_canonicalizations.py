@@ -14,7 +14,8 @@ The pattern families (one class per pattern) live in four package-private module
 standalone pools, transposed matvecs), `elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors, constant
 operands of commutative arith ops last, as MLIR's folder orders them) and
-`softmax` (torch's written-out softmax -> `linalg.softmax`).
+`softmax` (torch's written-out softmax -> `linalg.softmax`); last, `polynomial`
+rewrites a quadratic activation, however written, as (s*x + t)^2 + k (`CompleteTheSquare`).
 
 Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
 linear ops): the pass first applies `conv_pool_patterns()` from
@@ -73,6 +74,7 @@ from heirpy.transforms.canonicalize.elementwise import (
 )
 from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, ConstantPattern
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS, PoolToConv1D, PoolToConv2D
+from heirpy.transforms.canonicalize.polynomial import CompleteTheSquare, ScaleEachAddend
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
@@ -124,7 +126,7 @@ def populate_linalg_canonicalizations_patterns(
     saved, which a back end that pays MACs (IREE) would run. `spellings` collects the
     attribute spelling of each conv + pool fused."""
     pools_to_convs = rule is None or rule.max_mac_growth == 0
-    return [
+    sets = [
         PatternSet.of(RaiseSoftmax()),
         *populate_mixed_precision_patterns(),  # f16's truncf moved past linear runs
         PatternSet.of(*conv_pool_patterns(rule, spellings)),
@@ -133,6 +135,12 @@ def populate_linalg_canonicalizations_patterns(
             *canonicalization_patterns(ctx, elementwise=elementwise, pools_to_convs=pools_to_convs),
         ),
     ]
+    if elementwise:
+        # Last, once every elementwise generic is an arith op on tensors: a quadratic
+        # activation must be seen whole (a cubic's x² is not one), not while its
+        # pieces are still generics.
+        sets += [PatternSet.of(CompleteTheSquare()), PatternSet.of(ScaleEachAddend())]
+    return sets
 
 
 @dataclass(frozen=True)
@@ -179,7 +187,7 @@ class LinalgCanonicalizationsPass(ModulePass):
         if self.conv_pool == "conv" and lower_new_fused_ops(ctx, op, already_fused, spellings):
             # The lowering makes fills and broadcasts of constants; fold them now so a
             # second run of the pass finds nothing to do.
-            apply_pattern_sets(op, sets[-1:])
+            apply_pattern_sets(op, sets[2:])
         region_dce(op.body)
 
 

@@ -34,6 +34,7 @@ from xdsl.dialects import tensor as xt
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 
 from heirpy.ir.diagnostics import location_prefix
@@ -45,7 +46,6 @@ from heirpy.ir.utils import (
     i64_elements_like,
     int_values,
     is_identity,
-    map_dims,
     reassociation_attr,
     static_shape,
 )
@@ -67,8 +67,12 @@ class GridSlices:
     """The strided slices this rewrite made, each `grid[0, 0, 0, 0][shape][1, 1, s, s]`:
     the patterns push only these (a user's own strided slice is not theirs to move)."""
 
-    def __init__(self) -> None:
+    def __init__(self, functions: Sequence[FuncOp] = ()) -> None:
         self.ops: set[tensor.ExtractSliceOp] = set()
+        self.functions = set(functions)
+        """The functions whose own strided slices (an option-A shortcut's x[:, :, ::2, ::2])
+        `StridedSliceOnGrid` may take as grid slices: those with a strided conv, which
+        `strided_convs_on_grid` restores when a slice is left."""
 
     def make(self, grid: SSAValue, shape: Sequence[int], strides: Sequence[int]) -> tensor.ExtractSliceOp:
         """The slice of `grid` holding a strided op's `shape`-d result, every `strides`-th."""
@@ -324,15 +328,19 @@ class ElementwiseOnGrid(GridPattern[GenericOp]):
 
         %a = tensor.extract_slice %ga[0, 0, 0, 0] [1, 32, 16, 16] [1, 1, 2, 2]
         %b = tensor.extract_slice %gb[0, 0, 0, 0] [1, 32, 16, 16] [1, 1, 2, 2]
-        %y = linalg.generic {identity maps, parallel} ins(%a, %b) outs(%e) { addf, mulf }
+        %y = linalg.generic {identity maps, (d0, d1, d2, d3) -> (d1, 0, 0), parallel}
+               ins(%a, %b, %bn_mean : ..., tensor<32x1x1xf32>) outs(%e) { subf, addf, mulf }
       ->
-        %yg = linalg.generic {identity maps, parallel} ins(%ga, %gb) outs(%eg : tensor<1x32x32x32xf32>) { addf, mulf }
+        %yg = linalg.generic {the same maps} ins(%ga, %gb, %bn_mean) outs(%eg : tensor<1x32x32x32xf32>) { ... }
         %y = tensor.extract_slice %yg[0, 0, 0, 0] [1, 32, 16, 16] [1, 1, 2, 2]
 
-    Legality: one 4-D result, parallel loops, identity output map; at least one input
-    is a grid slice, and every input read through the identity is a slice of the same
-    grid type and strides or a constant (put on the grid); an input read through a map
-    that ignores H and W (a per-channel vector) is read as it is.
+    Legality: one 4-D result, parallel loops, identity output map, no `linalg.index`
+    (a position on the grid is not the slice's); at least one input is a grid slice,
+    and each input is (a) a slice of the same grid type and strides read through the
+    identity, (b) read through a map that ignores H and W (a per-channel constant of
+    torch-mlir's BN, 32x1x1 through (d1, 0, 0), a scalar, a 1xCx1x1 broadcast: any
+    rank; it reads the same on the grid), or (c) a constant read through dims and
+    constants only, which is expanded to the result's shape and put on the grid.
     """
 
     op_types = (GenericOp,)
@@ -342,6 +350,8 @@ class ElementwiseOnGrid(GridPattern[GenericOp]):
         maps = [m.data for m in op.indexing_maps]
         if out_shape is None or len(out_shape) != 4 or not all_parallel(op.iterator_types) or not is_identity(maps[-1]):
             return
+        if any(inner.name == "linalg.index" for inner in op.body.walk()):
+            return
         grids = [self.slices.of(v) for v in op.inputs]
         found = [g for g in grids if g is not None]
         if not found:
@@ -350,15 +360,19 @@ class ElementwiseOnGrid(GridPattern[GenericOp]):
         assert isinstance(grid_type, TensorType)
         ops: list[Operation] = []
         inputs: list[SSAValue] = []
-        for value, indexing, grid in zip(op.inputs, maps, grids):
-            if grid is not None and is_identity(indexing) and grid[0].type == grid_type and grid[1] == strides:
+        new_maps = list(op.indexing_maps)
+        for i, (value, indexing, grid) in enumerate(zip(op.inputs, maps, grids)):
+            if grid is not None:
+                if not (is_identity(indexing) and grid[0].type == grid_type and grid[1] == strides):
+                    return
                 inputs.append(grid[0])
-            elif grid is None and (dims := map_dims(indexing)) is not None and not set(SPATIAL) & set(dims):
+            elif not reads_spatial(indexing):
                 inputs.append(value)
-            elif is_identity(indexing) and (array := self.reader.fold(value)) is not None and array.ndim == 4:
-                more, grid_value = build_init(grid_array(array, grid_type.get_shape(), strides), grid_type)
+            elif (full := self.spread(value, indexing, out_shape)) is not None:
+                more, grid_value = build_init(grid_array(full, grid_type.get_shape(), strides), grid_type)
                 ops += more
                 inputs.append(grid_value)
+                new_maps[i] = op.indexing_maps.data[-1]  # the identity
             else:
                 return
         if op.body.block.args[-1].uses:
@@ -371,9 +385,111 @@ class ElementwiseOnGrid(GridPattern[GenericOp]):
             empty = tensor.EmptyOp([], grid_type)
             ops.append(empty)
             out = empty.tensor
-        new = GenericOp(inputs, [out], op.body.clone(), list(op.indexing_maps), op.iterator_types, [grid_type])
+        new = GenericOp(inputs, [out], op.body.clone(), new_maps, op.iterator_types, [grid_type])
         cut = self.slices.make(new.results[0], out_shape, strides)
         rewriter.replace(op, [*ops, new, cut], [cut.results[0]])
+
+    def spread(self, value: SSAValue, indexing: AffineMap, shape: Sequence[int]) -> np.ndarray | None:
+        """A constant operand's value at every point of the loops, or None."""
+        array = self.reader.fold(value)
+        return None if array is None else expand(array, indexing, shape)
+
+
+def reads_spatial(indexing: AffineMap) -> bool:
+    """Does an operand read through `indexing` vary along H or W? (Only results that
+    are constants or other loop dims say no: anything else is taken to vary.)"""
+    if indexing.num_symbols:
+        return True
+    return not all(
+        isinstance(e, AffineConstantExpr) or (isinstance(e, AffineDimExpr) and e.position not in SPATIAL)
+        for e in indexing.results
+    )
+
+
+def expand(array: np.ndarray, indexing: AffineMap, shape: Sequence[int]) -> np.ndarray | None:
+    """The value an operand of `array` read through `indexing` takes at every point of
+    the loops of `shape`, or None when a result of the map is neither a dim nor a
+    constant (or reads outside `array`)."""
+    if indexing.num_symbols or len(indexing.results) != array.ndim or indexing.num_dims != len(shape):
+        return None
+    index: list[np.ndarray | int] = []
+    for axis, expr in enumerate(indexing.results):
+        if isinstance(expr, AffineConstantExpr) and 0 <= expr.value < array.shape[axis]:
+            index.append(expr.value)
+        elif isinstance(expr, AffineDimExpr) and shape[expr.position] <= array.shape[axis]:
+            along = [-1 if d == expr.position else 1 for d in range(len(shape))]
+            index.append(np.arange(shape[expr.position]).reshape(along))
+        else:
+            return None
+    return np.broadcast_to(array[tuple(index)], tuple(shape))
+
+
+class StridedSliceOnGrid(GridPattern[xt.ExtractSliceOp]):
+    """A function's own strided slice that keeps every s-th position (an option-A
+    shortcut's x[:, :, ::2, ::2]; torch-mlir writes one slice per dim) is a grid slice:
+    of its source, or, when the source is one, of that grid with the strides multiplied.
+
+        %h = tensor.extract_slice %x[0, 0, 0, 0] [1, 16, 16, 32] [1, 1, 2, 1] : tensor<1x16x32x32xf32> to ...
+        %s = tensor.extract_slice %h[0, 0, 0, 0] [1, 16, 16, 16] [1, 1, 1, 2]
+      ->
+        %s = tensor.extract_slice %x[0, 0, 0, 0] [1, 16, 16, 16] [1, 1, 2, 2]   (a grid slice)
+
+    Legality: the function has a strided conv (`GridSlices.functions`), static offsets
+    all 0, unit strides and whole sizes on N and C, and each spatial size the number of
+    s-th positions of the source (ceil(n / s): the grid holds no position past the slice).
+    """
+
+    op_types = (xt.ExtractSliceOp,)
+
+    def rewrite(self, op: xt.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+        if op in self.slices.ops or op.offsets or op.sizes or op.strides or enclosing(op) not in self.slices.functions:
+            return
+        source, sizes = static_shape(op.operands[0].type), int_values(op.static_sizes)
+        result = static_shape(op.results[0].type)
+        offsets, strides = int_values(op.static_offsets), int_values(op.static_strides)
+        if source is None or len(source) != 4 or result != sizes or any(offsets) or strides[:2] != (1, 1):
+            return
+        if sizes[:2] != source[:2] or strides[2:] == (1, 1):
+            return
+        if any(sizes[i] != -(-source[i] // strides[i]) for i in SPATIAL):
+            return
+        of = self.slices.of(op.operands[0])
+        grid, outer = of if of is not None else (op.operands[0], (1, 1))
+        cut = self.slices.make(grid, sizes, (outer[0] * strides[2], outer[1] * strides[3]))
+        rewriter.replace(op, [cut], [cut.results[0]])
+
+
+class PadOnGrid(GridPattern[xt.PadOp]):
+    """A pad of a grid slice on N and C only (an option-A shortcut's zero channels,
+    F.pad) pads the grid the same way.
+
+        %s = tensor.extract_slice %g[0, 0, 0, 0] [1, 16, 16, 16] [1, 1, 2, 2] : tensor<1x16x32x32xf32> to ...
+        %p = tensor.pad %s low[0, 8, 0, 0] high[0, 8, 0, 0] { tensor.yield %zero }
+      ->
+        %pg = tensor.pad %g low[0, 8, 0, 0] high[0, 8, 0, 0] { tensor.yield %zero } : ... to tensor<1x32x32x32xf32>
+        %p = tensor.extract_slice %pg[0, 0, 0, 0] [1, 32, 16, 16] [1, 1, 2, 2]
+
+    Exact: the added channels hold the pad value at every grid position, the valid
+    ones among them. Legality: static pads, none on H or W (a conv reads those,
+    `ConvOnGrid`), and a region that yields one value (`uniform_pad`).
+    """
+
+    op_types = (xt.PadOp,)
+
+    def rewrite(self, op: xt.PadOp, rewriter: PatternRewriter) -> None:
+        of = self.slices.of(op.operands[0])
+        if of is None or op.low or op.high or not uniform_pad(op):
+            return
+        low, high = int_values(op.static_low), int_values(op.static_high)
+        out_shape, grid_shape = static_shape(op.results[0].type), static_shape(of[0].type)
+        if out_shape is None or grid_shape is None or any(low[i] or high[i] for i in SPATIAL):
+            return
+        padded_shape = [grid_shape[i] + low[i] + high[i] for i in range(4)]
+        padded = tensor.PadOp(
+            of[0], [], [], op.region.clone(), list(low), list(high), TensorType(element_of(of[0].type), padded_shape)
+        )
+        cut = self.slices.make(padded.results[0], out_shape, of[1])
+        rewriter.replace(op, [padded, cut], [cut.results[0]])
 
 
 class MatvecOnGrid(GridPattern[MatvecOp]):
@@ -426,6 +542,8 @@ def grid_patterns(reader: ConstantFolder, native: NativeFunctions, slices: GridS
         StridedConvOnGrid(reader, native, slices),
         ConvOnGrid(reader, native, slices),
         ElementwiseOnGrid(reader, native, slices),
+        StridedSliceOnGrid(reader, native, slices),
+        PadOnGrid(reader, native, slices),
         MatvecOnGrid(reader, native, slices),
     )
 
@@ -438,7 +556,7 @@ def strided_convs_on_grid(module: ModuleOp, ctx: Context | None, pass_name: str)
     if not functions:
         return []
     backups = {f: f.clone() for f in functions}
-    slices = GridSlices()
+    slices = GridSlices(functions)
     apply_pattern_sets(module, [grid_patterns(ConstantFolder(ctx), NativeFunctions(), slices)])
     remarks: list[str] = []
     for func in functions:
