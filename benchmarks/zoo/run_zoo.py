@@ -1,0 +1,112 @@
+"""The model zoo: heirpy on real timm / torchvision / ultralytics models, against PyTorch
+and against IREE on the raw IR (issue 37).
+
+    python benchmarks/zoo/run_zoo.py [--only NAME ...] [--sample] [--dtype f32 f16]
+        [--rounds 3] [--cache build/zoo] [--redo] [--table-only] [--plot FILE.png]
+
+Each model (`models.SPECS`: 29 classifiers and 3 detectors, f32 and f16) is built with
+random weights, exported by torch-mlir and measured (`measure.py`) in a child process of its
+own; its files and results (`result.json`) stay under the cache directory (build/, git-
+ignored), so a second run reuses them and an interrupted run resumes (`--redo` measures
+again). IREE is timed on the f32 models and the f16 detectors. The table (markdown) goes to
+stdout, a line per model to stderr as it finishes; `--plot` draws heirpy/raw times per model.
+`--sample` is the CI sample (`SAMPLE`, tests/unit/test_zoo_sample.py checks it quicker).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ZOO = Path(__file__).resolve().parent
+sys.path[:0] = [str(ZOO), str(ZOO.parent)]  # the zoo's modules, benchmarks/ (markdown_table)
+
+from models import BY_NAME, SPECS, Spec  # noqa: E402
+from table import plot, summary, table  # noqa: E402
+
+ROOT = ZOO.parents[1]
+SAMPLE = ("squeezenet1_1", "mobilenetv3_small_050", "lcnet_050")  # tests/unit/test_zoo_sample.py's models
+
+
+def timed_iree(spec: Spec, dtype: str) -> bool:
+    return dtype == "f32" or spec.detector
+
+
+def order(specs: list[Spec], dtypes: list[str]) -> list[tuple[Spec, str]]:
+    """f32 small models first (the quickest figures), then the rest of f32, the f16
+    detectors (timed), the rest of f16."""
+    jobs = [(s, "f32") for s in specs if s.small] + [(s, "f32") for s in specs if not s.small]
+    jobs += [(s, "f16") for s in specs if s.detector] + [(s, "f16") for s in specs if not s.detector]
+    return [(s, d) for s, d in jobs if d in dtypes]
+
+
+def one(name: str, dtype: str, cache: Path, rounds: int) -> int:
+    """The child: export (unless cached) and measure one model, write its result.json."""
+    from measure import measure
+    from models import export
+
+    spec = BY_NAME[name]
+    directory = cache / name / dtype
+    start = time.perf_counter()
+    result: dict = {"name": name, "dtype": dtype, "package": spec.package, "family": spec.family,
+                    "size": spec.size}
+    try:
+        exported = directory / "export.json"
+        if not exported.exists() or not (directory / "model.mlir").exists():
+            exported.parent.mkdir(parents=True, exist_ok=True)
+            exported.write_text(json.dumps(export(spec, dtype, directory)))
+        result.update(json.loads(exported.read_text()))
+        result.update(measure(directory, timed_iree(spec, dtype), rounds))
+    except Exception as err:  # recorded, so the table shows it and the run goes on
+        result["error"] = f"{type(err).__name__}: {str(err)[:300]}"
+    result["seconds"] = round(time.perf_counter() - start, 1)
+    (directory / "result.json").write_text(json.dumps(result, indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=None, help="model names")
+    parser.add_argument("--sample", action="store_true", help=f"only {', '.join(SAMPLE)}")
+    parser.add_argument("--dtype", nargs="*", default=["f32", "f16"], choices=("f32", "f16"))
+    parser.add_argument("--rounds", type=int, default=3, help="alternating timed runs per variant")
+    parser.add_argument("--cache", type=Path, default=ROOT / "build" / "zoo")
+    parser.add_argument("--redo", action="store_true", help="measure again, even if cached")
+    parser.add_argument("--table-only", action="store_true", help="print the cached results, run nothing")
+    parser.add_argument("--plot", type=Path, default=None, metavar="FILE.png")
+    parser.add_argument("--one", nargs=2, metavar=("NAME", "DTYPE"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        return one(args.one[0], args.one[1], args.cache, args.rounds)
+    names = SAMPLE if args.sample else args.only
+    unknown = [n for n in names or () if n not in BY_NAME]
+    if unknown:
+        parser.error(f"unknown model(s): {', '.join(unknown)} (known: {', '.join(BY_NAME)})")
+    specs = [s for s in SPECS if names is None or s.name in names]
+    results = []
+    start = time.perf_counter()
+    for spec, dtype in order(specs, args.dtype):
+        path = args.cache / spec.name / dtype / "result.json"
+        if not args.table_only and (args.redo or not path.exists()):
+            subprocess.run([sys.executable, __file__, "--one", spec.name, dtype, "--cache", str(args.cache),
+                            "--rounds", str(args.rounds)], check=False)
+            if path.exists():
+                done = json.loads(path.read_text())
+                print(f"{spec.name} {dtype}: {done.get('error') or 'done'} in {done['seconds']} s "
+                      f"({time.perf_counter() - start:.0f} s so far)", file=sys.stderr, flush=True)
+        if path.exists():
+            results.append(json.loads(path.read_text()))
+    print(table(results))
+    print()
+    print(summary(results))
+    if args.plot is not None:
+        plot(results, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
