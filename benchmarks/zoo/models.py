@@ -128,10 +128,27 @@ def _outputs(value: Any) -> list[np.ndarray]:
     return [value.detach().numpy()]
 
 
+def torch_ms(spec: Spec, runs: int = 10) -> float:
+    """PyTorch eager's time for the f32 model on one thread: the median CPU milliseconds
+    (process time, as IREE's figures) of `runs` calls after one warm-up call."""
+    import torch
+
+    torch.set_num_threads(1)
+    model = build(spec)
+    x = torch.from_numpy(model_input(spec))
+    times = []
+    with torch.no_grad():
+        model(x)
+        for _ in range(runs):
+            start = time.process_time()
+            model(x)
+            times.append(time.process_time() - start)
+    return float(np.median(times)) * 1e3
+
+
 def export(spec: Spec, dtype: str, directory: Path) -> dict[str, float]:
     """Write `model.mlir` and `model.npz` for `spec` in `dtype` ('f32' or 'f16') under
-    `directory`; returns the seconds PyTorch eager takes single-threaded (median of a few
-    runs, f32 only) and the export's seconds."""
+    `directory`; returns the export's seconds."""
     import torch
     from torch_mlir import fx
 
@@ -150,12 +167,6 @@ def export(spec: Spec, dtype: str, directory: Path) -> dict[str, float]:
             results = _outputs(model(x))
         else:
             results = f32_results
-            times = []
-            for _ in range(5):
-                start = time.perf_counter()
-                model(x)
-                times.append(time.perf_counter() - start)
-            timings["torch_ms"] = float(np.median(times)) * 1e3
     arrays["arg0"] = x.numpy()
     arrays.update({f"result{i}": r for i, r in enumerate(results)})
     start = time.perf_counter()

@@ -117,7 +117,10 @@ def summary(results: list[dict[str, Any]]) -> str:
         lines.append(f"heirpy-opt (IREE pipeline) / iree-opt parse+print: geomean "
                      f"{geomean([a / b for a, b in speed]):.1f}x")
     seconds = sum(r.get("seconds", 0) for r in results)
-    lines.append(f"measured in {seconds / 60:.0f} min of model runs (export included where not cached)")
+    cpu = [r["cpu_seconds"] for r in results if "cpu_seconds" in r]
+    lines.append(f"measured in {seconds / 60:.0f} min of wall time (export included where not cached)"
+                 + (f"; {sum(cpu) / 60:.0f} min of CPU over {len(cpu)} models, "
+                    f"median {sorted(cpu)[len(cpu) // 2]:.0f} s each" if cpu else ""))
     found = misses(results)
     lines.append("misses:" if found else "misses: none")
     lines += [f"- {m}" for m in found]
