@@ -77,7 +77,10 @@ def timed_process(cmd: list[str]) -> float:
 def f16_verdict(heirpy_out: np.ndarray, torch_f16: np.ndarray, torch_f32: np.ndarray) -> dict[str, Any]:
     """heirpy's f16 output judged against the f32 model's, with PyTorch's f16 as the scale."""
     ref = torch_f32.astype(np.float64)
-    if not np.all(np.isfinite(heirpy_out)) and np.all(np.isfinite(torch_f16)):
+    if not np.all(np.isfinite(torch_f16)):  # random weights can overflow f16 (RepVGG's grow to 3e4 in f32)
+        return {"verdict": "not comparable: PyTorch's own f16 output has NaN or Inf",
+                "finite": bool(np.all(np.isfinite(heirpy_out)))}
+    if not np.all(np.isfinite(heirpy_out)):
         return {"verdict": "MISMATCH", "detail": "NaN or Inf where PyTorch's f16 has numbers"}
     err_heirpy = float(np.max(np.abs(heirpy_out.astype(np.float64) - ref)))
     err_torch = float(np.max(np.abs(torch_f16.astype(np.float64) - ref)))

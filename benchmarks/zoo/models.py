@@ -69,7 +69,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("mobilevit_xxs", "timm", "MobileViT", small=True),
     Spec("mobilevit_xs", "timm", "MobileViT"),
     Spec("vit_tiny_patch16_224", "timm", "ViT", size=224),
-    Spec("deit_tiny_patch16_224", "timm", "DeiT", size=224),
+    Spec("deit_tiny_distilled_patch16_224", "timm", "DeiT", size=224),  # plain DeiT-tiny is ViT-tiny's net
     Spec("levit_128s", "timm", "LeViT", size=224),
     Spec("yolov5nu", "ultralytics", "YOLOv5u", size=320),
     Spec("yolov8n", "ultralytics", "YOLOv8", size=320),
