@@ -153,7 +153,7 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(list(xs), labels, rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("heirpy / raw time (1 thread)")
-    ax.set_title("Model zoo: IREE llvm-cpu time of heirpy's output against the raw IR")
+    ax.set_title("Model zoo: heirpy / raw time, IREE llvm-cpu", fontsize=10)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
