@@ -1,0 +1,210 @@
+"""One zoo model's figures: heirpy against PyTorch, depth and weights, IREE raw vs heirpy.
+
+`measure(directory, timed, rounds)` reads `model.mlir` / `model.npz` (written by
+`models.export`) and returns a JSON-able dict:
+
+- numerics: heirpy's output under the main pipeline (`MAIN_PIPELINE`), run by heirpy's
+  evaluator on the stored input, against PyTorch's output. f32: `compare_with_reference`
+  at heirpy-report's tolerance (rtol 1e-4, atol 1e-5). f16: against the f32 model's output,
+  heirpy's f16 error may be at most twice PyTorch's own f16 error plus 4 f16 ulps of the
+  output's scale (heirpy computes in f16 as written, so it may round differently from
+  PyTorch's f16 kernels, but not worse in kind).
+- depth, depth bound, linear ops and weight bytes of the main pipeline's output
+  (`heirpy.analysis.depth`, through heirpy-report's `depth_figures`), constant bytes before
+  and after (`heirpy.analysis.kernels.constant_bytes`) for the main and the IREE pipeline.
+- compile speed: `heirpy-opt -p <IREE pipeline>` on the file (CPU seconds of a fresh
+  process, start-up included; the file it writes is heirpy's IREE input) against `iree-opt`
+  parsing and printing the same file (CPU seconds).
+- IREE: dispatches (`--compile-to=flow`) raw and heirpy under IREE's default CPU flags and
+  its best (`BEST_FLAGS`); when `timed`, the four modules are compiled and run
+  single-threaded (`iree-benchmark-module --task_topology_max_group_count=1`, process CPU
+  time as in benchmarks/bench_iree.py), alternating, `rounds` times, medians kept; and each
+  module's output against PyTorch's (max abs error).
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ZOO = Path(__file__).resolve().parent
+sys.path.insert(0, str(ZOO.parent))  # benchmarks/: bench_iree's helpers
+
+from bench_iree import Tools, Variant, benchmark, run  # noqa: E402
+from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, dispatch_kind  # noqa: E402
+from heirpy.analysis.kernels import constant_bytes  # noqa: E402
+from heirpy.api import clone_module, parse, print_module, run_pipeline  # noqa: E402
+from heirpy.interp.evaluator import run_function  # noqa: E402
+from heirpy.interp.reference import compare_with_reference  # noqa: E402
+from heirpy.tools.heirpy_report import REFERENCE_ATOL, REFERENCE_RTOL, depth_figures  # noqa: E402
+
+MAIN_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+BEST_FLAGS = ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")
+FLAG_SETS = {"default": (), "best": BEST_FLAGS}
+_EXPORT = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
+
+
+def iree_pipeline() -> str:
+    """heirpy's pipeline for IREE: the one place to swap in `iree-prepare` when it lands."""
+    from heirpy.analysis.iree_dispatches import IREE_PIPELINE
+
+    return IREE_PIPELINE
+
+
+def dispatches(tools: Tools, source: Path, flags: tuple[str, ...]) -> list[str]:
+    """The kinds of IREE's dispatches for `source` compiled with `flags` (llvm-cpu)."""
+    text = run([tools.compile, *COMPILE_FLAGS, *flags, "--compile-to=flow", str(source), "-o", "-"])
+    return [dispatch_kind(name) for name in _EXPORT.findall(text)]
+
+
+def timed_process(cmd: list[str]) -> float:
+    """The CPU seconds (user + system) of the process `cmd`: on a shared machine its wall
+    time also counts the time other processes hold the cores."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run(cmd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+# ----------------------------------------------------------------------------- numerics
+def f16_verdict(heirpy_out: np.ndarray, torch_f16: np.ndarray, torch_f32: np.ndarray) -> dict[str, Any]:
+    """heirpy's f16 output judged against the f32 model's, with PyTorch's f16 as the scale."""
+    ref = torch_f32.astype(np.float64)
+    if not np.all(np.isfinite(torch_f16)):  # random weights can overflow f16 (RepVGG's grow to 3e4 in f32)
+        return {"verdict": "not comparable: PyTorch's own f16 output has NaN or Inf",
+                "finite": bool(np.all(np.isfinite(heirpy_out)))}
+    if not np.all(np.isfinite(heirpy_out)):
+        return {"verdict": "MISMATCH", "detail": "NaN or Inf where PyTorch's f16 has numbers"}
+    err_heirpy = float(np.max(np.abs(heirpy_out.astype(np.float64) - ref)))
+    err_torch = float(np.max(np.abs(torch_f16.astype(np.float64) - ref)))
+    allowed = 2 * err_torch + 4 * float(np.finfo(np.float16).eps) * float(np.max(np.abs(ref)))
+    return {"verdict": "ok" if err_heirpy <= allowed else "MISMATCH", "max_abs_error": err_heirpy,
+            "torch_f16_error": err_torch, "allowed": allowed}
+
+
+def numerics(after: Any, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    results = run_function(after, "main", [arrays["arg0"]])
+    if "f32_result0" not in arrays:
+        comparisons = compare_with_reference(arrays, results, REFERENCE_RTOL, REFERENCE_ATOL, "model.npz")
+        bad = [c for c in comparisons if not c.ok]
+        return {"verdict": "ok" if not bad else "MISMATCH",
+                "max_abs_error": max(c.max_abs_error for c in comparisons),
+                "detail": "; ".join(c.line() for c in bad)}
+    cells = [f16_verdict(np.asarray(r), arrays[f"result{i}"], arrays[f"f32_result{i}"]) for i, r in enumerate(results)]
+    worst = next((c for c in cells if c["verdict"] != "ok"), max(cells, key=lambda c: c["max_abs_error"]))
+    return worst
+
+
+# ----------------------------------------------------------------------------- one model
+def heirpy_side(raw: Path, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Main pipeline: numerics, depth, weights; the time of the pass pipeline itself."""
+    before = parse(raw.read_text(), str(raw))
+    after = clone_module(before)
+    start = time.perf_counter()
+    run_pipeline(after, MAIN_PIPELINE)
+    out: dict[str, Any] = {"main_pipeline_s": time.perf_counter() - start}
+    out["constant_bytes"] = {"before": constant_bytes(before), "main": constant_bytes(after)}
+    out.update(depth_figures(before, after))
+    print_module(after)  # what heirpy prints must print (the file itself is not needed)
+    start = time.perf_counter()
+    out["numerics"] = numerics(after, arrays)
+    out["evaluator_s"] = time.perf_counter() - start
+    return out
+
+
+def compile_speed(raw: Path, ours: Path) -> dict[str, Any]:
+    """heirpy-opt under the IREE pipeline (writing `ours`) and iree-opt's parse+print of
+    `raw`, CPU seconds of each process."""
+    tools = Tools.find(None)
+    heirpy_opt = Path(sys.executable).parent / "heirpy-opt"
+    scratch = ours.with_name("iree_opt.mlir")
+    out = {
+        "heirpy_opt_s": timed_process([str(heirpy_opt), str(raw), "-p", iree_pipeline(), "-o", str(ours)]),
+        "iree_opt_s": timed_process([tools.opt, str(raw), "-o", str(scratch)]),
+        "clock": "cpu",
+    }
+    scratch.unlink()
+    return out
+
+
+def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int, work: Path) -> dict[str, Any]:
+    tools = Tools.find(None)
+    ours = work / "heirpy_iree.mlir"
+    out: dict[str, Any] = compile_speed(raw, ours)
+    out["iree_constant_bytes"] = constant_bytes(parse(ours.read_text(), str(ours)))
+    sources = {"raw": raw, "heirpy": ours}
+    out["dispatches"] = {
+        f"{side} {flags}": len(dispatches(tools, source, FLAG_SETS[flags]))
+        for flags in FLAG_SETS for side, source in sources.items()
+    }
+    if not timed:
+        return out
+    inputs = [work / "arg0.npy"]
+    np.save(inputs[0], arrays["arg0"])
+    variants = []
+    for flags, extra in FLAG_SETS.items():
+        for side, source in sources.items():
+            variant = Variant(f"{side} {flags}", source, work / f"{side}_{flags}.vmfb")
+            run([tools.compile, *COMPILE_FLAGS, *extra, str(source), "-o", str(variant.vmfb)])
+            variants.append(variant)
+    errors = {}
+    for variant in variants:  # IREE's own output against PyTorch's
+        got = work / "out0.npy"
+        run([tools.run, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
+             f"--input=@{inputs[0]}", f"--output=@{got}"])
+        errors[variant.name] = float(np.max(np.abs(np.load(got).astype(np.float64) - arrays["result0"])))
+    out["iree_max_abs_error"] = errors
+    for _ in range(rounds):
+        for variant in variants:
+            benchmark(tools, variant, inputs, "one", 0.1)
+    out["ms"] = {v.name: statistics.median(v.one_cpu) for v in variants}
+    if out["ms"]["heirpy best"] > out["ms"]["raw best"]:  # a regression counts once a rerun confirms it
+        out["ms_rerun"] = rerun(tools, [v for v in variants if v.name.endswith("best")], inputs, rounds)
+    for variant in variants:
+        variant.vmfb.unlink()
+    return out
+
+
+def rerun(tools: Tools, variants: list[Variant], inputs: list[Path], rounds: int) -> dict[str, float]:
+    """`rounds` more alternating timed runs of `variants` (fresh medians)."""
+    fresh = [Variant(v.name, v.source, v.vmfb) for v in variants]
+    for _ in range(rounds):
+        for variant in fresh:
+            benchmark(tools, variant, inputs, "one", 0.1)
+    return {v.name: statistics.median(v.one_cpu) for v in fresh}
+
+
+def confirm(directory: Path, rounds: int) -> dict[str, float]:
+    """Rebuild a cached model's raw and heirpy modules with the best flags and time them
+    again (`rounds` alternating runs): the rerun of a regression found earlier."""
+    tools = Tools.find(None)
+    inputs = [directory / "arg0.npy"]
+    with np.load(directory / "model.npz") as data:
+        np.save(inputs[0], data["arg0"])
+    variants = []
+    for side, source in (("raw", directory / "model.mlir"), ("heirpy", directory / "heirpy_iree.mlir")):
+        variant = Variant(f"{side} best", source, directory / f"{side}_best.vmfb")
+        run([tools.compile, *COMPILE_FLAGS, *BEST_FLAGS, str(source), "-o", str(variant.vmfb)])
+        variants.append(variant)
+    try:
+        return rerun(tools, variants, inputs, rounds)
+    finally:
+        for variant in variants:
+            variant.vmfb.unlink()
+
+
+def measure(directory: Path, timed: bool, rounds: int) -> dict[str, Any]:
+    raw = directory / "model.mlir"
+    with np.load(directory / "model.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    out = {"mlir_bytes": raw.stat().st_size}
+    out.update(heirpy_side(raw, arrays))
+    out.update(iree_side(raw, arrays, timed, rounds, directory))
+    return out

@@ -1,0 +1,159 @@
+"""The zoo's table, its summary against issue 37's targets, and its plot, from the
+per-model results `measure.measure` writes (a dict per model, cached as JSON)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from markdown_table import markdown_table
+
+HEADER = [
+    "model", "dtype", "heirpy vs PyTorch (max abs err)", "depth / bound", "weights MB: raw -> main (x)",
+    "IREE rule (x)", "dispatches default: raw -> heirpy", "best flags: raw -> heirpy", "raw ms default",
+    "raw ms best", "heirpy/raw default", "heirpy/raw best", "PyTorch ms", "heirpy-opt s / iree-opt s",
+]
+GROWTH_TARGET = 1.5
+
+
+def _ms(r: dict[str, Any], key: str) -> float | None:
+    return r.get("ms", {}).get(key)
+
+
+def ratio(r: dict[str, Any], flags: str) -> float | None:
+    ours, raw = _ms(r, f"heirpy {flags}"), _ms(r, f"raw {flags}")
+    return ours / raw if ours and raw else None
+
+
+def growth(r: dict[str, Any], key: str = "main") -> float | None:
+    sizes = r.get("constant_bytes", {})
+    before = sizes.get("before")
+    after = sizes.get(key) if key == "main" else r.get("iree_constant_bytes")
+    return after / before if before and after is not None else None
+
+
+def _f(value: float | None, fmt: str = "{:.2f}") -> str:
+    return "-" if value is None else fmt.format(value)
+
+
+def row(r: dict[str, Any]) -> list[str]:
+    if r.get("error") and "numerics" not in r:
+        return [r["name"], r["dtype"], f"ERROR: {r['error'][:80]}"] + ["-"] * (len(HEADER) - 3)
+    n, d, disp = r["numerics"], r["depth"], r.get("dispatches", {})
+    sizes = r["constant_bytes"]
+    return [
+        r["name"], r["dtype"], f"{n['verdict']} ({n.get('max_abs_error', float('nan')):.1e})",
+        f"{d['after']} / {d['bound']}",
+        f"{sizes['before'] / 1e6:.1f} -> {sizes['main'] / 1e6:.1f} ({growth(r):.2f})",
+        _f(growth(r, "iree")),
+        f"{disp.get('raw default', '-')} -> {disp.get('heirpy default', '-')}",
+        f"{disp.get('raw best', '-')} -> {disp.get('heirpy best', '-')}",
+        _f(_ms(r, "raw default"), "{:.1f}"), _f(_ms(r, "raw best"), "{:.1f}"),
+        _f(ratio(r, "default")), _f(ratio(r, "best")), _f(r.get("torch_ms") if r["dtype"] == "f32" else None, "{:.1f}"),
+        f"{r['heirpy_opt_s']:.1f} / {r['iree_opt_s']:.1f}" if "heirpy_opt_s" in r else "-",
+    ] + ([f"(error: {r['error'][:60]})"] if r.get("error") else [])
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    return markdown_table(HEADER, [row(r)[: len(HEADER)] for r in results])
+
+
+def geomean(values: list[float]) -> float | None:
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def misses(results: list[dict[str, Any]]) -> list[str]:
+    """Every model that misses a target of issue 37, with its figures."""
+    found = []
+    for r in results:
+        tag = f"{r['name']} {r['dtype']}"
+        if r.get("error"):
+            found.append(f"{tag}: did not run: {r['error'][:200]}")
+            continue
+        if r["numerics"]["verdict"] != "ok":
+            found.append(f"{tag}: numerics {r['numerics']['verdict']} {r['numerics']}")
+        best = ratio(r, "best")
+        if best is not None and best > 1.0:
+            again = r.get("ms_rerun", {})
+            rerun = (f"; rerun {again['heirpy best'] / again['raw best']:.2f}x "
+                     f"({again['heirpy best']:.2f} vs {again['raw best']:.2f} ms)") if again else "; not rerun"
+            confirmed = not again or again["heirpy best"] > again["raw best"]
+            found.append(f"{tag}: {best:.2f}x raw with best flags "
+                         f"({_ms(r, 'heirpy best'):.2f} vs {_ms(r, 'raw best'):.2f} ms){rerun}"
+                         + ("" if confirmed else " (not confirmed)"))
+        disp = r.get("dispatches", {})
+        if disp.get("heirpy default", 0) > disp.get("raw default", 1 << 30):
+            found.append(f"{tag}: dispatches under IREE defaults {disp['raw default']} -> {disp['heirpy default']}")
+        d = r["depth"]
+        if r["dtype"] == "f32" and d["after"] > d["bound"]:
+            found.append(f"{tag}: depth {d['after']} above bound {d['bound']} (raw {d['before']})")
+        g = growth(r)
+        if g is not None and g > GROWTH_TARGET:
+            found.append(f"{tag}: weights {r['constant_bytes']['before'] / 1e6:.1f} -> "
+                         f"{r['constant_bytes']['main'] / 1e6:.1f} MB ({g:.2f}x) under the main pipeline")
+    return found
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    ok = [r for r in results if not r.get("error")]
+    lines = [f"models run: {len(ok)} of {len(results)}; numerics ok: "
+             f"{sum(r['numerics']['verdict'] == 'ok' for r in ok)} of {len(ok)}"]
+    for flags in ("best", "default"):
+        values = [v for r in ok if (v := ratio(r, flags)) is not None]
+        if values:
+            lines.append(f"heirpy/raw time, IREE {flags} flags: geomean {geomean(values):.3f}x over {len(values)} "
+                         f"models, worst {max(values):.2f}x, above 1.0x: {sum(v > 1.0 for v in values)}")
+    torch = [_ms(r, "heirpy best") / r["torch_ms"] for r in ok if r["dtype"] == "f32" and _ms(r, "heirpy best")
+             and r.get("torch_ms")]
+    if torch:
+        lines.append(f"heirpy + IREE best flags / PyTorch eager (1 thread): geomean {geomean(torch):.3f}x "
+                     f"over {len(torch)} models")
+    f32 = [r for r in ok if r["dtype"] == "f32"]
+    if f32:
+        at = sum(r["depth"]["after"] <= r["depth"]["bound"] for r in f32)
+        lines.append(f"depth at the bound: {at} of {len(f32)} f32 models ({100 * at / len(f32):.0f}%)")
+    grown = [g for r in ok if (g := growth(r)) is not None]
+    if grown:
+        lines.append(f"weight growth (main pipeline): worst {max(grown):.2f}x, above {GROWTH_TARGET}x: "
+                     f"{sum(g > GROWTH_TARGET for g in grown)}")
+    iree = [r["iree_max_abs_error"] for r in ok if "iree_max_abs_error" in r and r["dtype"] == "f32"]
+    if iree:
+        worst = {side: max(e[k] for e in iree for k in e if k.startswith(side)) for side in ("raw", "heirpy")}
+        lines.append(f"IREE's outputs against PyTorch's, worst max abs error over {len(iree)} f32 models: "
+                     f"raw {worst['raw']:.1e}, heirpy {worst['heirpy']:.1e}")
+    speed = [(r["heirpy_opt_s"], r["iree_opt_s"]) for r in ok if "heirpy_opt_s" in r]
+    if speed:
+        lines.append(f"heirpy-opt (IREE pipeline) / iree-opt parse+print: geomean "
+                     f"{geomean([a / b for a, b in speed]):.1f}x")
+    seconds = sum(r.get("seconds", 0) for r in results)
+    cpu = [r["cpu_seconds"] for r in results if "cpu_seconds" in r]
+    lines.append(f"measured in {seconds / 60:.0f} min of wall time (export included where not cached)"
+                 + (f"; {sum(cpu) / 60:.0f} min of CPU over {len(cpu)} models, "
+                    f"median {sorted(cpu)[len(cpu) // 2]:.0f} s each" if cpu else ""))
+    found = misses(results)
+    lines.append("misses:" if found else "misses: none")
+    lines += [f"- {m}" for m in found]
+    return "\n".join(lines)
+
+
+def plot(results: list[dict[str, Any]], path: Path) -> None:
+    """heirpy/raw single-threaded time per timed model, IREE defaults and best flags."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    timed = [r for r in results if ratio(r, "best") is not None]
+    labels = [f"{r['name']} {r['dtype']}" for r in timed]
+    fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(timed)), 4))
+    xs = range(len(timed))
+    ax.bar([x - 0.2 for x in xs], [ratio(r, "default") or 0 for r in timed], 0.4, label="IREE defaults")
+    ax.bar([x + 0.2 for x in xs], [ratio(r, "best") or 0 for r in timed], 0.4, label="IREE best flags")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(list(xs), labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("heirpy / raw time (1 thread)")
+    ax.set_title("Model zoo: heirpy / raw time, IREE llvm-cpu", fontsize=10)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
