@@ -37,7 +37,8 @@ import numpy as np
 ZOO = Path(__file__).resolve().parent
 sys.path.insert(0, str(ZOO.parent))  # benchmarks/: bench_iree's helpers
 
-from bench_iree import Tools, Variant, benchmark, run  # noqa: E402
+from bench_iree import Variant, benchmark  # noqa: E402
+from harness import Tools, run  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, dispatch_kind  # noqa: E402
 from heirpy.analysis.kernels import constant_bytes  # noqa: E402
 from heirpy.api import clone_module, parse, print_module, run_pipeline  # noqa: E402
@@ -52,10 +53,8 @@ _EXPORT = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
 
 
 def iree_pipeline() -> str:
-    """heirpy's pipeline for IREE: the one place to swap in `iree-prepare` when it lands."""
-    from heirpy.analysis.iree_dispatches import IREE_PIPELINE
-
-    return IREE_PIPELINE
+    """heirpy's pipeline for IREE, the one-step pass every IREE user runs."""
+    return "iree-prepare"
 
 
 def dispatches(tools: Tools, source: Path, flags: tuple[str, ...]) -> list[str]:

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from markdown_table import markdown_table
+from harness import markdown_table
 
 HEADER = [
     "model", "dtype", "heirpy vs PyTorch (max abs err)", "depth / bound", "weights MB: raw -> main (x)",
