@@ -284,6 +284,24 @@ def test_a_sum_reduction_is_a_linear_op(body: str, depth: int, linear_ops: int, 
     assert (result.depth, result.linear_ops, result.ct_ct_muls) == (depth, linear_ops, ct_ct)
 
 
+@pytest.mark.parametrize(
+    ("body", "linear_ops"),
+    [
+        # relu summed (pointwise fusion puts squeezenet's last relu into its global average
+        # pool): relu, not modelled, then the sum: one linear op, as the two ops were.
+        ("%c = arith.cmpf ugt, %in, %zero : f32\n    %r = arith.select %c, %in, %zero : f32\n"
+         "    %a = arith.addf %r, %acc : f32\n    linalg.yield %a : f32", 1),
+        ("%r = arith.maximumf %in, %zero : f32\n    %a = arith.addf %acc, %r : f32\n    linalg.yield %a : f32", 1),
+        # a running max reads the accumulator: outside the model, no sum.
+        ("%a = arith.maximumf %in, %acc : f32\n    linalg.yield %a : f32", 0),
+        ("%r = arith.maximumf %in, %acc : f32\n    %a = arith.addf %r, %acc : f32\n    linalg.yield %a : f32", 0),
+    ],
+)
+def test_a_non_polynomial_summed_is_still_a_sum(body: str, linear_ops: int) -> None:
+    result = _one(_GAP.replace("BODY", body))
+    assert (result.depth, result.linear_ops, result.exact) == (linear_ops, linear_ops, False)
+
+
 def test_a_reduction_over_unit_loops_is_a_copy() -> None:
     text = _GAP.replace("8x8", "1x1").replace("BODY", "%a = arith.addf %in, %acc : f32\n    linalg.yield %a : f32")
     assert (_one(text).depth, _one(text).linear_ops) == (0, 0)

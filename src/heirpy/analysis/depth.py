@@ -28,7 +28,10 @@ The cost model (`CostModel` holds the knobs):
   whose body multiplies two different ciphertext inputs (q·kᵀ as a generic) costs
   what the product costs, as a ct x ct `batch_matmul` does; reductions over size-1
   loops only are copies and cost nothing, and a reduction whose body is not a
-  polynomial (a max, softmax's running max) is outside the model like its body.
+  polynomial (a max, softmax's running max) is outside the model like its body; one
+  that adds a non-polynomial function of its inputs into the accumulator (relu summed:
+  pointwise fusion puts a relu into the global average pool after it) is that function
+  (not modelled) and then a sum, one level.
 * **`linalg.softmax`** costs what its written-out form does: the exp and the divide
   are not modelled, the sum of the exps is a sum reduction (one level).
 * **Kernels** (`tensor_ext.kernel`) cost what their body's ops cost.
@@ -346,7 +349,11 @@ class _Walker:
         ct_inputs = {v for v in operands[: _ins_count(op)] if self.info(v) is not None}
         contraction = self.ct_ct_muls > ct_ct_before and len(ct_inputs) >= 2
         polynomial = len(self.approximated) == approximated_before  # no max, exp, ...
-        if not pt_muls and not contraction and polynomial and _sums_over_loops(op):
+        # A non-polynomial function only added into the accumulator (relu summed, as
+        # pointwise fusion makes of relu then a global average pool) is that function,
+        # then a sum: still a linear op. A running max is not (it reads the accumulator).
+        summed = polynomial or _adds_into_outputs(op, block)
+        if not pt_muls and not contraction and summed and _sums_over_loops(op):
             # A sum of ciphertext elements over a window: a linear op, like a sum pool.
             self.linear_ops += sum(1 for r in results if r is not None)
             results = [r.after_linear(self.model) if r is not None else None for r in results]
@@ -407,6 +414,44 @@ class _Walker:
             self.linear_ops += 1
             self.add_weight(plaintext)
         return ct.after_linear(self.model)
+
+
+def _adds_into_outputs(op: Operation, block: Block) -> bool:
+    """Does every result of the body add its accumulator (the output's block argument) to
+    a value that does not depend on it? Then the op sums that value over its reduction
+    loops, whatever the value is."""
+    terminator = block.last_op
+    ins_count = _ins_count(op)
+    if terminator is None or not terminator.operands:
+        return False
+    for index, value in enumerate(terminator.operands):
+        if ins_count + index >= len(block.args):
+            return False
+        acc = block.args[ins_count + index]
+        add = value.owner
+        if not isinstance(add, Operation) or add.name not in ("arith.addf", "arith.addi") or len(add.operands) != 2:
+            return False
+        others = [v for v in add.operands if v is not acc]
+        if len(others) != 1 or _depends_on(others[0], acc, block):
+            return False
+    return True
+
+
+def _depends_on(value: SSAValue, arg: BlockArgument, block: Block) -> bool:
+    """Is `value` computed (within `block`) from `arg`?"""
+    seen: set[SSAValue] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current is arg:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, Operation) and owner.parent_block() is block:
+            stack.extend(owner.operands)
+    return False
 
 
 def _sums_over_loops(op: Operation) -> bool:
