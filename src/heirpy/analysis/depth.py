@@ -25,7 +25,8 @@ The cost model (`CostModel` holds the knobs):
   matrix product, as for a pool); a square summed (`x*x + acc`) is x² then that sum.
   A reduction whose body multiplies a ciphertext by a varying plaintext (a
   contraction, e.g. a matmul written as a generic) is one linear op, not two; one
-  whose body multiplies two different ciphertext inputs (q·kᵀ as a generic) costs
+  whose body multiplies two ciphertext inputs read through different maps (q·kᵀ as a
+  generic; x² summed reads x twice alike: x², then the sum) costs
   what the product costs, as a ct x ct `batch_matmul` does; reductions over size-1
   loops only are copies and cost nothing, and a reduction whose body is not a
   polynomial (a max, softmax's running max) is outside the model like its body; one
@@ -346,8 +347,11 @@ class _Walker:
             for value in dict.fromkeys(outer.get(v, v) for v in pt_muls):
                 self.add_weight(value)
         results = [y.materialized() if y is not None else None for y in yielded]
-        ct_inputs = {v for v in operands[: _ins_count(op)] if self.info(v) is not None}
-        contraction = self.ct_ct_muls > ct_ct_before and len(ct_inputs) >= 2
+        # A ct x ct contraction (q·kᵀ) reads two ciphertexts through different maps; x²
+        # (or x·y) summed reads them alike, however many operands carry them (fusion
+        # passes %x twice): that is the product, then a sum.
+        ct_reads = {(v, str(m)) for v, m in zip(operands[: _ins_count(op)], _input_maps(op)) if self.info(v) is not None}
+        contraction = self.ct_ct_muls > ct_ct_before and len(ct_reads) >= 2 and len({m for _, m in ct_reads}) >= 2
         polynomial = len(self.approximated) == approximated_before  # no max, exp, ...
         # A non-polynomial function only added into the accumulator (relu summed, as
         # pointwise fusion makes of relu then a global average pool) is that function,
@@ -414,6 +418,15 @@ class _Walker:
             self.linear_ops += 1
             self.add_weight(plaintext)
         return ct.after_linear(self.model)
+
+
+def _input_maps(op: Operation) -> list[object]:
+    """The indexing maps of a structured op's operands, in order (each operand its own
+    when the op has none: `linalg.reduce`)."""
+    maps_attr = op.properties.get("indexing_maps")
+    if maps_attr is None:
+        return [f"operand {i}" for i in range(len(op.operands))]
+    return list(affine_maps(maps_attr))  # type: ignore[arg-type]
 
 
 def _adds_into_outputs(op: Operation, block: Block) -> bool:
