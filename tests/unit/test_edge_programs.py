@@ -27,6 +27,11 @@ from strategies import Program  # noqa: E402
 GUARDED = ["legalize-for-heir", "heir-prepare", "unroll-depthwise-conv", FULL_PIPELINE]
 """The specs whose guards the edge layers aim at: more examples than the other passes."""
 PIPELINE_ALLOWED = {"non_idempotent"}  # test_generated_programs.py's module doc
+PIPELINES = {FULL_PIPELINE, "heir-prepare"}
+"""Pipelines (heir-prepare is canonicalize, fuse, legalize): a second run may change the
+output once (canonicalization reorders a `tensor.empty` that legalization wrote, or folds
+what it made), a third must not (`not_converging`). Found on these programs: heir-prepare
+is not idempotent in one step on 2 of the 3 seeded ones (issue 35's report)."""
 
 
 def _drawn(count: int, at: int) -> list[Program]:
@@ -69,7 +74,7 @@ def test_the_generator_reaches_each_guards_limit() -> None:
 @given(program=edge_programs())
 def test_every_pass_keeps_its_properties_on_edge_programs(spec: str, program: Program) -> None:
     outcome = check_program(program.text, spec)
-    unexpected = set(outcome.problems) - (PIPELINE_ALLOWED if spec == FULL_PIPELINE else set())
+    unexpected = set(outcome.problems) - (PIPELINE_ALLOWED if spec in PIPELINES else set())
     assert not unexpected, outcome.summary()
 
 
@@ -79,7 +84,7 @@ def test_guarded_passes_keep_their_properties_on_drawn_edge_programs(spec: str) 
     limits come up in a handful."""
     for program in _drawn(budget(3), 350):
         outcome = check_program(program.text, spec)
-        unexpected = set(outcome.problems) - (PIPELINE_ALLOWED if spec == FULL_PIPELINE else set())
+        unexpected = set(outcome.problems) - (PIPELINE_ALLOWED if spec in PIPELINES else set())
         assert not unexpected, f"{program!r}\n{outcome.summary()}"
 
 
