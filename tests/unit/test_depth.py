@@ -302,15 +302,19 @@ def test_a_non_polynomial_summed_is_still_a_sum(body: str, linear_ops: int) -> N
     assert (result.depth, result.linear_ops, result.exact) == (linear_ops, linear_ops, False)
 
 
-def test_a_square_summed_with_x_passed_twice_is_the_square_then_the_sum() -> None:
+@pytest.mark.parametrize(("y_type", "y_map"), [
+    ("tensor<1x4x8x8xf32>", "(d0, d1, d2, d3)"),
+    ("tensor<4xf32>", "(d1)"),  # a per-channel ciphertext: another map, but no factor of x²
+])
+def test_a_square_summed_with_x_passed_twice_is_the_square_then_the_sum(y_type: str, y_map: str) -> None:
     """Fusion passes x to a summing generic twice (x² read through two operands) and a
     second ciphertext added: x², then a sum, 2 levels, not a ct x ct contraction's 1
-    (a generated program's pipeline output read below its own bound that way)."""
-    text = _GAP.replace("ins(%x : tensor<1x4x8x8xf32>)", "ins(%x, %x, %y : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>)")
+    (generated programs' pipeline outputs read below their own bound that way)."""
+    text = _GAP.replace("ins(%x : tensor<1x4x8x8xf32>)", f"ins(%x, %x, %y : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, {y_type})")
     text = text.replace("(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>",
                         "(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, "
-                        "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>", 1)
-    text = text.replace("@gap(%x: tensor<1x4x8x8xf32>)", "@gap(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x8x8xf32>)")
+                        f"affine_map<(d0, d1, d2, d3) -> {y_map}>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>", 1)
+    text = text.replace("@gap(%x: tensor<1x4x8x8xf32>)", f"@gap(%x: tensor<1x4x8x8xf32>, %y: {y_type})")
     text = text.replace("^bb0(%in: f32, %acc: f32):\n    BODY", "^bb0(%in: f32, %in2: f32, %yin: f32, %acc: f32):\n"
                         "    %q = arith.mulf %in, %in2 : f32\n    %t = arith.addf %q, %yin : f32\n"
                         "    %a = arith.addf %t, %acc : f32\n    linalg.yield %a : f32")

@@ -347,11 +347,10 @@ class _Walker:
             for value in dict.fromkeys(outer.get(v, v) for v in pt_muls):
                 self.add_weight(value)
         results = [y.materialized() if y is not None else None for y in yielded]
-        # A ct x ct contraction (q·kᵀ) reads two ciphertexts through different maps; x²
-        # (or x·y) summed reads them alike, however many operands carry them (fusion
-        # passes %x twice): that is the product, then a sum.
-        ct_reads = {(v, str(m)) for v, m in zip(operands[: _ins_count(op)], _input_maps(op)) if self.info(v) is not None}
-        contraction = self.ct_ct_muls > ct_ct_before and len(ct_reads) >= 2 and len({m for _, m in ct_reads}) >= 2
+        # A ct x ct contraction (q·kᵀ) multiplies ciphertexts read through different maps;
+        # x² (or x·y) summed reads its factors alike, however many operands carry them
+        # (fusion passes %x twice): that is the product, then a sum.
+        contraction = self.ct_ct_muls > ct_ct_before and self._multiplies_across_maps(op, block)
         polynomial = len(self.approximated) == approximated_before  # no max, exp, ...
         # A non-polynomial function only added into the accumulator (relu summed, as
         # pointwise fusion makes of relu then a global average pool) is that function,
@@ -362,6 +361,19 @@ class _Walker:
             self.linear_ops += sum(1 for r in results if r is not None)
             results = [r.after_linear(self.model) if r is not None else None for r in results]
         return (results + [None] * len(op.results))[: len(op.results)]
+
+    def _multiplies_across_maps(self, op: Operation, block: Block) -> bool:
+        """Does a ct x ct multiply in `op`'s body have factors read through different
+        indexing maps (the block arguments each factor is computed from)?"""
+        maps = _input_maps(op)
+        for inner in block.ops:
+            if inner.name not in _MUL_OPS or any(self.info(v) is None for v in inner.operands):
+                continue
+            read = {str(maps[arg.index]) for arg in _block_args_of(inner.operands, block)
+                    if arg.index < len(maps) and self.info(arg) is not None}
+            if len(read) >= 2:
+                return True
+        return False
 
     def scalar_op(
         self,
@@ -448,6 +460,23 @@ def _adds_into_outputs(op: Operation, block: Block) -> bool:
         if len(others) != 1 or _depends_on(others[0], acc, block):
             return False
     return True
+
+
+def _block_args_of(values: Iterable[SSAValue], block: Block) -> set[BlockArgument]:
+    """The arguments of `block` that `values` are computed from (within `block`)."""
+    found: set[BlockArgument] = set()
+    seen: set[SSAValue] = set()
+    stack = list(values)
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, BlockArgument) and current.owner is block:
+            found.add(current)
+        elif isinstance(current.owner, Operation) and current.owner.parent_block() is block:
+            stack.extend(current.owner.operands)
+    return found
 
 
 def _depends_on(value: SSAValue, arg: BlockArgument, block: Block) -> bool:
