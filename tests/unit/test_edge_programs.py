@@ -24,6 +24,7 @@ from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.transforms.lowering import heir_results  # noqa: E402
 from strategies import Program  # noqa: E402
 
+INPUTS = Path(__file__).resolve().parents[1] / "filecheck" / "transforms" / "legalize-for-heir" / "Inputs"
 GUARDED = ["legalize-for-heir", "heir-prepare", "unroll-depthwise-conv", FULL_PIPELINE]
 """The specs whose guards the edge layers aim at: more examples than the other passes."""
 PIPELINE_ALLOWED = {"non_idempotent"}  # test_generated_programs.py's module doc
@@ -109,3 +110,15 @@ def test_heir_and_iree_forms_verify(tool: str, pipelines: list[str]) -> None:
             texts.append(print_module(module))
     result = _verified(tool, texts)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", ["edge_grid_init.mlir", "edge_grid_past_result.mlir"])
+def test_heir_prepare_on_the_programs_that_crashed_strided_on_grid(name: str) -> None:
+    """benchmarks/fuzz_generated.py --edges --seed 102 found these (each file's header): a
+    strided conv padded narrower than its window on one axis and wider on the other had
+    its grid cut to the input's size on both (a crash putting the init on the grid), and
+    one widened its grid past its strided result (ConvOnGrid's assertion). They keep their
+    values now."""
+    text = (INPUTS / name).read_text()
+    outcome = check_program(text, "heir-prepare")
+    assert not set(outcome.problems) - PIPELINE_ALLOWED, outcome.summary()

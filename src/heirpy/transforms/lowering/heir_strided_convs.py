@@ -192,8 +192,14 @@ class StridedConvOnGrid(GridPattern[Conv2DNchwFchwOp]):
         assert data_shape is not None and out_shape is not None
         grid_shape = [*out_shape[:2], *(data_shape[2 + i] - dilations[i] * (window[i] - 1) for i in range(2))]
         pad_ops, data = widened_pad(op.operands[0], grid_shape)
-        if pad_ops:
-            grid_shape[2:] = static_shape(op.operands[0].owner.operands[0].type)[2:]  # type: ignore[union-attr,index]
+        widened = [grid_shape[i] + static_shape(data.type)[i] - data_shape[i] for i in SPATIAL]  # type: ignore[index]
+        # The grid may hold no position s*j past the strided result (j >= its size: a later
+        # conv's read there must land in the pad, `ConvOnGrid`); a widened one can, when the
+        # pad is narrower than the window: then the grid stays the stride-1 output.
+        if pad_ops and all(widened[i] <= strides[i] * out_shape[2 + i] for i in range(2)):
+            grid_shape[2:] = widened
+        else:
+            pad_ops, data = [], op.operands[0]
         grid_type = TensorType(element_of(op.results[0].type), grid_shape)
         init = grid_init(op.operands[2], self.reader, self.slices, grid_type, strides)
         if init is None:
