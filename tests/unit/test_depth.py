@@ -467,3 +467,34 @@ def test_named_ops_without_iterators_sum_nothing() -> None:
     reduces, so none is a linear op (only a reduction over a loop > 1 sums ciphertext)."""
     result = _one(_NAMED)
     assert (result.depth, result.linear_ops, result.ct_ct_muls) == (0, 0, 0)
+
+
+_SCALE = """
+func.func @scale(%x: tensor<1xCx2x2xf32>) -> tensor<1xCx2x2xf32> {
+  %c = arith.constant dense<1.5> : tensor<Cxf32>
+  %e1 = tensor.empty() : tensor<Cxf32>
+  %k = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<Cxf32>) outs(%e1 : tensor<Cxf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.sqrt %in : f32
+    linalg.yield %r : f32
+  } -> tensor<Cxf32>
+  %e = tensor.empty() : tensor<1xCx2x2xf32>
+  %kb = linalg.broadcast ins(%KSRC : tensor<Cxf32>) outs(%e : tensor<1xCx2x2xf32>) dimensions = [0, 2, 3]
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %kb : tensor<1xCx2x2xf32>, tensor<1xCx2x2xf32>) outs(%e : tensor<1xCx2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1xCx2x2xf32>
+  return %y : tensor<1xCx2x2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("channels", "source", "depth"), [
+    (1, "k", 0),  # one number computed at run time (a one-channel batch-norm's scale)
+    (4, "c", 0),  # a splat broadcast: one number (canonicalization folds it to a splat)
+    (4, "k", 1),  # four numbers, computed: a per-channel scale, a level
+])
+def test_a_scale_by_one_number_costs_no_level(channels: int, source: str, depth: int) -> None:
+    text = _SCALE.replace("xCx", f"x{channels}x").replace("<Cx", f"<{channels}x").replace("KSRC", source)
+    assert _one(text).depth == depth

@@ -541,6 +541,9 @@ def _uniform(value: SSAValue) -> bool:
     if not isinstance(value.type, ShapedType):
         return True  # a scalar (its value does not vary per element)
     value = _outside_kernel(value)
+    shape = shape_of(value)
+    if shape is not None and math.prod(shape) == 1:
+        return True  # one number, however it is computed (a one-channel batch-norm's scale)
     # Blobs are not needed: a uniform dense_resource weight is rare, and missing one
     # only makes the model charge a level it could have saved.
     array = constant_array(value, NO_BLOBS)
