@@ -537,6 +537,10 @@ def _outer_scalar(value: SSAValue) -> bool:
     return _uniform(value)
 
 
+_UNIFORM_KEEPING = frozenset({"linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape"})
+"""Ops whose result is uniform when their first operand is."""
+
+
 def _uniform(value: SSAValue) -> bool:
     if not isinstance(value.type, ShapedType):
         return True  # a scalar (its value does not vary per element)
@@ -544,6 +548,11 @@ def _uniform(value: SSAValue) -> bool:
     shape = shape_of(value)
     if shape is not None and math.prod(shape) == 1:
         return True  # one number, however it is computed (a one-channel batch-norm's scale)
+    # A broadcast or reshape of a uniform plaintext is uniform (canonicalization folds it
+    # to a splat, which must not cost less than the form before).
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name in _UNIFORM_KEEPING and owner.operands:
+        return _uniform(owner.operands[0])
     # Blobs are not needed: a uniform dense_resource weight is rare, and missing one
     # only makes the model charge a level it could have saved.
     array = constant_array(value, NO_BLOBS)
