@@ -102,3 +102,28 @@ func.func @widened_on_one_axis(%x: tensor<1x1x8x8xf32>) -> tensor<3xf32> {
 // CHECK:       linalg.conv_2d_nchw_fchw {{.*}} strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x1x9x14xf32>, tensor<2x1x2x3xf32>) outs(%{{.*}} : tensor<1x2x8x12xf32>)
 // CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<3x192xf32>, tensor<192xf32>)
 
+
+// -----
+
+// A dilated strided conv (3x3, dilation 2, stride 2) on its grid: the stride-1 output is
+// 9 - 4 = 5 per axis, where the 3x3 strided result sits at every second position.
+func.func @dilated_strided(%x: tensor<1x2x9x9xf32>) -> tensor<3xf32> {
+  %w0 = arith.constant dense<[[[[0.5, -0.25, 0.75], [0.125, -1.0, 0.375], [1.0, 0.25, -0.5]], [[-0.5, 0.25, 1.0], [0.625, 0.875, -0.125], [0.25, -0.75, 0.5]]]]> : tensor<1x2x3x3xf32>
+  %b0 = arith.constant dense<0.5> : tensor<1x1x3x3xf32>
+  %c0 = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w0 : tensor<1x2x9x9xf32>, tensor<1x2x3x3xf32>) outs(%b0 : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  %e0 = tensor.empty() : tensor<1x1x3x3xf32>
+  %s0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c0 : tensor<1x1x3x3xf32>) outs(%e0 : tensor<1x1x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    linalg.yield %sq : f32
+  } -> tensor<1x1x3x3xf32>
+  %f = tensor.collapse_shape %s0 [[0, 1, 2, 3]] : tensor<1x1x3x3xf32> into tensor<9xf32>
+  %m = arith.constant dense<[[0.5, -1.0, 2.0, 0.25, 1.5, -0.5, 1.0, 0.75, -0.25], [1.0, 0.5, -0.5, 2.0, 0.25, 1.0, -1.0, 0.5, 0.125], [-0.25, 0.75, 1.0, -1.5, 0.5, 0.25, 2.0, -0.5, 1.0]]> : tensor<3x9xf32>
+  %mb = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %y = linalg.matvec ins(%m, %f : tensor<3x9xf32>, tensor<9xf32>) outs(%mb : tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @dilated_strided
+// CHECK-NOT:   strides = dense<2>
+// CHECK:       linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %{{.*}} : tensor<1x2x9x9xf32>, tensor<1x2x3x3xf32>) outs(%{{.*}} : tensor<1x1x5x5xf32>)
+// CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<3x25xf32>, tensor<25xf32>)
