@@ -199,15 +199,24 @@ class StridedConvOnGrid(GridPattern[Conv2DNchwFchwOp]):
         if pad_ops and all(widened[i] <= strides[i] * out_shape[2 + i] for i in range(2)):
             grid_shape[2:] = widened
         else:
-            pad_ops, data = [], op.operands[0]
+            pad_ops, data = _dropped(pad_ops), op.operands[0]
         grid_type = TensorType(element_of(op.results[0].type), grid_shape)
         init = grid_init(op.operands[2], self.reader, self.slices, grid_type, strides)
         if init is None:
+            _dropped(pad_ops)
             return
         init_ops, init_value = init
         conv = grid_conv(op, data, init_value, dilations, grid_type)
         cut = self.slices.make(conv.results[0], out_shape, strides)
         rewriter.replace(op, [*pad_ops, *init_ops, conv, cut], [cut.results[0]])
+
+
+def _dropped(ops: list[Operation]) -> list[Operation]:
+    """Erase ops built but not inserted: each holds a use of its operands, and a rewrite
+    of those would put the orphan on the rewriter's worklist (a crash on the next run)."""
+    for unused in reversed(ops):
+        unused.erase()
+    return []
 
 
 def widened_pad(data: SSAValue, grid_shape: Sequence[int]) -> tuple[list[Operation], SSAValue]:
