@@ -65,7 +65,7 @@ def prepare(workdir: Path, paths: list[str], tests: list[str], isolation: str = 
         'source_paths = ["src/heirpy"]',
         f"only_mutate = {[p if p.endswith('.py') else p.rstrip('/') + '/*' for p in paths]!r}".replace("'", '"'),
         f"pytest_add_cli_args_test_selection = {tests!r}".replace("'", '"'),
-        'also_copy = ["tests/", "examples/"]',
+        'also_copy = ["tests/", "examples/", "docs/", "benchmarks/"]',  # tests read docs (test_report) and benchmarks/heir_bugs
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]',
         f'process_isolation = "{isolation}"',
         "",

@@ -10,6 +10,8 @@ For `spec` (a pass or a pipeline) and an input text:
   non_idempotent  running `spec` again on the output changes its text (SSA names aside)
   not_converging  ... and a third run changes it again
   depth_increase  the multiplicative depth of @main grew (heirpy.analysis.depth)
+  below_bound     the depth after is below the input's depth bound (every chain of linear
+                  ops fused: `depth_bound`): one of the two counts is wrong
 A report-only pass (it prints a table) must leave the IR text unchanged.
 """
 
@@ -22,9 +24,10 @@ import traceback
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 
 from filecheck_numerics import pads_inputs, returns_flat  # tests/, on the path of whoever imports this module
-from heirpy.analysis.depth import analyze_module
+from heirpy.analysis.depth import analyze_module, depth_bound
 from heirpy.api import context_of, parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import LoadedModule, load_module, module_resources
@@ -32,7 +35,7 @@ from heirpy.ir.diagnostics import verify_module
 
 FULL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
 REPORT_PASSES = frozenset({"report-depth", "report-kernels", "report-slots"})
-CATEGORIES = ("crash", "invalid", "mismatch", "non_idempotent", "not_converging", "depth_increase")
+CATEGORIES = ("crash", "invalid", "mismatch", "non_idempotent", "not_converging", "depth_increase", "below_bound")
 
 # Float32 sums reassociated by fusion (a composed filter, a folded bias) differ from the
 # op-by-op order in the last bits; x*x and sigmoid chains amplify that a little.
@@ -106,6 +109,10 @@ def check_program(text: str, spec: str, *, numerics: bool = True) -> Outcome:
     grown = {n: (depth_before[n], d) for n, d in depth_after.items() if n in depth_before and d > depth_before[n]}
     if grown:
         problems["depth_increase"] = ", ".join(f"@{n}: {a} -> {b}" for n, (a, b) in grown.items())
+    bounds = {op.sym_name.data: depth_bound(op).depth for op in reference.module.walk() if isinstance(op, FuncOp)}
+    beaten = {n: (bounds[n], d) for n, d in depth_after.items() if n in bounds and d < bounds[n]}
+    if beaten:
+        problems["below_bound"] = ", ".join(f"@{n}: depth {d} after, bound {b}" for n, (b, d) in beaten.items())
     problems.update(_rerun_problems(module, spec, after_text))
     return outcome
 

@@ -284,6 +284,44 @@ def test_a_sum_reduction_is_a_linear_op(body: str, depth: int, linear_ops: int, 
     assert (result.depth, result.linear_ops, result.ct_ct_muls) == (depth, linear_ops, ct_ct)
 
 
+@pytest.mark.parametrize(
+    ("body", "linear_ops"),
+    [
+        # relu summed (pointwise fusion puts squeezenet's last relu into its global average
+        # pool): relu, not modelled, then the sum: one linear op, as the two ops were.
+        ("%c = arith.cmpf ugt, %in, %zero : f32\n    %r = arith.select %c, %in, %zero : f32\n"
+         "    %a = arith.addf %r, %acc : f32\n    linalg.yield %a : f32", 1),
+        ("%r = arith.maximumf %in, %zero : f32\n    %a = arith.addf %acc, %r : f32\n    linalg.yield %a : f32", 1),
+        # a running max reads the accumulator: outside the model, no sum.
+        ("%a = arith.maximumf %in, %acc : f32\n    linalg.yield %a : f32", 0),
+        ("%r = arith.maximumf %in, %acc : f32\n    %a = arith.addf %r, %acc : f32\n    linalg.yield %a : f32", 0),
+    ],
+)
+def test_a_non_polynomial_summed_is_still_a_sum(body: str, linear_ops: int) -> None:
+    result = _one(_GAP.replace("BODY", body))
+    assert (result.depth, result.linear_ops, result.exact) == (linear_ops, linear_ops, False)
+
+
+@pytest.mark.parametrize(("y_type", "y_map"), [
+    ("tensor<1x4x8x8xf32>", "(d0, d1, d2, d3)"),
+    ("tensor<4xf32>", "(d1)"),  # a per-channel ciphertext: another map, but no factor of x²
+])
+def test_a_square_summed_with_x_passed_twice_is_the_square_then_the_sum(y_type: str, y_map: str) -> None:
+    """Fusion passes x to a summing generic twice (x² read through two operands) and a
+    second ciphertext added: x², then a sum, 2 levels, not a ct x ct contraction's 1
+    (generated programs' pipeline outputs read below their own bound that way)."""
+    text = _GAP.replace("ins(%x : tensor<1x4x8x8xf32>)", f"ins(%x, %x, %y : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, {y_type})")
+    text = text.replace("(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>",
+                        "(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, "
+                        f"affine_map<(d0, d1, d2, d3) -> {y_map}>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>", 1)
+    text = text.replace("@gap(%x: tensor<1x4x8x8xf32>)", f"@gap(%x: tensor<1x4x8x8xf32>, %y: {y_type})")
+    text = text.replace("^bb0(%in: f32, %acc: f32):\n    BODY", "^bb0(%in: f32, %in2: f32, %yin: f32, %acc: f32):\n"
+                        "    %q = arith.mulf %in, %in2 : f32\n    %t = arith.addf %q, %yin : f32\n"
+                        "    %a = arith.addf %t, %acc : f32\n    linalg.yield %a : f32")
+    result = _one(text)
+    assert (result.depth, result.linear_ops, result.ct_ct_muls) == (2, 1, 1)
+
+
 def test_a_reduction_over_unit_loops_is_a_copy() -> None:
     text = _GAP.replace("8x8", "1x1").replace("BODY", "%a = arith.addf %in, %acc : f32\n    linalg.yield %a : f32")
     assert (_one(text).depth, _one(text).linear_ops) == (0, 0)
@@ -429,3 +467,34 @@ def test_named_ops_without_iterators_sum_nothing() -> None:
     reduces, so none is a linear op (only a reduction over a loop > 1 sums ciphertext)."""
     result = _one(_NAMED)
     assert (result.depth, result.linear_ops, result.ct_ct_muls) == (0, 0, 0)
+
+
+_SCALE = """
+func.func @scale(%x: tensor<1xCx2x2xf32>) -> tensor<1xCx2x2xf32> {
+  %c = arith.constant dense<1.5> : tensor<Cxf32>
+  %e1 = tensor.empty() : tensor<Cxf32>
+  %k = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<Cxf32>) outs(%e1 : tensor<Cxf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.sqrt %in : f32
+    linalg.yield %r : f32
+  } -> tensor<Cxf32>
+  %e = tensor.empty() : tensor<1xCx2x2xf32>
+  %kb = linalg.broadcast ins(%KSRC : tensor<Cxf32>) outs(%e : tensor<1xCx2x2xf32>) dimensions = [0, 2, 3]
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %kb : tensor<1xCx2x2xf32>, tensor<1xCx2x2xf32>) outs(%e : tensor<1xCx2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1xCx2x2xf32>
+  return %y : tensor<1xCx2x2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("channels", "source", "depth"), [
+    (1, "k", 0),  # one number computed at run time (a one-channel batch-norm's scale)
+    (4, "c", 0),  # a splat broadcast: one number (canonicalization folds it to a splat)
+    (4, "k", 1),  # four numbers, computed: a per-channel scale, a level
+])
+def test_a_scale_by_one_number_costs_no_level(channels: int, source: str, depth: int) -> None:
+    text = _SCALE.replace("xCx", f"x{channels}x").replace("<Cx", f"<{channels}x").replace("KSRC", source)
+    assert _one(text).depth == depth

@@ -179,3 +179,22 @@ def test_heir_compiles_a_residual_net_on_its_grid_at_the_bound(net: str, bound: 
     )
     assert check.returncode == 0 and " ok" in check.stdout, check.stdout + check.stderr
     assert heir_levels(text) == bound
+
+
+@requires_heir
+def test_heir_compiles_a_dilated_pad_with_an_unread_high_row_at_the_bound() -> None:
+    """A 3x3 conv at dilation 2 padded 2 before and 1 after, x², matvec: the after side
+    grows by 1, no multiple of the dilation, so `heir_foldable_pads` pads 2 on every side
+    and leaves the last row unread (no tap reaches it). heir-opt verifies the longer conv
+    input and folds the even pad: the bound, 3 levels, where the uneven pad costs 13."""
+    path = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir" / "foldable-pads.mlir"
+    chunk = next(c for c in path.read_text().split("// -----") if "func.func @dilated_high_remainder" in c)
+    module = parse(chunk, path.name)
+    run_pipeline(module, "legalize-for-heir{slot-count=16}")
+    pads = [op for op in module.walk() if op.name == "tensor.pad"]
+    assert [list(p.static_high.get_values()) for p in pads] == [[0, 0, 2, 2]]  # type: ignore[attr-defined]
+    func = next(op for op in module.walk() if op.name == "func.func")
+    bound = analyze_function(func).depth  # type: ignore[arg-type]
+    assert bound == 3
+    assert heir_levels(print_module(module), "dilated_high_remainder") == bound
+    assert heir_levels(chunk, "dilated_high_remainder") > bound  # 13 with heir-opt 2026.11.1

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests" / "filecheck" / "transforms" / "legalize-for-heir"
 SLOT_OPTION = {
     "dense-stage.mlir": "{slot-count=64}", "remark.mlir": "{slot-count=16}", "conv-stays.mlir": "{slot-count=64}",
-    "contraction.mlir": "{slot-count=1024}",
+    "contraction.mlir": "{slot-count=1024}", "strided-grid-edge.mlir": "{slot-count=16}",
 }
 CASES = [(p.name, i, c) for p in sorted(TESTS.glob("*.mlir")) for i, c in enumerate(chunks(p))]
 

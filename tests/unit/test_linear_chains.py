@@ -375,3 +375,48 @@ def test_boundary_vectors_count_arguments_and_secret_results() -> None:
     f, g = (op for op in module.ops if isinstance(op, FuncOp))
     assert boundary_vectors(f) == 6400
     assert boundary_vectors(g) == 16
+
+
+def test_a_matmul_adding_a_run_time_init_ends_no_chain_by_crashing() -> None:
+    """A matmul with constant weights whose init is an argument (not a constant) is no step
+    of a chain (`_matmul_step` needs both constant): the chain after it fuses, values kept."""
+    text = """
+func.func @main(%x: tensor<2x4xf32>, %b: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  %w1 = arith.constant dense<[[0.5, -1.0, 0.25], [1.0, 0.75, -0.5], [-0.25, 0.5, 1.5], [2.0, -0.125, 0.5]]> : tensor<4x3xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<2x4xf32>, tensor<4x3xf32>) outs(%b : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %w2 = arith.constant dense<[[1.0, 0.5], [-0.5, 0.25], [0.75, -1.0]]> : tensor<3x2xf32>
+  %z = arith.constant dense<0.5> : tensor<2x2xf32>
+  %y = linalg.matmul ins(%h, %w2 : tensor<2x3xf32>, tensor<3x2xf32>) outs(%z : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
+"""
+    module = parse(text)
+    run_pipeline(module, "linalg-fuse-linear-chains{policy=size}")
+    report = check_equivalence(parse(text), parse(print_module(module)), "main", seeds=(0, 1))
+    assert report.ok, report.summary()
+
+
+def test_a_pad_of_ones_inside_a_chain_is_no_zero_pad() -> None:
+    """conv, a pad of ones, conv: the pad is a step (np.pad with ones), not the zero pad a
+    composed conv could read (`Step.zero_pad` stays None); values kept, whatever fuses."""
+    text = """
+func.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  %one = arith.constant 1.0 : f32
+  %w1 = arith.constant dense<[[[[0.5, -0.25], [0.75, 1.0]]]]> : tensor<1x1x2x2xf32>
+  %b1 = arith.constant dense<0.25> : tensor<1x1x3x3xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) outs(%b1 : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  %p = tensor.pad %c1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %one : f32
+  } : tensor<1x1x3x3xf32> to tensor<1x1x5x5xf32>
+  %w2 = arith.constant dense<[[[[1.0, -0.5], [0.25, 0.5]]]]> : tensor<1x1x2x2xf32>
+  %b2 = arith.constant dense<0.5> : tensor<1x1x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w2 : tensor<1x1x5x5xf32>, tensor<1x1x2x2xf32>) outs(%b2 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  return %c2 : tensor<1x1x4x4xf32>
+}
+"""
+    for policy in ("size", "depth"):
+        module = parse(text)
+        run_pipeline(module, f"linalg-fuse-linear-chains{{policy={policy}}}")
+        report = check_equivalence(parse(text), parse(print_module(module)), "main", seeds=(0, 1))
+        assert report.ok, report.summary()

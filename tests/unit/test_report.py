@@ -418,3 +418,19 @@ def test_a_result_not_comparable_fails_even_beside_one_where_only_the_model_diff
     np.savez(tmp_path / "two.npz", arg0=x, result0=x + 1, result1=x)
     cell = heirpy_report.pytorch_check(tmp_path / "two.npz", module, module)
     assert cell is not None and cell["verdict"] == "model≠ref, heirpy ok"
+
+
+def test_a_model_that_failed_reads_as_an_error_in_every_table_and_its_checks_in_progress() -> None:
+    """The row of a model heirpy could not read says so in each group's table (text and
+    markdown), and the progress line of a model whose checks failed names them."""
+    from heirpy.tools.report_format import progress_line
+
+    data = _worst_case_report()
+    text, markdown = render_text(data), render_markdown(data)
+    broken_rows = [line for line in text.splitlines() if line.startswith("broken ")]
+    assert len(broken_rows) == len(GROUPS) and all(line.split()[1] == "error" for line in broken_rows)
+    assert any(line.split()[1:] == ["error", "(below)"] for line in broken_rows)  # a narrow table may wrap "(below)"
+    broken_md = [line for line in markdown.splitlines() if line.startswith("| broken |")]
+    assert len(broken_md) == len(GROUPS) and all(line.split("|")[2].strip() == "error" for line in broken_md)
+    line = progress_line(1, 3, 10, data["models"][0], width=1000)
+    assert "NOT PASSED: " in line and "ok" not in line.split()

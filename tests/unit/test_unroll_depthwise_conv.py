@@ -27,11 +27,17 @@ def test_unrollable_rule() -> None:
     assert not unrollable((1, 8, 9, 9), None, (1, 1), f32)
 
 
-def _text(n: int, c: int, h: int, k: tuple[int, int], dilation: int, element: str, constant: bool, bias: bool) -> str:
+def _text(
+    n: int, c: int, h: int | tuple[int, int], k: tuple[int, int], dilation: int | tuple[int, int], element: str,
+    constant: bool, bias: bool,
+) -> str:
+    """A depthwise conv of an n x c x h x w input; `h` and `dilation` are (H, W) pairs or one value for both."""
     kh, kw = k
-    oh, ow = h - (kh - 1) * dilation, h - (kw - 1) * dilation
-    x, w, o = f"tensor<{n}x{c}x{h}x{h}x{element}>", f"tensor<{c}x{kh}x{kw}x{element}>", f"tensor<{n}x{c}x{oh}x{ow}x{element}>"
-    rng = np.random.default_rng(c * 31 + h)
+    ih, iw = h if isinstance(h, tuple) else (h, h)
+    dh, dw = dilation if isinstance(dilation, tuple) else (dilation, dilation)
+    oh, ow = ih - (kh - 1) * dh, iw - (kw - 1) * dw
+    x, w, o = f"tensor<{n}x{c}x{ih}x{iw}x{element}>", f"tensor<{c}x{kh}x{kw}x{element}>", f"tensor<{n}x{c}x{oh}x{ow}x{element}>"
+    rng = np.random.default_rng(c * 31 + ih + 7 * iw)
     weights = np.round(rng.standard_normal((c, kh, kw)), 3).tolist()
     args = [f"%x: {x}"] + ([] if constant else [f"%w: {w}"])
     lines = [f"func.func @main({', '.join(args)}) -> {o} {{"]
@@ -46,7 +52,7 @@ def _text(n: int, c: int, h: int, k: tuple[int, int], dilation: int, element: st
         lines.append(f"  %zero = arith.constant 0.0 : {element}")
         lines.append(f"  %init = linalg.fill ins(%zero : {element}) outs(%e : {o}) -> {o}")
     lines.append(
-        f"  %r = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<{dilation}> : vector<2xi64>, "
+        f"  %r = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<[{dh}, {dw}]> : vector<2xi64>, "
         f"strides = dense<1> : vector<2xi64>}} ins(%x, %w : {x}, {w}) outs(%init : {o}) -> {o}"
     )
     lines += [f"  return %r : {o}", "}"]
@@ -61,10 +67,15 @@ def _text(n: int, c: int, h: int, k: tuple[int, int], dilation: int, element: st
         (1, 5, 4, (2, 3), 1, "f32", False, True),
         (3, 2, 3, (1, 1), 1, "f32", False, False),
         (1, 4, 6, (3, 3), 1, "f16", True, True),
+        # H and W on their own: unequal dilations (either way), a non-square input and window
+        (1, 3, (7, 9), (3, 3), (1, 2), "f32", True, False),
+        (1, 2, (9, 6), (3, 2), (2, 1), "f32", False, True),
+        (1, 2, (6, 9), (2, 3), (1, 3), "f16", True, True),
     ],
 )
 def test_sum_of_slices_equals_the_conv(
-    n: int, c: int, h: int, k: tuple[int, int], dilation: int, element: str, constant: bool, bias: bool
+    n: int, c: int, h: int | tuple[int, int], k: tuple[int, int], dilation: int | tuple[int, int], element: str,
+    constant: bool, bias: bool,
 ) -> None:
     before = parse(_text(n, c, h, k, dilation, element, constant, bias))
     after = parse(print_module(before))

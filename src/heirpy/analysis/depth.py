@@ -25,10 +25,14 @@ The cost model (`CostModel` holds the knobs):
   matrix product, as for a pool); a square summed (`x*x + acc`) is x² then that sum.
   A reduction whose body multiplies a ciphertext by a varying plaintext (a
   contraction, e.g. a matmul written as a generic) is one linear op, not two; one
-  whose body multiplies two different ciphertext inputs (q·kᵀ as a generic) costs
+  whose body multiplies two ciphertext inputs read through different maps (q·kᵀ as a
+  generic; x² summed reads x twice alike: x², then the sum) costs
   what the product costs, as a ct x ct `batch_matmul` does; reductions over size-1
   loops only are copies and cost nothing, and a reduction whose body is not a
-  polynomial (a max, softmax's running max) is outside the model like its body.
+  polynomial (a max, softmax's running max) is outside the model like its body; one
+  that adds a non-polynomial function of its inputs into the accumulator (relu summed:
+  pointwise fusion puts a relu into the global average pool after it) is that function
+  (not modelled) and then a sum, one level.
 * **`linalg.softmax`** costs what its written-out form does: the exp and the divide
   are not modelled, the sum of the exps is a sum reduction (one level).
 * **Kernels** (`tensor_ext.kernel`) cost what their body's ops cost.
@@ -343,14 +347,33 @@ class _Walker:
             for value in dict.fromkeys(outer.get(v, v) for v in pt_muls):
                 self.add_weight(value)
         results = [y.materialized() if y is not None else None for y in yielded]
-        ct_inputs = {v for v in operands[: _ins_count(op)] if self.info(v) is not None}
-        contraction = self.ct_ct_muls > ct_ct_before and len(ct_inputs) >= 2
+        # A ct x ct contraction (q·kᵀ) multiplies ciphertexts read through different maps;
+        # x² (or x·y) summed reads its factors alike, however many operands carry them
+        # (fusion passes %x twice): that is the product, then a sum.
+        contraction = self.ct_ct_muls > ct_ct_before and self._multiplies_across_maps(op, block)
         polynomial = len(self.approximated) == approximated_before  # no max, exp, ...
-        if not pt_muls and not contraction and polynomial and _sums_over_loops(op):
+        # A non-polynomial function only added into the accumulator (relu summed, as
+        # pointwise fusion makes of relu then a global average pool) is that function,
+        # then a sum: still a linear op. A running max is not (it reads the accumulator).
+        summed = polynomial or _adds_into_outputs(op, block)
+        if not pt_muls and not contraction and summed and _sums_over_loops(op):
             # A sum of ciphertext elements over a window: a linear op, like a sum pool.
             self.linear_ops += sum(1 for r in results if r is not None)
             results = [r.after_linear(self.model) if r is not None else None for r in results]
         return (results + [None] * len(op.results))[: len(op.results)]
+
+    def _multiplies_across_maps(self, op: Operation, block: Block) -> bool:
+        """Does a ct x ct multiply in `op`'s body have factors read through different
+        indexing maps (the block arguments each factor is computed from)?"""
+        maps = _input_maps(op)
+        for inner in block.ops:
+            if inner.name not in _MUL_OPS or any(self.info(v) is None for v in inner.operands):
+                continue
+            read = {str(maps[arg.index]) for arg in _block_args_of(inner.operands, block)
+                    if arg.index < len(maps) and self.info(arg) is not None}
+            if len(read) >= 2:
+                return True
+        return False
 
     def scalar_op(
         self,
@@ -409,6 +432,70 @@ class _Walker:
         return ct.after_linear(self.model)
 
 
+def _input_maps(op: Operation) -> list[object]:
+    """The indexing maps of a structured op's operands, in order (each operand its own
+    when the op has none: `linalg.reduce`)."""
+    maps_attr = op.properties.get("indexing_maps")
+    if maps_attr is None:
+        return [f"operand {i}" for i in range(len(op.operands))]
+    return list(affine_maps(maps_attr))  # type: ignore[arg-type]
+
+
+def _adds_into_outputs(op: Operation, block: Block) -> bool:
+    """Does every result of the body add its accumulator (the output's block argument) to
+    a value that does not depend on it? Then the op sums that value over its reduction
+    loops, whatever the value is."""
+    terminator = block.last_op
+    ins_count = _ins_count(op)
+    if terminator is None or not terminator.operands:
+        return False
+    for index, value in enumerate(terminator.operands):
+        if ins_count + index >= len(block.args):
+            return False
+        acc = block.args[ins_count + index]
+        add = value.owner
+        if not isinstance(add, Operation) or add.name not in ("arith.addf", "arith.addi") or len(add.operands) != 2:
+            return False
+        others = [v for v in add.operands if v is not acc]
+        if len(others) != 1 or _depends_on(others[0], acc, block):
+            return False
+    return True
+
+
+def _block_args_of(values: Iterable[SSAValue], block: Block) -> set[BlockArgument]:
+    """The arguments of `block` that `values` are computed from (within `block`)."""
+    found: set[BlockArgument] = set()
+    seen: set[SSAValue] = set()
+    stack = list(values)
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, BlockArgument) and current.owner is block:
+            found.add(current)
+        elif isinstance(current.owner, Operation) and current.owner.parent_block() is block:
+            stack.extend(current.owner.operands)
+    return found
+
+
+def _depends_on(value: SSAValue, arg: BlockArgument, block: Block) -> bool:
+    """Is `value` computed (within `block`) from `arg`?"""
+    seen: set[SSAValue] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current is arg:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, Operation) and owner.parent_block() is block:
+            stack.extend(owner.operands)
+    return False
+
+
 def _sums_over_loops(op: Operation) -> bool:
     """Does the structured op reduce over a loop of size > 1? (Its body has already been
     found to multiply no ciphertext, so a reduction there sums ciphertext elements.)"""
@@ -450,10 +537,22 @@ def _outer_scalar(value: SSAValue) -> bool:
     return _uniform(value)
 
 
+_UNIFORM_KEEPING = frozenset({"linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape"})
+"""Ops whose result is uniform when their first operand is."""
+
+
 def _uniform(value: SSAValue) -> bool:
     if not isinstance(value.type, ShapedType):
         return True  # a scalar (its value does not vary per element)
     value = _outside_kernel(value)
+    shape = shape_of(value)
+    if shape is not None and math.prod(shape) == 1:
+        return True  # one number, however it is computed (a one-channel batch-norm's scale)
+    # A broadcast or reshape of a uniform plaintext is uniform (canonicalization folds it
+    # to a splat, which must not cost less than the form before).
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name in _UNIFORM_KEEPING and owner.operands:
+        return _uniform(owner.operands[0])
     # Blobs are not needed: a uniform dense_resource weight is rare, and missing one
     # only makes the model charge a level it could have saved.
     array = constant_array(value, NO_BLOBS)

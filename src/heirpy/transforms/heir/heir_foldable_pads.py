@@ -12,11 +12,16 @@ into the next 3x3 conv becomes on `strided-on-grid`'s grid (VGG: pad 2 before, 3
 
 The rewrite adds zero taps to the filter instead. A spatial dim padded `lo` before and
 `hi` after, read with dilation d, gets `p` (the largest of the four pads) on both sides
-and (p - lo) / d zero taps at the start of the filter, (p - hi) / d at its end. Each
-output reads the same data through the same non-zero taps: the rows added at either
-end are read only by the added zero taps. The output shape does not change (each dim's
-window grows by exactly the pad added), and neither does the function's interface; the
-cost is the MACs of the added taps.
+and (p - lo) / d zero taps at the start of the filter, floor((p - hi) / d) at its end.
+Each output reads the same data through the same non-zero taps: the rows added at
+either end are read only by the added zero taps, or (the rest of (p - hi) / d at the
+end) by no tap at all: a conv's input may be longer than its window needs (MLIR's
+linalg verifier asks only that it be long enough), and HEIR folds such a pad as any
+even one (a 3x3 filter at dilation 2 padded 2 before and 1 after: 3 levels, its
+bound, once even; 13 as it was; heir-opt 2026.11.1, measured 2026-12-06). The start
+must move by whole taps (the data would shift otherwise). The output shape does not
+change, and neither does the function's interface; the cost is the MACs of the added
+taps.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ def added_taps(low: Sequence[int], high: Sequence[int], dilations: Sequence[int]
     taps: list[tuple[int, int]] = []
     for i in range(2):
         before, after = widest - low[2 + i], widest - high[2 + i]
-        if before % dilations[i] or after % dilations[i]:
+        if before % dilations[i]:  # the taps would read the data shifted
             return None
         taps.append((before // dilations[i], after // dilations[i]))
     return taps
@@ -72,7 +77,7 @@ class FoldablePad(OpPattern[Conv2DNchwFchwOp]):
 
     where %w7 is %w with a zero first row and first column. Legality: static shapes, a
     constant filter, a static pad of H and W only whose even form HEIR folds (zero, the
-    same on all four sides), each side's growth a multiple of its dim's dilation, and
+    same on all four sides), each low side's growth a multiple of its dim's dilation, and
     the even pad narrower than the new filter's window, d * (k - 1) + 1 (heir-opt dies
     on a 3x3 filter padded 3, `heir_forms.heir_fails_on`; padded 3 at dilation 2 it
     compiles). Another reader of the pad keeps the old one.

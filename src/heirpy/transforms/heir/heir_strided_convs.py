@@ -196,16 +196,31 @@ class StridedConvOnGrid(GridPattern[Conv2DNchwFchwOp]):
         assert data_shape is not None and out_shape is not None
         grid_shape = [*out_shape[:2], *(data_shape[2 + i] - dilations[i] * (window[i] - 1) for i in range(2))]
         pad_ops, data = widened_pad(op.operands[0], grid_shape)
-        if pad_ops:
-            grid_shape[2:] = static_shape(op.operands[0].owner.operands[0].type)[2:]  # type: ignore[union-attr,index]
+        widened = [grid_shape[i] + static_shape(data.type)[i] - data_shape[i] for i in SPATIAL]  # type: ignore[index]
+        # The grid may hold no position s*j past the strided result (j >= its size: a later
+        # conv's read there must land in the pad, `ConvOnGrid`); a widened one can, when the
+        # pad is narrower than the window: then the grid stays the stride-1 output.
+        if pad_ops and all(widened[i] <= strides[i] * out_shape[2 + i] for i in range(2)):
+            grid_shape[2:] = widened
+        else:
+            pad_ops, data = _dropped(pad_ops), op.operands[0]
         grid_type = TensorType(element_of(op.results[0].type), grid_shape)
         init = grid_init(op.operands[2], self.reader, self.slices, grid_type, strides)
         if init is None:
+            _dropped(pad_ops)
             return
         init_ops, init_value = init
         conv = grid_conv(op, data, init_value, dilations, grid_type)
         cut = self.slices.make(conv.results[0], out_shape, strides)
         rewriter.replace(op, [*pad_ops, *init_ops, conv, cut], [cut.results[0]])
+
+
+def _dropped(ops: list[Operation]) -> list[Operation]:
+    """Erase ops built but not inserted: each holds a use of its operands, and a rewrite
+    of those would put the orphan on the rewriter's worklist (a crash on the next run)."""
+    for unused in reversed(ops):
+        unused.erase()
+    return []
 
 
 def widened_pad(data: SSAValue, grid_shape: Sequence[int]) -> tuple[list[Operation], SSAValue]:

@@ -152,3 +152,45 @@ func.func @channel_pad(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32> {
 }
 // REMARK:      @channel_pad has a secret tensor
 // CHECK-LABEL: func.func @channel_pad(%x: tensor<1x3x8x8xf32>)
+
+// -----
+
+// A pad of the channels on the high side only (1x3 to 1x4 channels, as a user might pad
+// to a power of two by hand): the widened argument's channel would land where the pad's
+// is, and a widened pad would have 5 channels, not 4; so it stays.
+func.func @channel_pad_high(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %b = arith.constant dense<0.5> : tensor<1x4x8x8xf32>
+  %w4 = arith.constant dense<0.25> : tensor<4x4x3x3xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 1, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x4x10x10xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w4 : tensor<1x4x10x10xf32>, tensor<4x4x3x3xf32>) outs(%b : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %c : tensor<1x4x8x8xf32>
+}
+// REMARK:      @channel_pad_high has a secret tensor
+// REMARK-NOT:  @channel_pad_high takes
+// CHECK-LABEL: func.func @channel_pad_high(%x: tensor<1x3x8x8xf32>)
+// CHECK:       tensor.pad %x low[0, 0, 1, 1] high[0, 1, 1, 1]
+// CHECK:       } : tensor<1x3x8x8xf32> to tensor<1x4x10x10xf32>
+
+// -----
+
+// A pad of the channels on the low side only: it stays too.
+func.func @channel_pad_low(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %b = arith.constant dense<0.5> : tensor<1x4x8x8xf32>
+  %w4 = arith.constant dense<0.25> : tensor<4x4x3x3xf32>
+  %p = tensor.pad %x low[0, 1, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x4x10x10xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w4 : tensor<1x4x10x10xf32>, tensor<4x4x3x3xf32>) outs(%b : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %c : tensor<1x4x8x8xf32>
+}
+// REMARK:      @channel_pad_low has a secret tensor
+// REMARK-NOT:  @channel_pad_low takes
+// CHECK-LABEL: func.func @channel_pad_low(%x: tensor<1x3x8x8xf32>)
+// CHECK:       tensor.pad %x low[0, 1, 1, 1] high[0, 0, 1, 1]
+// CHECK:       } : tensor<1x3x8x8xf32> to tensor<1x4x10x10xf32>

@@ -158,3 +158,34 @@ func.func @producer_shared(%x: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<6xf32>
 // CHECK:      tensor.insert_slice
 // CHECK-NOT:  linalg.conv_2d_nchw_fchw
 // CHECK:      return
+
+// -----
+
+// The generic after the padded matvec divides by a constant (x² / k): the two padded
+// rows compute 0 / k there, so k's padded entries are ones (zeros would give 0 / 0, NaN,
+// which the conv's zero taps would carry into every output: NaN * 0 is NaN).
+func.func @padded_rows_divide(%x: tensor<4xf32>) -> tensor<2x3xf32> {
+  %a = arith.constant dense<[[0.75, 0.75, 0.75, 0.5], [0.0, 0.0, -0.75, 0.25], [0.0, 0.25, 0.0, -0.5], [0.0, 0.5, -0.75, 0.25], [-0.25, 0.75, 0.25, 0.0], [-1.0, -1.0, -0.5, 0.0]]> : tensor<6x4xf32>
+  %b = arith.constant dense<[0.125, 0.25, 0.375, 0.5, 0.625, 0.75]> : tensor<6xf32>
+  %h = linalg.matvec ins(%a, %x : tensor<6x4xf32>, tensor<4xf32>) outs(%b : tensor<6xf32>) -> tensor<6xf32>
+  %k = arith.constant dense<[2.0, 4.0, 0.5, 8.0, 1.5, 3.0]> : tensor<6xf32>
+  %e = tensor.empty() : tensor<6xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%h, %k : tensor<6xf32>, tensor<6xf32>) outs(%e : tensor<6xf32>) {
+  ^bb0(%in: f32, %kin: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    %q = arith.divf %sq, %kin : f32
+    linalg.yield %q : f32
+  } -> tensor<6xf32>
+  %m = arith.constant dense<[[0.0, 0.75, -0.75, 0.25, -0.25, 0.25], [-1.0, -0.25, -0.75, -0.25, -0.75, 0.5], [0.5, -1.0, -0.5, 0.75, 1.0, 0.75], [-0.75, 1.0, -0.25, -0.75, 0.5, -0.75], [-1.0, 1.0, -0.75, -0.25, 0.75, -0.5], [-0.5, -0.25, 0.5, 0.25, -0.5, -0.75]]> : tensor<6x6xf32>
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32>
+  %y = linalg.matvec ins(%m, %s : tensor<6x6xf32>, tensor<6xf32>) outs(%c : tensor<6xf32>) -> tensor<6xf32>
+  %t = tensor.expand_shape %y [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
+  return %t : tensor<2x3xf32>
+}
+// CHECK-LABEL: func.func @padded_rows_divide
+// CHECK:      %[[H:.*]] = linalg.matvec ins(%{{.*}}, %x : tensor<8x4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:      %[[K:.*]] = arith.constant dense<[2.000000e+00, 4.000000e+00, 5.000000e-01, 8.000000e+00, 1.500000e+00, 3.000000e+00, 1.000000e+00, 1.000000e+00]> : tensor<8xf32>
+// CHECK:      %[[S:.*]] = linalg.generic {{.*}} ins(%[[H]], %[[K]] : tensor<8xf32>, tensor<8xf32>)
+// CHECK:        arith.divf
+// CHECK:      } -> tensor<8xf32>
+// CHECK:      linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x1x2x3xf32>
