@@ -9,7 +9,11 @@ Known and allowed: the default pipeline is not idempotent in one step. Its last 
 lower-tensor-ext, emits forms (`linalg.fill` inits, pointwise `linalg.generic` epilogues)
 that linalg-canonicalizations folds on a second run (splat constants, tensor arith), and
 fusion outputs generics that canonicalization turns back into tensor ops when nothing is
-left to fuse. So for the pipeline the test requires that a third run changes nothing.
+left to fuse. So for the pipeline the test requires that a third run changes nothing. The same holds
+for the one-step pipelines: `iree-prepare` is that pipeline under a cost rule and ends with
+lower-tensor-ext and unroll-depthwise-conv (whose generics a second run's canonicalization
+folds); `heir-prepare` ends with legalize-for-heir, whose matvecs a second run's
+canonicalization and fusion can fold further (a 1x1 matvec of a constant-scaled input, say).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from strategies import Program, programs  # noqa: E402
 EXAMPLES_PER_PASS = 20
 EXAMPLES_PIPELINE = 40
 PIPELINE_ALLOWED = {"non_idempotent"}  # see the module docstring
+LOWERING_PIPELINES = {"iree-prepare", "heir-prepare"}  # one-step pipelines (ditto)
 # test_generator_covers_every_layer_kind's fixed sample (not the profile's budgets).
 _settings = dict(deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -58,7 +63,9 @@ def test_full_pipeline_properties(program: Program) -> None:
 @given(program=programs())
 def test_single_pass_properties(spec: str, program: Program) -> None:
     outcome = check_program(program.text, spec)
-    assert outcome.ok, outcome.summary()
+    allowed = PIPELINE_ALLOWED if spec in LOWERING_PIPELINES else set()
+    unexpected = set(outcome.problems) - allowed
+    assert not unexpected, outcome.summary()
 
 
 def test_every_registered_pass_is_covered() -> None:

@@ -85,8 +85,13 @@ def test_constant_folder_cache_belongs_to_one_folder_made_per_pass_run() -> None
     assert dead in first.known_not_constant
     assert second.known_not_constant == set()
     # Each pass run builds its patterns, hence its folder, afresh.
-    run_a = populate_linalg_fuse_linear_chains_patterns()[0].patterns[0]
-    run_b = populate_linalg_fuse_linear_chains_patterns()[0].patterns[0]
+    def chain_pattern() -> FuseLinearChain:
+        found = [p for s in populate_linalg_fuse_linear_chains_patterns() for p in s.patterns
+                 if isinstance(p, FuseLinearChain)]
+        assert len(found) == 1
+        return found[0]
+
+    run_a, run_b = chain_pattern(), chain_pattern()
     assert isinstance(run_a, FuseLinearChain) and isinstance(run_b, FuseLinearChain)
     assert run_a.reader is not run_b.reader
 

@@ -1,7 +1,7 @@
 """The whole networks of examples/ through IREE (issue 27): heirpy's output compiles for the
-CUDA back end and forms no more dispatches than the raw IR, for llvm-cpu and for CUDA, under
-the main pipeline and under `iree-prepare`; and `iree-prepare`'s output runs no more loop
-iterations (MACs) than the raw IR, which the main pipeline's cannot promise.
+CUDA back end under the main pipeline and under `iree-prepare`; `iree-prepare`'s forms no
+more dispatches than the raw IR, for llvm-cpu and for CUDA, and runs no more loop iterations
+(MACs), which the main pipeline's (fused for CKKS levels) cannot promise.
 
 heirpy's fused global pool + Linear was once a contraction generic with three reduction
 loops that IREE's CUDA code generation rejects ("failed to distribute") while the raw IR
@@ -75,6 +75,12 @@ def test_heirpy_output_compiles_for_cuda_with_no_more_dispatches(name: str, pipe
     )
     errors = [line for line in result.stderr.splitlines() if "error:" in line]
     assert result.returncode == 0, f"{name} ({pipeline}): iree-compile for CUDA failed: {errors[:2]}"
+    if pipeline == "main":
+        # The main pipeline fuses for CKKS levels and may trade kernels for them: a linear
+        # branch fused through a skip add (MobileNetV2's inverted residuals, 51 -> 46 levels)
+        # keeps the skip's conv as the init, 40 llvm-cpu dispatches against raw's 37. The
+        # promise of no more dispatches than raw is iree-prepare's, checked below.
+        return
     for target in TARGETS:
         fused = len(iree_dispatches(text, tool, target=target))
         raw = _raw_dispatches(name, target)

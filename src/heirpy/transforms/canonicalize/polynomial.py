@@ -144,7 +144,7 @@ class CompleteTheSquare(OpPattern[Operation]):
     nor part of a larger polynomial of one value (`inside_larger`: a cubic's x² stays).
     """
 
-    op_types = (Operation,)
+    op_types = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.NegfOp)  # POLYNOMIAL_OPS
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name not in POLYNOMIAL_OPS or not isinstance(op.results[0].type, TensorType):

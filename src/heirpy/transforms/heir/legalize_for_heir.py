@@ -68,6 +68,7 @@ from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
     DepthwiseConv2DNchwChwOp,
     GenericOp,
+    IndexOp,
     MatmulOp,
     PoolingNchwSumOp,
     VecmatOp,
@@ -363,13 +364,15 @@ class ElementwiseOnFlat(LegalizePattern[GenericOp]):
     identity, or a map dropping only unit loops: a kernel epilogue's 1x4x2 root in a
     1x4x2x1 nest); every other input is another static tensor read in that order
     (collapsed, e.g. a residual input) or a constant (read through its map and flattened
-    at compile time).
+    at compile time); the body reads no `linalg.index` (its loops would be gone).
     """
 
     op_types = (GenericOp,)
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.results) != 1 or len(op.outputs) != 1:
+            return
+        if any(isinstance(inner, IndexOp) for inner in op.body.walk()):
             return
         out_type = op.results[0].type
         out_shape = static_shape(out_type)
