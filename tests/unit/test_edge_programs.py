@@ -20,7 +20,7 @@ from conftest import budget  # noqa: E402
 from edge_strategies import MAX_PIECES, edge_programs  # noqa: E402
 from generated_properties import FULL_PIPELINE, check_program, single_pass_specs  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
-from heirpy.transforms.lowering import heir_results  # noqa: E402
+from heirpy.transforms.heir import heir_results  # noqa: E402
 from strategies import Program  # noqa: E402
 
 INPUTS = Path(__file__).resolve().parents[1] / "filecheck" / "transforms" / "legalize-for-heir" / "Inputs"

@@ -419,7 +419,9 @@ func.func @swap_hw(%x: tensor<1x4x2x2xf32>) -> tensor<1x3x2x2xf32> {
 // DEPTH-NOT: linalg.conv_2d_nchw_fchw
 // DEPTH: linalg.matmul {{.*}} tensor<1x16xf32>, tensor<16x12xf32>
 // DEPTH-NOT: linalg.conv_2d_nchw_fchw
+// DEPTH: return
 // REPARSE-LABEL: func.func @shuffle(
 // REPARSE: linalg.conv_2d_nchw_fchw
 // REPARSE-NOT: linalg.transpose
 // REPARSE: return
+// REPARSE-LABEL: func.func @shuffle_f16(

@@ -569,9 +569,11 @@ func.func @pad_does_not_compose(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> 
 // AT-LIMIT-LABEL: func.func @residual(
 // AT-LIMIT-NOT: arith.addf
 // AT-LIMIT: return
+// AT-LIMIT-LABEL: func.func @residual_3x3(
 // UNDER-LABEL: func.func @residual(
 // UNDER: arith.addf
 // UNDER-LABEL: func.func @residual_3x3(
 // UNDER: arith.addf
 // UNDER-LABEL: func.func @inverted_residual(
 // UNDER: arith.addf
+// UNDER-LABEL: func.func @residual_f16(
