@@ -27,7 +27,6 @@ few hundred MB on these nets.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shlex
 import sys
 import time
@@ -44,6 +43,7 @@ from xdsl.dialects.func import FuncOp  # noqa: E402
 
 from bench_heir_backend import heir_pipeline, run_heir  # noqa: E402
 from fhe_nets import FheNet, fhe_nets  # noqa: E402
+from harness import ACCEPTED, at_bound_share, keep_reproducer  # noqa: E402
 from heirpy.analysis.depth import analyze_function  # noqa: E402
 from heirpy.analysis.slots import module_slots  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
@@ -113,26 +113,19 @@ def compile_net(net: FheNet, timeout: float, pipeline: str = PIPELINE) -> Outcom
 
 def keep_crash(outcome: Outcome, directory: Path) -> Path:
     """Write a crashing module with a header naming the net and the heir-opt command."""
-    digest = hashlib.sha1(outcome.prepared.encode()).hexdigest()[:10]
-    path = directory / f"fuzz_crash_{digest}.mlir"
-    command = shlex.join(["heir-opt", *heir_pipeline("main", outcome.slots), path.name])
-    header = [
-        f"// heir-opt crashes on this module ({outcome.detail}): heirpy's heir-prepare output for",
-        f"// the generated FHE net {' '.join(outcome.net.layers)} (batch {outcome.net.arg_shape[0]}).",
-        f"// {command}",
-    ]
-    directory.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(header) + "\n" + outcome.prepared)
-    return path
+    command = shlex.join(["heir-opt", *heir_pipeline("main", outcome.slots)])
+    return keep_reproducer(directory, "fuzz_crash", [
+        f"heir-opt crashes on this module ({outcome.detail}): heirpy's heir-prepare output for",
+        f"the generated FHE net {' '.join(outcome.net.layers)} (batch {outcome.net.arg_shape[0]}).",
+        command + " {path}",
+    ], outcome.prepared)
 
 
 def summary(outcomes: list[Outcome]) -> list[str]:
     counts = Counter(o.status for o in outcomes)
-    accepted = counts["at bound"] + counts["above bound"] + counts["below bound"]
-    share = f"{counts['at bound']}/{accepted}" + (f" ({100 * counts['at bound'] / accepted:.0f}%)" if accepted else "")
-    order = ["at bound", "above bound", "below bound", "rejected", "crashed", "timeout", "heirpy error"]
+    order = [*ACCEPTED, "rejected", "crashed", "timeout", "heirpy error"]
     lines = [f"nets: {len(outcomes)}; " + ", ".join(f"{k}: {counts[k]}" for k in order if counts[k])]
-    lines.append(f"compiled at the depth bound, of the nets heir-opt accepts: {share}")
+    lines.append(f"compiled at the depth bound, of the nets heir-opt accepts: {at_bound_share(counts)}")
     return lines
 
 

@@ -45,7 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import markdown_table  # noqa: E402
+from harness import at_bound_share, keep_reproducer, markdown_table  # noqa: E402
 from heirpy.analysis.heir_command import heir_opt_args  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.equivalence import padded_inputs  # noqa: E402
@@ -170,20 +170,17 @@ def compile_text(label: str, bound: int, text: str, inputs: list[np.ndarray], ou
 
 
 def keep_crash(outcome: Outcome, directory: Path) -> Path:
-    digest = hashlib.sha1(outcome.prepared.encode()).hexdigest()[:10]
-    path = directory / f"fuzz_residual_crash_{digest}.mlir"
-    header = [f"// heir-opt crashes on this module ({outcome.detail}): heirpy's heir-prepare output for",
-              f"// the generated residual net {outcome.label}.",
-              f"// {shlex.join(['heir-opt', *outcome.command, path.name])}"]
-    directory.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(header) + "\n" + outcome.prepared)
-    return path
+    """Write a crashing module with a header naming the net and the heir-opt command."""
+    return keep_reproducer(directory, "fuzz_residual_crash", [
+        f"heir-opt crashes on this module ({outcome.detail}): heirpy's heir-prepare output for",
+        f"the generated residual net {outcome.label}.",
+        shlex.join(["heir-opt", *outcome.command]) + " {path}",
+    ], outcome.prepared)
 
 
 def summary(outcomes: list[Outcome]) -> list[str]:
     counts = Counter(o.status for o in outcomes)
-    accepted = counts["at bound"] + counts["above bound"] + counts["below bound"]
-    share = f"{counts['at bound']}/{accepted}" + (f" ({100 * counts['at bound'] / accepted:.0f}%)" if accepted else "")
+    share = at_bound_share(counts)
     depth_ok = sum(o.depth == o.bound for o in outcomes)
     return [f"nets: {len(outcomes)}; " + ", ".join(f"{k}: {counts[k]}" for k in STATUSES if counts[k]),
             f"compiled at the bound with no bootstrap, of the nets heir-opt accepts: {share}",

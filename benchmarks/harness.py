@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import resource
 import shutil
 import statistics
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,3 +93,25 @@ class Tools:
             tool("iree-compile"), tool("iree-opt"), tool("iree-run-module"),
             tool("iree-benchmark-module"),
         )
+
+
+# ------------------------------------------------------------------ HEIR fuzzers
+ACCEPTED = ("at bound", "above bound", "below bound")  # the outcomes of a net heir-opt compiled
+
+
+def at_bound_share(counts: Counter[str]) -> str:
+    """`3/10 (30%)`: the nets compiled at their depth bound, of those heir-opt accepted."""
+    accepted = sum(counts[k] for k in ACCEPTED)
+    share = f"{counts['at bound']}/{accepted}"
+    return share + (f" ({100 * counts['at bound'] / accepted:.0f}%)" if accepted else "")
+
+
+def keep_reproducer(directory: Path, stem: str, header: Sequence[str], module: str) -> Path:
+    """Write `module` under `directory` as `STEM_<digest>.mlir`, `header` as its first
+    comment lines (the text `{path}` in them is replaced by the file's name, and nothing
+    else: a heir-opt message may hold braces); return the path."""
+    path = directory / f"{stem}_{hashlib.sha1(module.encode()).hexdigest()[:10]}.mlir"
+    directory.mkdir(parents=True, exist_ok=True)
+    lines = [f"// {line.replace('{path}', path.name)}" for line in header]
+    path.write_text("\n".join(lines) + "\n" + module)
+    return path
