@@ -37,6 +37,7 @@ from strategies import (
     _broadcast_add,
     _Builder,
     _window_op,
+    depthwise_layer,
     emit_pool,
     tensor_type,
 )
@@ -101,14 +102,7 @@ def edge_depthwise(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, 
     if lh or hh or lw or hw:
         x, shape = b.pad(x, shape, (0, 0, lh, lw), (0, 0, hh, hw), b.scalar("0.000000e+00"))
         b.layers.append(f"pad{(lh, lw)}{(hh, hw)}")
-    _, _, h, w = shape
-    out = (n, c, _out(h, kh, sh, dh), _out(w, kw, sw, dw))
-    kind = draw(st.sampled_from(WEIGHT_KINDS))
-    weight = b.weight((c, kh, kw), kind, 1.0 / np.sqrt(kh * kw))
-    init = b.fill(b.scalar("0.000000e+00"), out)
-    name = _window_op(b, "linalg.depthwise_conv_2d_nchw_chw", (x, shape), (weight, (c, kh, kw)), (init, out), (sh, sw), (dh, dw))
-    b.layers.append(f"depthwise{c}x{kh}x{kw}/s{sh},{sw}/d{dh},{dw}/{kind}")
-    return name, out
+    return depthwise_layer(draw, b, x, shape, ((kh, sh, dh), (kw, sw, dw)))
 
 
 def edge_pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:

@@ -385,9 +385,19 @@ def _depthwise_conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str,
     if draw(st.booleans()):
         x, shape = b.pad(x, shape, (0, 0, 1, 1), (0, 0, 1, 1), b.scalar("0.000000e+00"))
         b.layers.append("pad1")
-    n, c, h, w = shape
+    _, _, h, w = shape
     kh, sh, dh = _window(draw, h, 3, 2)
     kw, sw, dw = _window(draw, w, 3, 2)
+    return depthwise_layer(draw, b, x, shape, ((kh, sh, dh), (kw, sw, dw)))
+
+
+def depthwise_layer(
+    draw: Draw, b: _Builder, x: str, shape: Shape, window: tuple[tuple[int, int, int], tuple[int, int, int]]
+) -> tuple[str, Shape]:
+    """A depthwise conv of `x` into a zero fill, its (kernel, stride, dilation) per axis in
+    `window` (H, then W), weights of a drawn kind (shared with tests/edge_strategies.py)."""
+    (kh, sh, dh), (kw, sw, dw) = window
+    n, c, h, w = shape
     out = (n, c, _out_size(h, kh, sh, dh), _out_size(w, kw, sw, dw))
     kind = draw(st.sampled_from(WEIGHT_KINDS))
     weight = b.weight((c, kh, kw), kind, 1.0 / np.sqrt(kh * kw))
