@@ -434,3 +434,19 @@ def test_a_model_that_failed_reads_as_an_error_in_every_table_and_its_checks_in_
     assert len(broken_md) == len(GROUPS) and all(line.split("|")[2].strip() == "error" for line in broken_md)
     line = progress_line(1, 3, 10, data["models"][0], width=1000)
     assert "NOT PASSED: " in line and "ok" not in line.split()
+
+
+def test_pass_remarks_are_counted_in_the_notes_not_printed_between_the_progress_lines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """LeNet-5's two fused chains grow their constants past 1.5x per level saved, and the
+    pass remarks on each (heirpy-opt prints them); the report keeps its progress lines
+    whole and says in the notes how many there were and which command prints them. A model
+    with no remark gets no note."""
+    status = main([str(EXAMPLES / "lenet5.mlir"), str(EXAMPLES / "tiny_cnn.mlir"), "--seeds", "1"])
+    captured = capsys.readouterr()
+    assert status == 0
+    assert "remark:" not in captured.err and "remark:" not in captured.out
+    notes = captured.out[captured.out.index("\nNotes\n"):]
+    assert "lenet5: the pipeline made 2 remarks (heirpy-opt " in notes
+    assert "tiny_cnn:" not in notes

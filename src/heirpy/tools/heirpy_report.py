@@ -31,6 +31,8 @@ reference: not a pass).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import shutil
 import subprocess
@@ -227,7 +229,13 @@ def report_model(path: Path, pipeline: str, out_dir: Path | None, seeds: int) ->
         text = path.read_text()
         before = parse(text, str(path))
         after = clone_module(before)  # a copy, not a second parse: a network parses in ~0.5 s
-        run_pipeline(after, pipeline)
+        # The passes' remarks (a fused chain's constant growth, the slots HEIR needs) are
+        # heirpy-opt's to print; here they would split the progress lines, so the report
+        # counts them in its notes and names the command that prints them.
+        with contextlib.redirect_stderr(io.StringIO()) as remarks:
+            run_pipeline(after, pipeline)
+        model["remarks"] = sum(": remark: " in line or line.startswith("remark: ")
+                               for line in remarks.getvalue().splitlines())
         output = print_module(after)
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)

@@ -159,6 +159,10 @@ def notes(data: dict[str, Any]) -> list[str]:
             detail = cell.get("error") or cell.get("detail")
             if detail:
                 lines.append(f"{model['name']}, {column.header}: {detail}")
+        if model.get("remarks"):
+            count = model["remarks"]
+            lines.append(f"{model['name']}: the pipeline made {count} remark{'s' * (count > 1)} "
+                         f"(heirpy-opt {model['file']} -p PIPELINE prints them)")
     return lines
 
 
