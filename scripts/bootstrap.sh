@@ -13,6 +13,9 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
   "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   "$venv/bin/python" -m pip install --quiet -e "$root[test]"
+  # Model code for the zoo (benchmarks/zoo, its CI sample) without the packages' own
+  # dependency lists (pyproject.toml's test extra says why).
+  "$venv/bin/python" -m pip install --quiet --no-deps timm==1.0.31 ultralytics==8.4.190
   touch "$stamp"
 fi
 export PATH="$venv/bin:$PATH"

@@ -34,6 +34,14 @@ from heirpy.api import clone_module, parse, print_module, run_pipeline  # noqa: 
 
 SAMPLE = (("squeezenet1_1", "f32"), ("mobilenetv3_small_050", "f32"), ("lcnet_050", "f16"))
 
+# As for the Orion export tests: torch (and torch-mlir) install on 3.11 only, so the skip
+# follows the version, not a failed import; on 3.11 a missing package is an error.
+pytestmark = pytest.mark.skipif(
+    sys.version_info[:2] != (3, 11),
+    reason=f"no torch==2.13.0+cpu wheel for Python {sys.version_info.major}.{sys.version_info.minor}: "
+    "the test extra installs torch and torch-mlir on 3.11 only",
+)
+
 
 @pytest.fixture(scope="module", params=SAMPLE, ids=["-".join(p) for p in SAMPLE])
 def exported(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
