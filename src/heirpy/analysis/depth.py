@@ -94,6 +94,7 @@ from heirpy.ir.constants import NO_BLOBS, constant_array
 from heirpy.ir.dialects.tensor_ext import KernelOp
 from heirpy.ir.utils import (
     affine_maps,
+    computed_from,
     int_values,
     iterator_kinds,
     loop_sizes,
@@ -457,7 +458,7 @@ def _adds_into_outputs(op: Operation, block: Block) -> bool:
         if not isinstance(add, Operation) or add.name not in ("arith.addf", "arith.addi") or len(add.operands) != 2:
             return False
         others = [v for v in add.operands if v is not acc]
-        if len(others) != 1 or _depends_on(others[0], acc, block):
+        if len(others) != 1 or computed_from(others[0], acc, block):
             return False
     return True
 
@@ -479,21 +480,6 @@ def _block_args_of(values: Iterable[SSAValue], block: Block) -> set[BlockArgumen
     return found
 
 
-def _depends_on(value: SSAValue, arg: BlockArgument, block: Block) -> bool:
-    """Is `value` computed (within `block`) from `arg`?"""
-    seen: set[SSAValue] = set()
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        if current is arg:
-            return True
-        if current in seen:
-            continue
-        seen.add(current)
-        owner = current.owner
-        if isinstance(owner, Operation) and owner.parent_block() is block:
-            stack.extend(owner.operands)
-    return False
 
 
 def _sums_over_loops(op: Operation) -> bool:

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -316,3 +316,22 @@ def op_degree(name: str, operand_degrees: Sequence[int]) -> int | None:
     if name in _DIVIDE and list(operand_degrees[1:]) == [0]:
         return operand_degrees[0]
     return None
+
+
+def computed_from(value: SSAValue, source: SSAValue, block: Block | None = None, limit: int | None = None) -> bool:
+    """Whether `value` is `source` or computed from it, through the ops that produce it
+    (only ops in `block` when given; at most `limit` values visited when given: not found
+    within them reads as False)."""
+    seen: set[SSAValue] = set()
+    pending = [value]
+    while pending and (limit is None or len(seen) < limit):
+        current = pending.pop()
+        if current is source:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, Operation) and (block is None or owner.parent_block() is block):
+            pending.extend(owner.operands)
+    return False

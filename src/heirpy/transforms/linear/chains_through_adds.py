@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
-from heirpy.ir.utils import element_bytes, element_type, i64_vector
+from heirpy.ir.utils import computed_from, element_bytes, element_type, i64_vector
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
 from heirpy.transforms.linear.constant_folding import (
@@ -84,22 +84,6 @@ def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
     return op.inputs[0], op.inputs[1]
 
 
-def is_ancestor(value: SSAValue, of: SSAValue, limit: int = ANCESTOR_SEARCH) -> bool:
-    """Whether `value` is `of` or an operand, transitively, of the ops computing `of`
-    (at most `limit` producers visited; not found within them: False)."""
-    seen: set[SSAValue] = set()
-    pending = [of]
-    while pending and len(seen) < limit:
-        current = pending.pop()
-        if current is value:
-            return True
-        if current in seen:
-            continue
-        seen.add(current)
-        owner = current.owner
-        if isinstance(owner, Operation):
-            pending.extend(owner.operands)
-    return False
 
 
 def _without_const(step: Step) -> Step | None:
@@ -166,7 +150,9 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         if tail is None:
             return False
         for branch in self._candidates(branch_out):
-            if branch.mode != BATCHED or branch.output is not branch_out or not is_ancestor(skip, branch.input):
+            if branch.mode != BATCHED or branch.output is not branch_out:
+                continue
+            if not computed_from(branch.input, skip, limit=ANCESTOR_SEARCH):  # the skip feeds the branch
                 continue
             chain = Chain([*branch.steps, tail], BATCHED)
             padded = chain.as_conv()
