@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from math import prod
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     FileLineColLoc,
     Float16Type,
     Float32Type,
@@ -41,7 +42,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
     VectorType,
 )
-from xdsl.ir import Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.irdl import AttrConstraint, base
 from xdsl.parser import Parser, UnresolvedOperand
@@ -53,6 +54,8 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 from heirpy.ir.affine import NonAffineError, combine
 from heirpy.ir.dense_literal import DENSE_DECIMAL_LIST, read_decimal_list
 from heirpy.ir.lexer import FastMLIRLexer
+
+_T = TypeVar("_T")
 
 MAX_CONSTANT_ELEMENTS = 1 << 26
 """Largest dense constant heirpy will hold (64 Mi elements, 256 MiB of f32)."""
@@ -69,6 +72,9 @@ _RESULTS_BYTES = re.compile(_RESULTS.encode())
 _ASCII_SPACE = " \t\n\r\f\v"  # what xDSL's lexer skips (besides comments)
 _NEWLINE_TEXT = re.compile("\n")
 _STATIC_SHAPED_TYPE = re.compile(r"(?:tensor|vector)<(?:[0-9]+x)*(?:f16|bf16|f32|f64|index|i[0-9]+)>")
+# A dictionary on one line without nested braces and whose strings have no escapes:
+# `{indexing_maps = [#map, #map1], iterator_types = ["parallel"]}`, `{dilations = ...}`.
+_FLAT_DICTIONARY = re.compile(r'\{(?:[^{}"\n]++|"[^"\\\n]*+")*+\}')
 _NEWLINE_BYTES = re.compile(b"\n")
 
 
@@ -156,29 +162,67 @@ class LocatingParser(Parser):
         self._line_starts = [0, *(match.end() for match in newline.finditer(content))]
         self._file_name = StringAttr(name)
         self._line_offset = line_offset
-        self._static_types: dict[str, TypeAttribute] = {}
+        self._static_types: dict[str, TypeAttribute | None] = {}
+        self._dictionaries: dict[str, DictionaryAttr | None] = {}
+        self._attr_dicts: dict[str, dict[str, Attribute] | None] = {}
+
+    def _once_per_spelling(
+        self, pattern: re.Pattern[str], known: dict[str, _T | None], parse: Callable[[], _T | None]
+    ) -> _T | None:
+        """`parse()`, or what it returned the last time the text ahead was spelled the
+        same (`pattern`'s match there), skipping that text.
+
+        Within one parse the same spelling always reads as the same value: attributes
+        and types are immutable values, and the aliases they may name (`#map`) are
+        defined once, ahead of any use. A spelling is remembered only when `parse` read
+        exactly it (no comment or other text inside) and succeeded."""
+        content = self.lexer.input.content
+        if not isinstance(content, str):
+            return parse()
+        match = pattern.match(content, self._current_token.span.start)
+        if match is None:
+            return parse()
+        spelling = match.group(0)
+        value = known.get(spelling)
+        if value is not None:
+            self._resume_from(match.end())
+            return value
+        value = parse()
+        if value is not None and not content[match.end() : self.pos].strip(_ASCII_SPACE):
+            known[spelling] = value
+        return value
 
     def parse_optional_type(self) -> TypeAttribute | None:
         """xDSL's, but a static tensor or vector type of a plain element type is parsed
         once per spelling: a network spells the same few dozen types thousands of
         times, and xDSL builds and verifies each anew (types are immutable values, so
         ops may share one)."""
-        token = self._current_token
-        content = self.lexer.input.content
-        if token.kind != MLIRTokenKind.BARE_IDENT or not isinstance(content, str):
+        if self._current_token.kind != MLIRTokenKind.BARE_IDENT:
             return super().parse_optional_type()
-        match = _STATIC_SHAPED_TYPE.match(content, token.span.start)
-        if match is None:
-            return super().parse_optional_type()
-        spelling = match.group(0)
-        known = self._static_types.get(spelling)
-        if known is not None:
-            self._resume_from(match.end())
-            return known
-        parsed = super().parse_optional_type()
-        if parsed is not None and not content[match.end() : self.pos].strip(_ASCII_SPACE):
-            self._static_types[spelling] = parsed  # it read exactly this spelling
-        return parsed
+        return self._once_per_spelling(
+            _STATIC_SHAPED_TYPE, self._static_types, super().parse_optional_type
+        )
+
+    def _parse_optional_builtin_dict_attr(self) -> DictionaryAttr | None:
+        """xDSL's, but a one-line dictionary is parsed once per spelling: each
+        `linalg.generic` of a network spells its `{indexing_maps = ..., iterator_types =
+        ...}` in one of a few ways, and reading it was a seventh of the time to parse."""
+        if self._current_token.kind != MLIRTokenKind.L_BRACE:
+            return None
+        return self._once_per_spelling(
+            _FLAT_DICTIONARY, self._dictionaries, super()._parse_optional_builtin_dict_attr
+        )
+
+    def parse_optional_attr_dict(self) -> dict[str, Attribute]:
+        """xDSL's, once per one-line spelling (see `_parse_optional_builtin_dict_attr`):
+        a network's convolutions repeat their `{dilations = ..., strides = ...}`. The
+        caller gets a dictionary of its own (ops keep and change theirs)."""
+        if self._current_token.kind != MLIRTokenKind.L_BRACE:
+            return super().parse_optional_attr_dict()
+        entries = self._once_per_spelling(
+            _FLAT_DICTIONARY, self._attr_dicts, super().parse_optional_attr_dict
+        )
+        return dict(entries) if entries is not None else {}
 
     def _parse_resource(self, dialect_name: str, interface: OpAsmDialectInterface) -> None:
         """xDSL's, but a blob without escapes is one slice of the text: xDSL's reading
