@@ -118,3 +118,16 @@ def test_trailer_printed_in_pieces_keeps_the_printer_position() -> None:
     text = stream.getvalue()
     assert printer._current_line == text.count("\n")
     assert printer._current_column == len(text.rsplit("\n", 1)[-1])
+
+
+def test_tokens_are_xdsls_objects() -> None:
+    """The fast path builds its tokens without the dataclasses' `__init__`: they must
+    still be equal to xDSL's, field for field (`line_offset` included)."""
+    text = "%0 = arith.addf %a, %b : tensor<1x64xf32> -> {x = [1, 2]}"
+    fast, slow = FastMLIRLexer(Input(text, "t")), MLIRLexer(Input(text, "t"))
+    while True:
+        ours, theirs = fast.lex(), slow.lex()
+        assert type(ours) is type(theirs) and type(ours.span) is type(theirs.span)
+        assert ours == theirs and ours.span.line_offset == 0 and hash(ours.span) == hash(theirs.span)
+        if theirs.kind == MLIRTokenKind.EOF:
+            break
