@@ -70,12 +70,10 @@ _RESULTS_BYTES = re.compile(_RESULTS.encode())
 
 
 _ASCII_SPACE = " \t\n\r\f\v"  # what xDSL's lexer skips (besides comments)
-_NEWLINE_TEXT = re.compile("\n")
 _STATIC_SHAPED_TYPE = re.compile(r"(?:tensor|vector)<(?:[0-9]+x)*(?:f16|bf16|f32|f64|index|i[0-9]+)>")
 # A dictionary on one line without nested braces and whose strings have no escapes:
 # `{indexing_maps = [#map, #map1], iterator_types = ["parallel"]}`, `{dilations = ...}`.
 _FLAT_DICTIONARY = re.compile(r'\{(?:[^{}"\n]++|"[^"\\\n]*+")*+\}')
-_NEWLINE_BYTES = re.compile(b"\n")
 
 
 @cache
@@ -156,10 +154,7 @@ class LocatingParser(Parser):
         assert isinstance(self.lexer, MLIRLexer)
         self._parser_state = ParserState(FastMLIRLexer(self.lexer.input))
         content = self.lexer.input.content
-        newline = _NEWLINE_TEXT if isinstance(content, str) else _NEWLINE_BYTES
-        # A regex scan, not a Python loop over characters: a whole network's weights
-        # make the text megabytes long.
-        self._line_starts = [0, *(match.end() for match in newline.finditer(content))]
+        self._line_starts = _line_starts(content)
         self._file_name = StringAttr(name)
         self._line_offset = line_offset
         self._static_types: dict[str, TypeAttribute | None] = {}
@@ -352,6 +347,20 @@ class LocatingParser(Parser):
                 type_span,
             )
         return literal_type
+
+
+def _line_starts(content: str | bytes) -> list[int]:
+    """Where each line of `content` begins. `find` jumps from newline to newline at
+    memchr's speed: a whole network's weights make the text tens of MB long, which a
+    regex scan (or a Python loop over characters) reads one character at a time."""
+    starts = [0]
+    find = content.find
+    newline = "\n" if isinstance(content, str) else b"\n"
+    end = find(newline)  # type: ignore[arg-type]
+    while end >= 0:
+        starts.append(end + 1)
+        end = find(newline, end + 1)  # type: ignore[arg-type]
+    return starts
 
 
 def is_blank(text: str) -> bool:
