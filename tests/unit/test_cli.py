@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from heirpy.tools.heirpy_opt import main
+
+REPO = Path(__file__).resolve().parents[2]
 
 GOOD = """func.func @f(%a: tensor<4x3xf32>, %x: tensor<3xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.matvec ins(%a, %x : tensor<4x3xf32>, tensor<3xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
@@ -163,6 +166,13 @@ def modules_loaded_by(argv: list[str], stdin: str = "") -> list[str]:
 
 def test_help_imports_no_pass_no_numpy_no_evaluator() -> None:
     assert modules_loaded_by(["--help"]) == []
+
+
+def test_printing_a_network_imports_no_numpy() -> None:
+    """ResNet-20 writes weights as hex floats (`0x4B89F6C9`) and holds long splats:
+    reading and printing them must not pay for importing numpy."""
+    loaded = modules_loaded_by([str(REPO / "examples" / "resnet20.mlir"), "-o", os.devnull])
+    assert not [m for m in loaded if m.startswith("numpy")]
 
 
 def test_a_pipeline_imports_only_the_passes_and_dialects_it_needs() -> None:

@@ -370,6 +370,10 @@ def _printed(attribute: object, printer_type: type = MLIRPrinter) -> str:
         ([2.0] * 101, "<f8", f64, False),
         (list(range(200)), "<i4", None, True),
         ([7] * 200, "<i8", None, False),
+        # the bytes alone decide most (no numpy), the rest go to numpy:
+        ([0.0] * 60 + [-0.0] * 60, "<f4", f32, False),  # equal as numbers, not as bytes
+        ([math.nan] + [1.0] * 119, "<f4", f32, True),
+        ([7] * 199 + [8], "<i2", None, True),
     ],
 )
 def test_long_dense_literals_print_as_xdsl_decides(
