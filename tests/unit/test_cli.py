@@ -217,3 +217,17 @@ def test_help_names_each_back_ends_one_step_pipeline(capsys: pytest.CaptureFixtu
     # The epilog wraps the pipeline after a comma: read it back without the wrapping's space.
     assert f"iree-prepare = {iree_prepare_pipeline('cpu')}:" in help_text.replace(", ", ",")
     assert "lower-tensor-ext{target=gpu}" in help_text
+
+
+def test_the_process_ends_with_all_its_output_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As the process, heirpy-opt exits without freeing the IR (`_end_process`): what it
+    wrote to stdout and to `-o` must be complete all the same, and match `main(argv)`."""
+    model = str(REPO / "examples" / "resnet_block.mlir")
+    assert main([model]) == 0
+    expected = capsys.readouterr().out
+    out = tmp_path / "out.mlir"
+    assert run_cli([model, "-o", str(out)]).returncode == 0
+    assert out.read_text() == expected
+    result = run_cli([model])
+    assert result.returncode == 0 and result.stdout == expected
+    assert run_cli([model, "-p", "no-such-pass"]).returncode == 1
