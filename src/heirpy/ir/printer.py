@@ -717,6 +717,8 @@ class _AliasCollector(MLIRPrinter):
         return known
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if not self._may_alias(attribute):
+            return  # nothing to note in it (most types of a network): do not print it
         name = mlir_alias_name(attribute)
         if name is not None and (seen := self._found.get(attribute)) is not None:
             self._child_depths[-1] = max(self._child_depths[-1], seen[1])
