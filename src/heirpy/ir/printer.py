@@ -86,7 +86,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove
+from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 __all__ = [
     "DEFAULT_DIALECTS",
@@ -706,6 +706,35 @@ class _AliasCollector(MLIRPrinter):
         ):
             return
         super()._print_op(op)
+
+    def print_region(
+        self,
+        region: Region,
+        print_entry_block_args: bool = True,
+        print_empty_block: bool = True,
+        print_block_terminators: bool = True,
+    ) -> None:
+        # What printing the region would visit, in its order, without its text (block
+        # labels, value names, lines): the types of the block arguments it prints and
+        # its ops. A linalg.generic's body was most of the time to collect a network's
+        # aliases. With locations printed (`--mlir-print-debuginfo`) the printer's way.
+        if self.print_debuginfo:
+            super().print_region(
+                region, print_entry_block_args, print_empty_block, print_block_terminators
+            )
+            return
+        for index, block in enumerate(region.blocks):
+            if block not in self._blocks:
+                self._populate_block_name(block, index)  # successors name them
+        for block in region.blocks:
+            if print_entry_block_args or block is not region.blocks.first:
+                for argument in block.args:
+                    self.print_attribute(argument.type)
+            for op in block.ops:
+                if print_block_terminators or not op.has_trait(
+                    IsTerminator, value_if_unregistered=False
+                ):
+                    self.print_op(op)
 
     def _may_alias(self, attribute: Attribute) -> bool:
         """Whether `attribute` has an alias or holds one (memoised: types repeat)."""
