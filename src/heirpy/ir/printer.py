@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
     AffineSetAttr,
     AnyFloat,
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -70,8 +71,10 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    TensorType,
     TupleType,
     UnregisteredOp,
+    VectorType,
     f64,
     i64,
 )
@@ -339,6 +342,11 @@ class MLIRPrinter(Printer):
     """MLIR's `--mlir-print-local-scope`: no alias lines, every map printed inline."""
     _aliases: dict[Attribute, _Alias] | None = field(default=None, init=False)
     """The aliases of the top-level op being printed; None outside one."""
+    _type_texts: dict[int, tuple[Attribute, str]] = field(
+        default_factory=dict[int, tuple[Attribute, str]], init=False
+    )
+    """The text of each plain tensor or vector type printed, by the type object (the
+    entry keeps the object, so its id stays its own)."""
 
     def _print_results(self, op: Operation) -> None:
         # MLIR names the results of a multi-result op as one group, `%0:2 = ...`, used
@@ -374,6 +382,9 @@ class MLIRPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, TensorType | VectorType) and _plain_shaped(attribute):
+            self._print_type_once(attribute)
+            return
         if (
             self._aliases
             and isinstance(attribute, (AffineMapAttr, AffineSetAttr, TupleType))
@@ -382,6 +393,24 @@ class MLIRPrinter(Printer):
             self.print_string(alias.text)
             return
         self._print_attribute_body(attribute)
+
+    def _print_type_once(self, type_: Attribute) -> None:
+        """Print a tensor or vector type of a plain element type, building its text once
+        per type object: the parser gives each spelling one object, and a network prints
+        a few dozen types thousands of times (xDSL prints each dimension anew). Such a
+        type's text depends on nothing but itself (it holds no alias)."""
+        known = self._type_texts.get(id(type_))
+        if known is not None:
+            self.print_string(known[1])
+            return
+        stream, self.stream = self.stream, StringIO()
+        try:
+            self._print_attribute_body(type_)  # moves the column on, as printing does
+            text = self.stream.getvalue()
+        finally:
+            self.stream = stream
+        self._type_texts[id(type_)] = (type_, text)
+        stream.write(text)  # type: ignore[union-attr]
 
     def _print_attribute_body(self, attribute: Attribute) -> None:
         if (
@@ -614,6 +643,20 @@ class MLIRPrinter(Printer):
 
 
 SECTION_SEPARATOR = ",\n"
+
+_PLAIN_ELEMENTS = (Float16Type, Float32Type, Float64Type, BFloat16Type, IntegerType, IndexType)
+
+
+def _plain_shaped(type_: TensorType | VectorType) -> bool:
+    """A tensor type without encoding, or a vector type, of a plain element type:
+    nothing in its text can be an alias. (Exactly these classes: a subclass may print
+    itself otherwise.)"""
+    if type(type_) not in (TensorType, VectorType):
+        return False
+    encoding = getattr(type_, "encoding", None)
+    return isinstance(type_.element_type, _PLAIN_ELEMENTS) and (
+        encoding is None or isinstance(encoding, NoneAttr)
+    )
 
 
 def _splat_by_bytes(data: bytes, size: int, format: str) -> bool | None:
