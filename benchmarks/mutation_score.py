@@ -27,6 +27,7 @@ keeps a run short:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import shutil
@@ -73,19 +74,27 @@ def prepare(workdir: Path, paths: list[str], tests: list[str], isolation: str = 
     (workdir / "pyproject.toml").write_text(pyproject + config)
 
 
-def run_mutmut(workdir: Path, max_children: int, names: list[str] | None = None) -> None:
+def mutmut_env(lit: list[str] | None) -> dict[str, str] | None:
+    """The environment of mutmut's runs: with `lit`, tests/mutation/test_lit_in_process.py
+    runs only those FileCheck files or folders (relative to tests/filecheck)."""
+    return dict(os.environ, HEIRPY_LIT_ONLY=",".join(lit)) if lit else None
+
+
+def run_mutmut(
+    workdir: Path, max_children: int, names: list[str] | None = None, lit: list[str] | None = None
+) -> None:
     subprocess.run(
         [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *(names or [])],
-        cwd=workdir, check=False,
+        cwd=workdir, check=False, env=mutmut_env(lit),
     )
 
 
-def generate(workdir: Path) -> None:
+def generate(workdir: Path, lit: list[str] | None = None) -> None:
     """Mutants and the test mapping, without running a mutant: mutmut has no command for
     that, so it runs with a name that matches no mutant and stops after its stats run."""
     done = subprocess.run(
         [sys.executable, "-m", "mutmut", "run", "--max-children", "1", NO_MUTANT],
-        cwd=workdir, check=False, capture_output=True, text=True,
+        cwd=workdir, check=False, capture_output=True, text=True, env=mutmut_env(lit),
     )
     if "nothing matches" not in done.stdout + done.stderr:
         sys.stdout.write(done.stdout[-4000:])
@@ -210,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
         help="test files or folders to draw each mutant's tests from (a module's own tests "
              "make the initial mapping run, and the whole run, much shorter)",
     )
+    parser.add_argument(
+        "--lit", nargs="+", metavar="PATH",
+        help="with tests/mutation/test_lit_in_process.py in --tests: only the RUN lines of these "
+             "files or folders under tests/filecheck (e.g. transforms/iree-prepare); all of them "
+             "make the initial traced run very long",
+    )
     parser.add_argument("--max-children", type=int, default=1, help="parallel test workers")
     parser.add_argument(
         "--isolation", choices=("fork", "forkserver"), default="fork",
@@ -231,13 +246,13 @@ def main(argv: list[str] | None = None) -> int:
         prepare(args.workdir, args.paths, args.tests, args.isolation)
         names = None
         if args.sample is not None:
-            generate(args.workdir)
+            generate(args.workdir, args.lit)
             statuses = results(args.workdir)
             # mutmut re-runs every mutant it is given by name: give it only those this
             # sample has not judged yet, so a run cut short (a time limit) resumes.
             names = [n for n in sample(list(statuses), args.sample, args.seed) if statuses[n] == "not checked"]
         if names is None or names:
-            run_mutmut(args.workdir, args.max_children, names)
+            run_mutmut(args.workdir, args.max_children, names, args.lit)
     statuses = results(args.workdir)
     if not statuses:
         print("no mutants found: did the run finish?", file=sys.stderr)

@@ -25,7 +25,7 @@ from heirpy.analysis.heir_command import (
     level_budget,
 )
 from heirpy.api import parse, run_pipeline
-from heirpy.tools.heirpy_heir import main, read_result, with_budget
+from heirpy.tools.heirpy_heir import find_heir_opt, heir_parser, main, read_result, with_budget
 from heirpy.transforms.heir.heir_prepare import prepared_module_flags, prepared_remark
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,3 +209,21 @@ def test_a_crash_under_a_raised_budget_names_hEIRs_default_as_the_way_out(
         "if HEIR spent more than the 57 levels one parameter set holds, --level-budget 10 lets it bootstrap instead")
     assert main([str(net), "--heir-opt", crash]) == 1  # HEIR's own budget: nothing to suggest
     assert capsys.readouterr().err.strip().endswith(")")
+
+
+# ------------------------------------------------------------------ found and explained (issue 35's sample)
+def test_heir_opt_is_found_in_the_heir_py_package_when_not_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """heir-py installs heir-opt inside its package; with a PATH that lacks the venv's
+    bin/ (a script run by its interpreter's full path), that is the one heirpy-heir runs."""
+    heir = pytest.importorskip("heir")
+    monkeypatch.setenv("PATH", "")
+    found = Path(find_heir_opt())
+    assert found.name == "heir-opt" and found.is_file()
+    assert found.parent in [Path(p) for p in heir.__path__]
+
+
+def test_every_option_says_what_it_does_in_help() -> None:
+    options = [action for action in heir_parser()._actions if action.dest != "help"]
+    assert {a.dest for a in options} >= {"file", "options", "level_budget", "timeout", "prepared", "output",
+                                         "heir_opt", "debug"}
+    assert [a.dest for a in options if not a.help] == []
