@@ -8,21 +8,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
+from typing import cast
 
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     FloatAttr,
     IndexType,
     TensorType,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import (
+    i64_vector,
     static_shape,
 )
 from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, channel_permutation
+from heirpy.transforms.linear.constant_folding import build_init
 from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
@@ -311,3 +317,36 @@ def zero_pad_ops(source: SSAValue, pad: SpatialPad) -> list[Operation]:
     result_type = TensorType(element, [n, c, h + low_h + high_h, w + low_w + high_w])
     op = PadOp(source, [], [], Region(block), [0, 0, low_h, low_w], [0, 0, high_h, high_w], result_type)
     return [zero, op]
+
+
+def storage_element(chain: Chain) -> Attribute:
+    """The element type of the fused weights: the input's when the chain reads a
+    narrower float than it accumulates in (torch-mlir's f16 form: f16 weights, an f32
+    init), else the output's. The weights are composed in float64 and rounded once."""
+    in_element = cast(TensorType, chain.input.type).get_element_type()
+    out_element = cast(TensorType, chain.output.type).get_element_type()
+    if (
+        isinstance(in_element, AnyFloat) and isinstance(out_element, AnyFloat)
+        and in_element.bitwidth < out_element.bitwidth
+    ):
+        return in_element
+    return out_element
+
+
+def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
+    out_type = chain.output.type
+    assert isinstance(out_type, TensorType)
+    conv = padded.conv
+    dtype = element_dtype(out_type)
+    batch = out_type.get_shape()[0]
+    pad_ops = zero_pad_ops(chain.input, padded.pad)
+    source = pad_ops[-1].results[0] if pad_ops else chain.input
+    weight_type = TensorType(storage_element(chain), list(conv.weight.shape))
+    weight = dense_constant(conv.weight.astype(element_dtype(weight_type)), weight_type)
+    full_init = np.broadcast_to(conv.const, (batch, *conv.const.shape)).astype(dtype)
+    init_ops, init = build_init(full_init, out_type)
+    op = Conv2DNchwFchwOp(
+        [source, weight.result], [init], [out_type],
+        strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
+    )
+    return [*pad_ops, weight, *init_ops, op]

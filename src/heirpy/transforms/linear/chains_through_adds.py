@@ -16,15 +16,23 @@ bound (`heirpy.analysis.depth.depth_bound`) counts for it. The simplest case is
     %l = conv(%x, %w2) outs(%c2 + w2 ∘ c1)   // the conv of the skip, the branch's
     %r = conv(%h, %w2 ∘ %w1) outs(%l)        // constants pushed into its init
 
-Legality: the add's two operands have the conv input's type (no broadcast) and the add
-has no other user; the branch is a chain of linear ops (`chain_steps.step_of`) whose
-output has no other user (else it is computed anyway: fusing through it would duplicate
-ciphertext work), with at least one costly op; the skip operand is the branch's input or
-one of its ancestors (found within `ANCESTOR_SEARCH` producers), so it is no deeper and
-the level is saved; branch and conv compose into one conv (`Chain.as_conv`); the cost
-rule (`fusion_cost.CostRule`) allows it, with levels saved = the branch's levels,
-weights before = the branch's and the conv's, after = the composed filter plus the conv
-kept for the skip. A nonlinearity anywhere between ends the branch (it is no step).
+Legality: the add's two operands have the conv input's type (no broadcast); the branch
+is a chain of linear ops (`chain_steps.step_of`) with at least one costly op; the skip
+operand is the branch's input or one of its ancestors (found within `ANCESTOR_SEARCH`
+producers), so it is no deeper and the level is saved; branch and conv compose into one
+conv (`Chain.as_conv`); the cost rule (`fusion_cost.CostRule`) allows it, with levels
+saved = the branch's levels, weights before = the branch's and the conv's, after = the
+composed filter plus the conv kept for the skip. A nonlinearity anywhere between ends
+the branch (it is no step).
+
+A sum or branch output with other users (MobileNetV2's block output feeds the next
+block's expand conv AND its skip add) stays for them: the composed conv and the kept
+conv are added beside it, and the cost rule counts the branch's weights on both sides
+(before: branch + conv; after: branch + composed + kept). That costs ciphertext work
+(the branch is still computed) but saves the level on the path through the conv, which
+is what the bound counts. The conv kept for the skip is never composed again: its
+result is the fused conv's init, never deeper than the composed product, so composing
+it would add weights and save no level of the result.
 """
 
 from __future__ import annotations
@@ -40,10 +48,11 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from heirpy.analysis.depth import LINEAR_OP_PREFIXES, LINEAR_OPS
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
-from heirpy.ir.utils import computed_from, element_bytes, element_type, i64_vector
+from heirpy.ir.utils import element_bytes, element_type, i64_vector
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
 from heirpy.transforms.linear.constant_folding import (
@@ -58,6 +67,8 @@ from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generi
 
 ANCESTOR_SEARCH = 4096
 """Producers visited looking for the skip operand among the branch input's ancestors."""
+NESTED_SUMS = 4
+"""How deep `_no_deeper` looks into a skip that is a sum of sums."""
 
 
 def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
@@ -86,6 +97,36 @@ def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
 
 
 
+def linear_ops_on_path(source: SSAValue, target: SSAValue, limit: int = ANCESTOR_SEARCH) -> int:
+    """The most linear ops (`chain_steps.step_of` costly ops: conv, pool, matmul ...) on
+    any path of producers from `source` to `target`; -1 when `target` is not computed
+    from `source` within `limit` values. Each such op costs a level in the IR as it is,
+    so `target` is at least that many levels deeper than `source`."""
+    best: dict[SSAValue, int] = {source: 0}
+    pending: list[tuple[SSAValue, bool]] = [(target, False)]
+    while pending:
+        value, expanded = pending.pop()
+        if value in best and not expanded:
+            continue
+        owner = value.owner
+        if not isinstance(owner, Operation) or not owner.operands:
+            best[value] = -1
+            continue
+        if not expanded:
+            if len(best) > limit:
+                return -1
+            pending.append((value, True))
+            pending.extend((v, False) for v in owner.operands if v not in best)
+            continue
+        reach = max(best.get(v, -1) for v in owner.operands)
+        best[value] = reach + (1 if reach >= 0 and _is_linear(owner.name) else 0)
+    return best.get(target, -1)
+
+
+def _is_linear(name: str) -> bool:
+    return name in LINEAR_OPS or name.startswith(LINEAR_OP_PREFIXES)
+
+
 def _without_const(step: Step) -> Step | None:
     """The conv `step` with a zero init: what it adds to the branch (its init goes to
     the conv kept for the skip)."""
@@ -112,16 +153,18 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         self.reader = reader
         self.rule = rule
         self.pass_name = pass_name
+        self.kept: set[Operation] = set()
+        """The convs of a skip this pattern made: never composed again (module docstring)."""
 
     def _step(self, op: Operation) -> Step | None:
         return step_of(op, self.reader)
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if in_generic_body(op):
+        if in_generic_body(op) or op in self.kept:
             return
         assert isinstance(op, Conv2DNchwFchwOp)
         add = op.inputs[0].owner
-        if not isinstance(add, Operation) or not op.inputs[0].has_one_use():
+        if not isinstance(add, Operation):
             return
         operands = tensor_add_operands(add)
         if operands is None:
@@ -133,9 +176,30 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             if self._fuse(op, last, add, branch_out, skip, rewriter):
                 return
 
+    def _no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
+        """Is `skip` provably no deeper than `target`: an ancestor of it; the output of a
+        linear branch of k levels whose input has at least k linear ops on some path to
+        `target` (the skip of MobileNetV3's block after one whose `project` conv
+        `FuseChainThroughFork` composed with the next `expand`: no longer an ancestor of
+        the branch, still shallower); or a sum of such values (a skip that is itself the
+        previous block's `project + skip`), nested at most `sums` deep."""
+        if linear_ops_on_path(skip, target) >= 0:
+            return True
+        owner = skip.owner
+        if not isinstance(owner, Operation):
+            return False
+        operands = tensor_add_operands(owner)
+        if operands is not None:
+            return sums > 0 and all(self._no_deeper(v, target, sums - 1) for v in operands)
+        step = self._step(owner)
+        branch = None if step is None else branch_ending_at(step, self._step)
+        if branch is None or branch.output is not skip:
+            return False
+        return linear_ops_on_path(branch.input, target) >= branch.levels()
+
     def _candidates(self, branch_out: SSAValue) -> Iterator[Chain]:
         owner = branch_out.owner
-        if not isinstance(owner, Operation) or not branch_out.has_one_use():
+        if not isinstance(owner, Operation):
             return
         step = self._step(owner)
         if step is None:
@@ -152,19 +216,24 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         for branch in self._candidates(branch_out):
             if branch.mode != BATCHED or branch.output is not branch_out:
                 continue
-            if not computed_from(branch.input, skip, limit=ANCESTOR_SEARCH):  # the skip feeds the branch
+            if not self._no_deeper(skip, branch.input):
                 continue
             chain = Chain([*branch.steps, tail], BATCHED)
             padded = chain.as_conv()
             if padded is None:
                 continue
+            shared = not (op.inputs[0].has_one_use() and branch_out.has_one_use())
             weights_before, macs_before = branch.cost_before()
+            # A shared sum or branch stays for its other users: its weights are there
+            # before and after, beside the composed conv.
+            kept_weights, kept_macs, kept_constants = (
+                (weights_before, macs_before, branch.constants_before()) if shared else (0, 0, 0))
             cost = FusionCost(
                 branch.levels(), weights_before + last.weights,
-                padded.conv.weight.size + last.weights, macs_before + last.macs,
-                padded.conv.macs() + last.macs,
+                kept_weights + padded.conv.weight.size + last.weights, macs_before + last.macs,
+                kept_macs + padded.conv.macs() + last.macs,
                 constants_before=branch.constants_before() + last.weights + last.init_size,
-                constants_after=padded.conv.weight.size + last.weights
+                constants_after=kept_constants + padded.conv.weight.size + last.weights
                 + init_elements(padded.conv.const + last.conv.const if last.conv is not None else padded.conv.const),
             )
             if not self.rule.allows(cost):
@@ -173,12 +242,12 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
                                              element_bytes(element_type(op.results[0].type)) or 4),
                       file=sys.stderr)
-            self._emit(op, last, add, branch, skip, padded, rewriter)
+            self._emit(op, last, add, branch, skip, padded, shared, rewriter)
             return True
         return False
 
     def _emit(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch: Chain, skip: SSAValue,
-              padded: PaddedConv, rewriter: PatternRewriter) -> None:
+              padded: PaddedConv, shared: bool, rewriter: PatternRewriter) -> None:
         out_type = op.results[0].type
         assert isinstance(out_type, TensorType) and last.conv is not None
         dtype = element_dtype(out_type)
@@ -196,7 +265,11 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                                  strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
         constants = [v for s in branch.steps for v in s.constants] + [op.outputs[0]]
         rewriter.insert([*init_ops, kept, *pad_ops, weight, fused], InsertPoint.before(op))
+        self.kept.add(kept)
         rewriter.replace(op, [], [fused.results[0]])
+        if shared:  # the sum and the branch stay for their other users
+            erase_dead_constant_slices(rewriter, [op.outputs[0]])
+            return
         rewriter.erase(add)
         for old in reversed(branch.steps):
             rewriter.erase(old.op)

@@ -86,17 +86,15 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, replace
 from math import prod
-from typing import cast
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -108,7 +106,6 @@ from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import (
-    Conv2DNchwFchwOp,
     MatmulOp,
     MatvecOp,
 )
@@ -116,7 +113,6 @@ from heirpy.ir.utils import (
     Reassociation,
     element_bytes,
     element_type,
-    i64_vector,
     reassociation_attr,
 )
 from heirpy.transforms.linear.chain_steps import UNBATCHED, Step, step_of
@@ -125,9 +121,11 @@ from heirpy.transforms.linear.chains import (
     Contraction,
     PaddedConv,
     chain_ending_at,
-    zero_pad_ops,
+    emit_conv,
+    storage_element,
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
+from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -167,39 +165,6 @@ STEP_MEMO_SIZE = 64
 def _reassociation(rank: int) -> Reassociation:
     """[[0], [1, ..., rank-1]]: flatten each sample, keep the batch axis."""
     return reassociation_attr([[0], range(1, rank)])
-
-
-def storage_element(chain: Chain) -> Attribute:
-    """The element type of the fused weights: the input's when the chain reads a
-    narrower float than it accumulates in (torch-mlir's f16 form: f16 weights, an f32
-    init), else the output's. The weights are composed in float64 and rounded once."""
-    in_element = cast(TensorType, chain.input.type).get_element_type()
-    out_element = cast(TensorType, chain.output.type).get_element_type()
-    if (
-        isinstance(in_element, AnyFloat) and isinstance(out_element, AnyFloat)
-        and in_element.bitwidth < out_element.bitwidth
-    ):
-        return in_element
-    return out_element
-
-
-def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
-    out_type = chain.output.type
-    assert isinstance(out_type, TensorType)
-    conv = padded.conv
-    dtype = element_dtype(out_type)
-    batch = out_type.get_shape()[0]
-    pad_ops = zero_pad_ops(chain.input, padded.pad)
-    source = pad_ops[-1].results[0] if pad_ops else chain.input
-    weight_type = TensorType(storage_element(chain), list(conv.weight.shape))
-    weight = dense_constant(conv.weight.astype(element_dtype(weight_type)), weight_type)
-    full_init = np.broadcast_to(conv.const, (batch, *conv.const.shape)).astype(dtype)
-    init_ops, init = build_init(full_init, out_type)
-    op = Conv2DNchwFchwOp(
-        [source, weight.result], [init], [out_type],
-        strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
-    )
-    return [*pad_ops, weight, *init_ops, op]
 
 
 def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Operation]:
@@ -464,10 +429,11 @@ def populate_linalg_fuse_linear_chains_patterns(
     # its sweep).
     reader = ConstantFolder(ctx)
     rule = CostRule() if rule is None else rule
+    through_add = FuseChainThroughAdd(reader, rule, pass_name)
     return [
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
         PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name)),
-        PatternSet.of(FuseChainThroughAdd(reader, rule, pass_name)),
+        PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
     ]
 
 

@@ -20,6 +20,7 @@
 // RUN: heirpy-equiv %s %t --function residual_3x3_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function inverted_residual_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function generic_add | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function branch_second_user | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
 // The cost rule decides: @residual's weights go from 2x2 + 3x2 = 10 to the composed
 // 3x2 and the kept 3x2 = 12 (1.2x for one level): at max-weight-growth=1.2 it fuses,
@@ -533,11 +534,14 @@ func.func @pad_does_not_compose(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> 
 // CHECK: arith.addf %[[A]], %x
 // CHECK: arith.maximumf
 // CHECK: linalg.conv_2d_nchw_fchw
-// The branch has a second user (returned): it is computed anyway, nothing is saved.
+// The branch has a second user (returned): it stays for it, and the conv composed
+// with it is added beside it (chains_through_forks.py's rule for shared values): the
+// ciphertext work grows, the depth of the conv's result drops from 2 to 1.
 // CHECK-LABEL: func.func @branch_second_user(
-// CHECK: %[[A:.*]] = linalg.conv_2d_nchw_fchw
-// CHECK: %[[S:.*]] = arith.addf %[[A]], %x
-// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[S]],
+// CHECK: %[[A:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w1 :
+// CHECK: %[[SKIP:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w2 :
+// CHECK: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>) outs(%[[SKIP]] :
+// CHECK-NEXT: return %[[R]], %[[A]]
 // The skip is not the branch's input nor an ancestor of it: it may be deeper, so the
 // conv of the skip might cost the level the fusion saves.
 // CHECK-LABEL: func.func @skip_not_an_ancestor(
@@ -563,7 +567,7 @@ func.func @pad_does_not_compose(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> 
 // AFTER: @residual_3x3_f16 {{ +}}1 {{ +}}1
 // AFTER: @inverted_residual_f16 {{ +}}2+
 // AFTER: @relu_after_add {{ +}}2+
-// AFTER: @branch_second_user {{ +}}2
+// AFTER: @branch_second_user {{ +}}1
 // AFTER: @skip_not_an_ancestor {{ +}}2
 // AFTER: @pad_does_not_compose {{ +}}2
 // AT-LIMIT-LABEL: func.func @residual(

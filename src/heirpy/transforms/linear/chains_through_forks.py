@@ -1,0 +1,104 @@
+"""Linear chains through a fork: a conv reading the output of a linear branch that other
+ops read too (`linalg-fuse-linear-chains`' second pattern set, beside
+`chains_through_adds`).
+
+`FuseLinearChain` fuses a chain only where every intermediate result has one user, so a
+chain stops at a value that is also read elsewhere. MobileNetV2/V3's block without a
+skip ends in a 1x1 `project` conv whose output feeds the next block's 1x1 `expand` conv
+AND that block's skip add; with no activation between them, `expand ∘ project` is one
+linear map, one level, which is what the depth bound counts. The value must still be
+computed for its other users, so the branch stays and the composed conv is added beside
+it, reading the branch's input:
+
+    %p = conv(%h, %w1) outs(%c1)          // the branch (a chain of linear ops)
+    %s = arith.addf %p, %y                 // another user of %p
+    %r = conv(%p, %w2) outs(%c2)
+  ->
+    %p = conv(%h, %w1) outs(%c1)           // kept for %s
+    %s = arith.addf %p, %y
+    %r = conv(pad(%h), %w2 ∘ %w1) outs(%c2 + w2 ∘ c1)
+
+Legality: the conv's input has more than one user (with one, `FuseLinearChain` decides)
+and is the output of a branch of linear ops (`chains.branch_ending_at`, at least one
+costly op, single-user links inside it); branch and conv compose into one conv
+(`Chain.as_conv`); the cost rule allows it with levels saved = the branch's levels and
+the branch's weights on both sides (before: branch + conv; after: branch + composed
+filter), since the branch stays; the conv is not one `FuseChainThroughAdd` kept for a
+skip (its result is never deeper than the fused conv it feeds: composing it would add
+weights and save no level of the result).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from heirpy.ir.diagnostics import location_prefix
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
+from heirpy.ir.utils import element_bytes, element_type
+from heirpy.transforms.linear.chain_steps import BATCHED, step_of
+from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv
+from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+
+
+class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
+    """Compose a conv with the linear branch whose output it shares with other users,
+    keeping the branch for them (module docstring).
+
+        %p = conv(%h, %w1); %s = arith.addf %p, %y; %r = conv(%p, %w2)
+      ->
+        %p = conv(%h, %w1); %s = arith.addf %p, %y; %r = conv(pad(%h), %w2 ∘ %w1)
+    """
+
+    op_types = (Conv2DNchwFchwOp,)
+
+    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str,
+                 kept: set[Operation] | None = None):
+        self.reader = reader
+        self.rule = rule
+        self.pass_name = pass_name
+        self.kept = set() if kept is None else kept
+        """`FuseChainThroughAdd.kept`: the convs of a skip, never composed again."""
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if in_generic_body(op) or op in self.kept:
+            return
+        assert isinstance(op, Conv2DNchwFchwOp)
+        shared = op.inputs[0]
+        producer = shared.owner
+        if not isinstance(producer, Operation) or shared.has_one_use():
+            return
+        last = step_of(op, self.reader)
+        end = step_of(producer, self.reader)
+        if last is None or end is None or last.activation is not shared or end.mode not in (None, BATCHED):
+            return
+        branch = branch_ending_at(end, lambda o: step_of(o, self.reader))
+        if branch is None or branch.mode != BATCHED or branch.output is not shared:
+            return
+        chain = Chain([*branch.steps, last], BATCHED)
+        padded = chain.as_conv()
+        if padded is None:
+            return
+        weights_before, macs_before = branch.cost_before()
+        constants_before = branch.constants_before()
+        cost = FusionCost(
+            branch.levels(), weights_before + last.weights, weights_before + padded.conv.weight.size,
+            macs_before + last.macs, macs_before + padded.conv.macs(),
+            constants_before=constants_before + last.weights + last.init_size,
+            constants_after=constants_before + padded.conv.weight.size + init_elements(padded.conv.const),
+        )
+        if not self.rule.allows(cost):
+            return
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
+                                         element_bytes(element_type(op.results[0].type)) or 4),
+                  file=sys.stderr)
+        new_ops = emit_conv(chain, padded)
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [new_ops[-1].results[0]])
+        erase_dead_constant_slices(rewriter, list(last.constants))
