@@ -67,6 +67,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from heirpy.ir.constants import NO_BLOBS, ContextBlobs
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.transforms.canonicalize.affine_readers import AffineRunPerLinearReader
 from heirpy.transforms.canonicalize.elementwise import (
     ELEMENTWISE_PATTERNS,
     GenericToElementwise,
@@ -76,6 +77,7 @@ from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, Con
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS, PoolToConv1D, PoolToConv2D
 from heirpy.transforms.canonicalize.polynomial import CompleteTheSquare, ScaleEachAddend
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
+from heirpy.transforms.linear.constant_folding import ConstantFolder
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
@@ -140,6 +142,10 @@ def populate_linalg_canonicalizations_patterns(
         # activation must be seen whole (a cubic's x² is not one), not while its
         # pieces are still generics.
         sets += [PatternSet.of(CompleteTheSquare()), PatternSet.of(ScaleEachAddend())]
+    if pools_to_convs:
+        # A back end that pays MACs (IREE) keeps one batch norm; under CKKS each linear
+        # reader takes its own copy in, and the level is saved.
+        sets.append(PatternSet.of(AffineRunPerLinearReader(ConstantFolder(ctx))))
     return sets
 
 

@@ -81,6 +81,7 @@ from heirpy.ir.utils import (
     iterator_attrs,
     static_shape,
 )
+from heirpy.transforms.heir.heir_affine_tails import FoldAffineTailIntoMatvec
 from heirpy.transforms.heir.heir_foldable_pads import foldable_pads
 from heirpy.transforms.heir.heir_forms import (
     NATIVE_CONV_ELEMENTS,
@@ -96,6 +97,7 @@ from heirpy.transforms.heir.heir_forms import (
     unflatten,
 )
 from heirpy.transforms.heir.heir_input_channels import widen_input_channels
+from heirpy.transforms.heir.heir_layout_matvecs import LayoutToMatvec
 from heirpy.transforms.heir.heir_matvecs import (
     ComposeMatvecs,
     FoldAffineIntoMatvec,
@@ -479,6 +481,8 @@ def populate_legalize_for_heir_patterns(
         SplitReductionPrologue(reader, native, slot_count),
         LinearGenericToMatvec(reader, native, slot_count),
         ComposeMatvecs(reader, native, slot_count),
+        LayoutToMatvec(reader, native, slot_count),
+        FoldAffineTailIntoMatvec(reader, native),
     ]
     results: list[RewritePattern] = [
         ResultThroughConv(reader, native),
