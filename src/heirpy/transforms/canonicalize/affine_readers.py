@@ -55,7 +55,9 @@ class AffineRunPerLinearReader(OpPattern[Operation]):
     Legality: the op ends a run of at most MAX_RUN elementwise affine ops with a constant
     (`match_elementwise_affine`; `x op K` with K constant, not `K / x`), every op but the
     last read only by the next, at least one a multiply or divide (a shift alone costs
-    no level); its result has several readers, of which at least one is a linear op
+    no level), not computing from a linear op's result read only by the run (the BN
+    then folds into that op, for every reader: `linalg-fuse-linear-ops`); its result
+    has several readers, of which at least one is a linear op
     (`step_of`'s costly steps: a conv, matmul, pool, sum) reading it directly or through
     single-use pads and reshapes. The copies go to all linear readers but one when every
     reader is linear (the original keeps that one).
@@ -99,7 +101,16 @@ class AffineRunPerLinearReader(OpPattern[Operation]):
             if not isinstance(source, Operation) or len(source.results) != 1 or not match.operand.has_one_use():
                 break
             current = source
-        return run if run and scales else None
+        if not run or not scales:
+            return None
+        start = match_elementwise_affine(run[0], self.reader)
+        assert start is not None
+        producer = start.operand.owner
+        if start.operand.has_one_use() and isinstance(producer, Operation):
+            step = step_of(producer, self.reader)
+            if step is not None and step.costly:
+                return None  # a BN right after a conv folds into that conv, for every reader
+        return run
 
     def linear_reader(self, use: Use) -> bool:
         """Does `use` read the value into a linear op (directly, or through single-use

@@ -7,6 +7,7 @@
 // RUN: heirpy-equiv %s %t --function bn_after_square | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function bn_after_square_f16 --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function two_convs | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function bn_after_conv | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-opt %s -p 'heir-prepare,report-depth' 2>&1 >/dev/null | filecheck %s --check-prefix=DEPTH
 // RUN: heirpy-opt %s -p 'linalg-canonicalizations{max-mac-growth=1}' | filecheck %s --check-prefix=MAC
 // EQUIV: equivalent
@@ -181,5 +182,38 @@ func.func @no_linear_reader(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
     linalg.yield %r : f32
   } -> tensor<1x2x4x4xf32>
   %y = arith.addf %b, %b : tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// Guard (no linear op before the run): a BN right after a conv, read by a conv and the
+// add, folds back into that conv for both readers (linalg-fuse-linear-ops); no copy,
+// which would leave the add's copy a plaintext multiply (3 linear ops instead of 2).
+// CHECK-LABEL: func.func @bn_after_conv(
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+// DEPTH: @bn_after_conv {{ +}}3 {{ +}}3 {{ +}}2 
+func.func @bn_after_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<[[[[-0.921]], [[0.057]]], [[[-0.081]], [[-0.875]]]]> : tensor<2x2x1x1xf32>
+  %w2 = arith.constant dense<[[[[0.5]], [[-0.25]]], [[[1.0]], [[0.75]]]]> : tensor<2x2x1x1xf32>
+  %mean = arith.constant dense<[[[0.5]], [[-1.0]]]> : tensor<2x1x1xf32>
+  %inv = arith.constant dense<[[[2.0]], [[0.25]]]> : tensor<2x1x1xf32>
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%z : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %a = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %mean : tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %k: f32, %o: f32):
+    %r = arith.subf %in, %k : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x4xf32>
+  %b = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %inv : tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %k: f32, %o: f32):
+    %r = arith.mulf %in, %k : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x4xf32>
+  %s = arith.mulf %b, %b : tensor<1x2x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%b, %w2 : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%z : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = arith.addf %c2, %s : tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
 }
