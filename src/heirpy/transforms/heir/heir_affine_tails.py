@@ -13,9 +13,13 @@ so the multiply by s costs no level of its own (`FoldAffineTailIntoMatvec`).
 
 from __future__ import annotations
 
+from math import prod
+
 import numpy as np
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.traits import IsTerminator
 
@@ -23,7 +27,8 @@ from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import GenericOp, MatvecOp
 from heirpy.ir.utils import all_parallel, is_identity, static_shape
 from heirpy.transforms.canonicalize.polynomial import splat_value
-from heirpy.transforms.heir.heir_forms import LegalizePattern, element_of, matvec_ops
+from heirpy.transforms.heir.heir_forms import LegalizePattern, element_of, flatten, matvec_ops
+from heirpy.transforms.linear.linear_match import gather_through_map
 
 AFFINE_KINDS = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith.divf": "div"}
 
@@ -45,8 +50,10 @@ class FoldAffineTailIntoMatvec(LegalizePattern[MatvecOp]):
 
     with the generic's old value α·u + β elementwise. Why: HEIR spends a level on the
     plaintext multiply before the matvec; in the matrix it is free (module docstring).
-    Legality: the matvec's vector is the generic's one result, read only by the
-    matvec; the generic is 1-D, all parallel, identity maps, does not read its init;
+    Legality: the matvec's vector is the generic's one result, or collapse_shapes of it
+    (a feature map on the grid before the pool and Linear), each read once; the
+    generic is all parallel with an identity output map and does not read its init
+    (constants are read through their maps, at every loop point);
     its yielded value is a run of `+ - x /` ops (`u / c`, not `c / u`), each with one
     operand a constant (an input that folds, or a scalar constant) and the other the
     next op of the run, each read only by the next, with at least one multiply or
@@ -57,19 +64,24 @@ class FoldAffineTailIntoMatvec(LegalizePattern[MatvecOp]):
 
     def rewrite(self, op: MatvecOp, rewriter: PatternRewriter) -> None:
         vector = op.operands[1]
-        generic = vector.owner
-        if not isinstance(generic, GenericOp) or not vector.has_one_use() or len(generic.results) != 1:
+        collapses: list[Operation] = []  # the collapse_shapes between the generic and the matvec
+        computed = vector
+        while isinstance(computed.owner, tensor.CollapseShapeOp) and computed.has_one_use():
+            collapses.append(computed.owner)
+            computed = computed.owner.operands[0]
+        generic = computed.owner
+        if not isinstance(generic, GenericOp) or not computed.has_one_use():
             return
-        shape = static_shape(vector.type)
+        loops = static_shape(computed.type)
         maps = [m.data for m in generic.indexing_maps]
-        if shape is None or len(shape) != 1 or not all_parallel(generic.iterator_types):
+        if loops is None or len(generic.results) != 1 or not all_parallel(generic.iterator_types):
             return
-        if not all(is_identity(m) for m in maps) or generic.body.block.args[-1].uses:
+        if not is_identity(maps[-1]) or generic.body.block.args[-1].uses:
             return
         matrix, init = self.reader.fold(op.operands[0]), self.reader.init_value(op.operands[2])
         if matrix is None or init is None:
             return
-        tail = self.affine_tail(generic, shape[0])
+        tail = self.affine_tail(generic, tuple(loops))
         if tail is None:
             return
         u, scale, shift, peeled = tail
@@ -80,22 +92,28 @@ class FoldAffineTailIntoMatvec(LegalizePattern[MatvecOp]):
         init_op = dense_constant((init + matrix64 @ shift).astype(dtype), out_type)
         new_generic = without_tail(generic, u, peeled)
         ops: list[Operation] = [new_generic]
-        ops += [init_op, *matvec_ops((matrix64 * scale[None, :]).astype(dtype), new_generic.results[0],
-                                     init_op.result, element_of(out_type))]
+        reshape, flat = flatten(new_generic.results[0])
+        ops += reshape
+        ops += [init_op, *matvec_ops((matrix64 * scale[None, :]).astype(dtype), flat, init_op.result,
+                                     element_of(out_type))]
         rewriter.replace(op, ops, [ops[-1].results[0]])
-        rewriter.erase(generic)
+        for dead in [*collapses, generic]:
+            rewriter.erase(dead)
 
     def affine_tail(
-        self, generic: GenericOp, length: int
+        self, generic: GenericOp, loops: tuple[int, ...]
     ) -> tuple[SSAValue, np.ndarray, np.ndarray, list[Operation]] | None:
-        """(u, α, β, the tail's ops) with the yielded value α·u + β, or None (class
-        docstring)."""
+        """(u, α, β, the tail's ops) with the yielded value α·u + β, α and β flat in the
+        loops' row-major order, or None (class docstring)."""
+        length = prod(loops)
         block = generic.body.block
         terminator = block.last_op
         if terminator is None or not terminator.has_trait(IsTerminator) or len(terminator.operands) != 1:
             return None
-        constants: dict[SSAValue, np.ndarray | None] = {arg: self._input_constant(value, length)
-                     for arg, value in zip(block.args, generic.inputs)}
+        maps = [m.data for m in generic.indexing_maps]
+        constants: dict[SSAValue, np.ndarray | None] = {
+            arg: self._input_constant(value, indexing, loops)
+            for arg, value, indexing in zip(block.args, generic.inputs, maps)}
         scale, shift = np.ones(length), np.zeros(length)
         value, scales = terminator.operands[0], False
         peeled: list[Operation] = []
@@ -123,11 +141,12 @@ class FoldAffineTailIntoMatvec(LegalizePattern[MatvecOp]):
             return None
         return value, scale, shift, peeled
 
-    def _input_constant(self, value: SSAValue, length: int) -> np.ndarray | None:
+    def _input_constant(self, value: SSAValue, indexing: AffineMap, loops: tuple[int, ...]) -> np.ndarray | None:
+        """A constant input read at every loop point (flat, row-major), or None."""
         constant = self.reader.fold(value)
-        if constant is None or constant.size not in (1, length):
+        if constant is None:
             return None
-        return np.broadcast_to(constant.astype(np.float64).reshape(-1), (length,))
+        return np.asarray(gather_through_map(constant, indexing, loops), dtype=np.float64).reshape(-1)
 
     @staticmethod
     def _constant(value: SSAValue, constants: dict[SSAValue, np.ndarray | None], length: int) -> np.ndarray | None:

@@ -8,6 +8,7 @@
 // RUN: heirpy-equiv %s %t --function main_f16 --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function shift_only | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function two_readers | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function grid_tail | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-opt %s -p legalize-for-heir,report-depth 2>&1 >/dev/null | filecheck %s --check-prefix=DEPTH
 // RUN: heirpy-opt %s -p legalize-for-heir | heir-opt --secretize=function=main '--annotate-module=backend=openfhe scheme=ckks' --torch-linalg-to-ckks | filecheck %s --check-prefix=CKKS
 // EQUIV: equivalent
@@ -196,3 +197,33 @@ func.func @two_readers(%x: tensor<1x2x4x4xf32>) -> (tensor<1x3xf32>, tensor<1x3x
   return %y0, %y1 : tensor<1x3xf32>, tensor<1x3xf32>
 }
 
+// The feature map before the pool and Linear stays 4-D (here the argument's square, as
+// on the grid at ResNet-20's size): the scale and shift read per channel through their
+// maps, and the collapse_shape to the matvec's vector stays.
+// CHECK-LABEL: func.func @grid_tail(
+// CHECK:       %[[A:.*]] = linalg.generic {{.*}} ins(%x : tensor<1x2x4x4xf32>) outs(
+// CHECK-NEXT:  ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:    %[[Q:.*]] = arith.mulf %[[V]], %[[V]] : f32
+// CHECK-NEXT:    linalg.yield %[[Q]] : f32
+// CHECK:       %[[F:.*]] = tensor.collapse_shape %[[A]] {{.*}} into tensor<32xf32>
+// CHECK:       linalg.matvec ins(%{{.*}}, %[[F]] : tensor<3x32xf32>, tensor<32xf32>)
+// DEPTH: @grid_tail {{ +}}2
+func.func @grid_tail(%x: tensor<1x2x4x4xf32>) -> tensor<1x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %lin = arith.constant dense<[[-0.829, -0.526, 0.603], [0.164, -0.812, -0.134], [-0.042, -0.681, 0.469], [-0.773, -0.218, 0.033], [-0.139, 0.174, 0.476], [0.913, -0.432, 0.297], [0.392, -0.415, -0.997], [0.947, -0.403, -0.372], [0.783, 0.170, -0.057], [0.547, -0.939, 0.414], [-0.252, -0.818, 0.321], [0.863, -0.586, 0.260], [-0.404, 0.484, 0.444], [-0.563, 0.660, 0.315], [0.366, 0.640, -0.143], [0.517, 0.757, -0.795], [0.700, -0.212, -0.041], [-0.707, 0.397, -0.416], [0.742, -0.449, 0.124], [-0.201, 0.226, -0.607], [-0.639, 0.494, 0.504], [0.134, 0.842, -0.588], [0.702, -0.662, 0.929], [0.247, 0.214, 0.941], [0.574, 0.580, -0.892], [-0.261, -0.830, -0.613], [-0.572, 0.717, -0.746], [-0.406, -0.014, 0.699], [0.930, 0.416, -0.573], [0.090, 0.412, -0.896], [0.360, -0.263, 0.179], [0.339, 0.338, 0.046]]> : tensor<32x3xf32>
+  %scale = arith.constant dense<[[[2.0]], [[0.25]]]> : tensor<2x1x1xf32>
+  %shift = arith.constant dense<[[[0.5]], [[-1.0]]]> : tensor<2x1x1xf32>
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %a = linalg.generic {indexing_maps = [#id, #chan, #chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %scale, %shift : tensor<1x2x4x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%v: f32, %s: f32, %t: f32, %o: f32):
+    %q = arith.mulf %v, %v : f32
+    %r = arith.mulf %q, %s : f32
+    %u = arith.addf %r, %t : f32
+    linalg.yield %u : f32
+  } -> tensor<1x2x4x4xf32>
+  %f = tensor.collapse_shape %a [[0], [1, 2, 3]] : tensor<1x2x4x4xf32> into tensor<1x32xf32>
+  %ye = tensor.empty() : tensor<1x3xf32>
+  %yz = linalg.fill ins(%zero : f32) outs(%ye : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %y = linalg.matmul ins(%f, %lin : tensor<1x32xf32>, tensor<32x3xf32>) outs(%yz : tensor<1x3xf32>) -> tensor<1x3xf32>
+  return %y : tensor<1x3xf32>
+}
