@@ -14,8 +14,11 @@ The pattern families (one class per pattern) live in four package-private module
 standalone pools, transposed matvecs), `elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors, constant
 operands of commutative arith ops last, as MLIR's folder orders them) and
-`softmax` (torch's written-out softmax -> `linalg.softmax`); last, `polynomial`
-rewrites a quadratic activation, however written, as (s*x + t)^2 + k (`CompleteTheSquare`).
+`softmax` (torch's written-out softmax -> `linalg.softmax`); then `polynomial`
+rewrites a quadratic activation, however written, as (s*x + t)^2 + k (`CompleteTheSquare`),
+and last `affine_readers` gives each linear op that reads a batch norm after an
+activation its own copy of it, which fusion folds in (`AffineRunPerLinearReader`; not
+under a cost rule that bounds MACs, as `iree-prepare`'s does).
 
 Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
 linear ops): the pass first applies `conv_pool_patterns()` from
