@@ -1,6 +1,6 @@
 """ResNet-20/32/44/56 through heirpy's depth model: each at its bound after heir-prepare?
 
-    python benchmarks/bench_resnet_family.py [--nets 20 32 44 56] [--cache DIR]
+    python benchmarks/bench_resnet_family.py [--nets 20 32 44 56] [--bn conv|act] [--cache DIR]
         [--out benchmarks/out/resnet_family.md]
 
 Builds each CIFAR ResNet (benchmarks/residual_nets.py: x² for ReLU, BN after each conv,
@@ -15,7 +15,9 @@ CPU seconds of parse, heir-prepare and print in this process (CPU, not wall: the
 machine is shared). Last, `heirpy-opt FILE -p
 heir-prepare` as a user runs it (a fresh process: start-up, parse, passes, print) on
 each ResNet-56 (CPU and wall seconds). Exports are cached in --cache (torch-mlir takes up to ~25 s a net).
-Times are one run each on a shared machine: indicative.
+Times are one run each on a shared machine: indicative. `--bn act` puts each BN after
+its activation instead (conv -> x² -> BN; BN as four constants, the one export form:
+`fuse_conv_bn_eval` folds only a BN right after a conv).
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ from residual_nets import EXPORTS, depth_bound, export_mlir, resnet_spec  # noqa
 STRIDED_KEPT = "keeps its strided convs"
 
 
-def cached_export(depth: int, shortcut: str, export: str, cache: Path) -> Path:
-    path = cache / f"resnet{depth}_{shortcut}_{export}.mlir"
+def cached_export(depth: int, shortcut: str, export: str, cache: Path, bn: str = "conv") -> Path:
+    path = cache / f"resnet{depth}_{shortcut}_{export}{'_bn_after_act' if bn == 'act' else ''}.mlir"
     if not path.is_file():
-        text, _, _ = export_mlir(resnet_spec(depth, shortcut, export))
+        text, _, _ = export_mlir(resnet_spec(depth, shortcut, export, bn=bn))
         path.write_text(text)
     return path
 
@@ -89,6 +91,8 @@ def heirpy_opt_seconds(path: Path) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nets", type=int, nargs="+", default=[20, 32, 44, 56])
+    parser.add_argument("--bn", choices=("conv", "act"), default="conv",
+                        help="each BN after its conv (both export forms) or after its activation")
     parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks" / "out" / "resnet_family")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "resnet_family.md")
     args = parser.parse_args(argv)
@@ -96,18 +100,20 @@ def main(argv: list[str] | None = None) -> int:
     header = ["net", "shortcut", "BN export", "bound", "heirpy depth", "", "strided convs", "slots",
               "heir-opt options heirpy names", "parse CPU s", "heir-prepare CPU s", "print CPU s"]
     rows = []
+    exports = EXPORTS if args.bn == "conv" else ("bn",)
     for depth in args.nets:
         for shortcut in ("A", "B"):
-            for export in EXPORTS:
-                path = cached_export(depth, shortcut, export, args.cache)
-                bound = depth_bound(resnet_spec(depth, shortcut, export))
-                rows.append([f"ResNet-{depth}", shortcut, export, *measure(path, bound)])
+            for export in exports:
+                path = cached_export(depth, shortcut, export, args.cache, args.bn)
+                bound = depth_bound(resnet_spec(depth, shortcut, export, bn=args.bn))
+                form = export if args.bn == "conv" else "bn after x²"
+                rows.append([f"ResNet-{depth}", shortcut, form, *measure(path, bound)])
                 print(" | ".join(rows[-1]), flush=True)
     lines = [markdown_table(header, rows), ""]
     deepest = max(args.nets)
     for shortcut in ("A", "B"):
-        for export in EXPORTS:
-            path = cached_export(deepest, shortcut, export, args.cache)
+        for export in exports:
+            path = cached_export(deepest, shortcut, export, args.cache, args.bn)
             wall, cpu = heirpy_opt_seconds(path)
             lines.append(f"heirpy-opt {path.name} -p heir-prepare (a fresh process): {cpu:.1f} s CPU, "
                          f"{wall:.1f} s wall ({path.stat().st_size / 1e6:.1f} MB of MLIR)")

@@ -1,6 +1,6 @@
 """Generated residual nets, exported with torch-mlir, through heirpy's heir-prepare and heir-opt.
 
-    python benchmarks/fuzz_heir_residual.py [--count 20] [--seed 0] [--timeout 600]
+    python benchmarks/fuzz_heir_residual.py [--count 20] [--seed 0] [--size 8] [--timeout 600]
         [--save DIR] [--crashes benchmarks/heir_bugs] [--out benchmarks/out/fuzz_heir_residual.md]
 
 Draws residual nets (benchmarks/residual_nets.py: 1-3 basic blocks with identity,
@@ -199,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per heir-opt run")
+    parser.add_argument("--size", type=int, choices=(8, 16), help="every input HxW (default: 8x8 or 16x16)")
     parser.add_argument("--save", type=Path, help="write each export (.mlir, .npz, .json) here")
     parser.add_argument("--ci-sample", action="store_true",
                         help="the CI sample's nets (residual_nets.CI_SPECS) instead of drawn ones")
@@ -209,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     specs: list[ResidualSpec] = list(CI_SPECS) if args.ci_sample else []
     while len(specs) < args.count and not args.ci_sample:
-        spec = draw_spec(rng)
+        spec = draw_spec(rng, size=args.size)
         if spec not in specs:
             specs.append(spec)
     start = time.monotonic()
@@ -222,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{index + 1}/{len(specs)} {outcome.status} {spec.label()} ({outcome.detail})", file=sys.stderr,
               flush=True)
     text = "\n".join([
-        f"fuzz_heir_residual.py --count {args.count} --seed {args.seed}: heirpy heir-prepare, then heir-opt with "
+        f"fuzz_heir_residual.py --count {args.count} --seed {args.seed}"
+        f"{f' --size {args.size}' if args.size else ''}: heirpy heir-prepare, then heir-opt with "
         f"heirpy's flags ({time.monotonic() - start:.0f} s)", *summary(outcomes), "", format_table(outcomes)])
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)

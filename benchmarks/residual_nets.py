@@ -125,12 +125,14 @@ ACTIVATIONS = (
 )
 
 
-def draw_spec(rng: random.Random, small: bool = True) -> ResidualSpec:
+def draw_spec(rng: random.Random, small: bool = True, size: int | None = None) -> ResidualSpec:
     """A random residual net: 1-3 blocks, strides 1/2 anywhere (while the map allows),
     identity / A / B shortcuts, a polynomial activation of degree 2-3, BN placement and
     export form. `small`: an 8x8 or 16x16 map of 1-4 channels, so heirpy's matvecs and
-    HEIR's conv kernels both occur at a size heir-opt compiles in seconds."""
+    HEIR's conv kernels both occur at a size heir-opt compiles in seconds; `size` fixes the
+    map's side (the draws of everything else stay those of the same seed)."""
     c, h = rng.choice((1, 2, 3, 4)), rng.choice((8, 16)) if small else 32
+    h = size or h
     channels = rng.choice((2, 4)) if small else 16
     blocks, cin, size = [], channels, h
     for _ in range(rng.randint(1, 3)):

@@ -7,14 +7,15 @@ torch nor torch-mlir) have one block each on an 8x8 map: an identity shortcut wi
 BN as four constants; an option-A shortcut (stride-2 slice, channel pad) with
 0.125x² + 0.5x + 0.25 and BN folded; an option-B shortcut with 0.25x³ + 0.5x and BN after
 each activation; an option-B shortcut with x² and no BN. heirpy never fails or changes
-PyTorch's values. Two forms are known to miss, each an expected failure (strict: it
-fails the day it passes, so the mark is removed then) with its cause:
+PyTorch's values, its depth is the bound, and heir-opt compiles each at its bound with
+no bootstrap. Two of them are the forms that missed before (2026-12-06):
 
-* option A at a matvec size: heirpy's convs become matvecs on flat vectors and the
-  shortcut's strided slice reads the input expanded back to 1x2x8x8, an expand_shape
-  HEIR rejects ("Only rank-reduced types are supported");
-* a BN after the activation: heirpy's depth is one above the bound (the BN is not folded
-  into the linear ops after it), and HEIR spends that level.
+* option A at a matvec size: the shortcut's strided slice and channel pad of the flat
+  block input is one selection matvec (`LayoutToMatvec`); it read the input expanded
+  back to 1x2x8x8, an expand_shape HEIR rejects ("Only rank-reduced types are supported");
+* a BN after the activation: each linear reader of the BN gets its own copy, which
+  fusion folds into it (`AffineRunPerLinearReader`); read by conv1 and the shortcut,
+  it stayed, and cost a level over the bound.
 """
 
 from __future__ import annotations
@@ -39,20 +40,12 @@ HEIR_OPT = shutil.which("heir-opt")
 requires_heir = pytest.mark.skipif(
     HEIR_OPT is None and not os.environ.get("CI"), reason="heir-opt (heir-py) is not on PATH"
 )
-KNOWN = {
-    "[4/2A]": "option A at a matvec size: an expand_shape of the flat input HEIR rejects",
-    "bn:act": "a BN after the activation is not folded into the linear op after it: one level over the bound",
-}
 
 
 def load(path: Path) -> tuple[str, int, str, list[np.ndarray], list[np.ndarray]]:
     meta = json.loads(path.read_text())
     arrays = np.load(path.with_suffix(".npz"))
     return meta["label"], meta["bound"], path.with_suffix(".mlir").read_text(), [arrays["arg0"]], [arrays["result0"]]
-
-
-def known_gap(label: str) -> str | None:
-    return next((why for key, why in KNOWN.items() if key in label), None)
 
 
 def test_the_sample_covers_every_shortcut_degree_bn_place_and_form() -> None:
@@ -66,19 +59,11 @@ def test_heirpy_keeps_the_values_and_its_depth_meets_the_bound(path: Path) -> No
     label, bound, text, inputs, outputs = load(path)
     outcome = compile_text(label, bound, text, inputs, outputs, None, 0)
     assert outcome.status == "prepared", outcome.detail
-    if "bn:act" in label:
-        assert outcome.depth == bound + 1  # the unfolded BN (module docstring)
-    else:
-        assert outcome.depth == bound
+    assert outcome.depth == bound
 
 
 @requires_heir
-@pytest.mark.parametrize(
-    "path",
-    [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=why)) if (why := known_gap(load(p)[0])) else p
-     for p in SAMPLE],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("path", SAMPLE, ids=lambda p: p.stem)
 def test_residual_net_compiles_at_its_bound_with_no_bootstrap(path: Path) -> None:
     label, bound, text, inputs, outputs = load(path)
     outcome = compile_text(label, bound, text, inputs, outputs, HEIR_OPT, 300)

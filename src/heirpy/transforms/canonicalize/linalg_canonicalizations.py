@@ -14,8 +14,11 @@ The pattern families (one class per pattern) live in four package-private module
 standalone pools, transposed matvecs), `elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors, constant
 operands of commutative arith ops last, as MLIR's folder orders them) and
-`softmax` (torch's written-out softmax -> `linalg.softmax`); last, `polynomial`
-rewrites a quadratic activation, however written, as (s*x + t)^2 + k (`CompleteTheSquare`).
+`softmax` (torch's written-out softmax -> `linalg.softmax`); then `polynomial`
+rewrites a quadratic activation, however written, as (s*x + t)^2 + k (`CompleteTheSquare`),
+and last `affine_readers` gives each linear op that reads a batch norm after an
+activation its own copy of it, which fusion folds in (`AffineRunPerLinearReader`; not
+under a cost rule that bounds MACs, as `iree-prepare`'s does).
 
 Rule for conv + pool (a conv followed by a sum/avg pool is never split into two
 linear ops): the pass first applies `conv_pool_patterns()` from
@@ -67,6 +70,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from heirpy.ir.constants import NO_BLOBS, ContextBlobs
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+from heirpy.transforms.canonicalize.affine_readers import AffineRunPerLinearReader
 from heirpy.transforms.canonicalize.elementwise import (
     ELEMENTWISE_PATTERNS,
     GenericToElementwise,
@@ -76,6 +80,7 @@ from heirpy.transforms.canonicalize.fold_constants import CONSTANT_PATTERNS, Con
 from heirpy.transforms.canonicalize.linear import LINEAR_PATTERNS, PoolToConv1D, PoolToConv2D
 from heirpy.transforms.canonicalize.polynomial import CompleteTheSquare, ScaleEachAddend
 from heirpy.transforms.canonicalize.softmax import RaiseSoftmax
+from heirpy.transforms.linear.constant_folding import ConstantFolder
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
@@ -140,6 +145,10 @@ def populate_linalg_canonicalizations_patterns(
         # activation must be seen whole (a cubic's x² is not one), not while its
         # pieces are still generics.
         sets += [PatternSet.of(CompleteTheSquare()), PatternSet.of(ScaleEachAddend())]
+    if pools_to_convs:
+        # A back end that pays MACs (IREE) keeps one batch norm; under CKKS each linear
+        # reader takes its own copy in, and the level is saved.
+        sets.append(PatternSet.of(AffineRunPerLinearReader(ConstantFolder(ctx))))
     return sets
 
 

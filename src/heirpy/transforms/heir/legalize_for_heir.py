@@ -81,6 +81,7 @@ from heirpy.ir.utils import (
     iterator_attrs,
     static_shape,
 )
+from heirpy.transforms.heir.heir_affine_tails import FoldAffineTailIntoMatvec
 from heirpy.transforms.heir.heir_foldable_pads import foldable_pads
 from heirpy.transforms.heir.heir_forms import (
     NATIVE_CONV_ELEMENTS,
@@ -96,6 +97,7 @@ from heirpy.transforms.heir.heir_forms import (
     unflatten,
 )
 from heirpy.transforms.heir.heir_input_channels import widen_input_channels
+from heirpy.transforms.heir.heir_layout_matvecs import LayoutToMatvec
 from heirpy.transforms.heir.heir_matvecs import (
     ComposeMatvecs,
     FoldAffineIntoMatvec,
@@ -479,6 +481,8 @@ def populate_legalize_for_heir_patterns(
         SplitReductionPrologue(reader, native, slot_count),
         LinearGenericToMatvec(reader, native, slot_count),
         ComposeMatvecs(reader, native, slot_count),
+        LayoutToMatvec(reader, native, slot_count),
+        FoldAffineTailIntoMatvec(reader, native),
     ]
     results: list[RewritePattern] = [
         ResultThroughConv(reader, native),
@@ -502,7 +506,9 @@ class LegalizeForHeirPass(ModulePass):
     and output fit the slots), elementwise ops move onto the flat vectors, a constant
     scale after a matvec moves into it, a reduction that sums a square (a global average
     pool with x² fused in) runs the square first and the sum as a matvec, a contraction
-    or sum generic becomes a matvec, two matvecs in a row become one, and a result with
+    or sum generic becomes a matvec, two matvecs in a row become one, strided slices and
+    pads of a flat vector (an option-A shortcut) become one selection matvec, a scale and
+    shift that end the activation before a matvec move into it, and a result with
     several non-unit dims comes from a conv laid out as the result, and a conv left to
     HEIR's kernel reads an uneven zero pad as an even one, with zero taps added to its
     filter (HEIR folds only an even pad: `heir_foldable_pads`). Values never change.

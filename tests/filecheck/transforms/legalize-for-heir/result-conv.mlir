@@ -161,9 +161,10 @@ func.func @producer_shared(%x: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<6xf32>
 
 // -----
 
-// The generic after the padded matvec divides by a constant (x² / k): the two padded
+// The generic after the padded matvec divides by a constant ((x / k)²): the two padded
 // rows compute 0 / k there, so k's padded entries are ones (zeros would give 0 / 0, NaN,
-// which the conv's zero taps would carry into every output: NaN * 0 is NaN).
+// which the conv's zero taps would carry into every output: NaN * 0 is NaN). (A divide
+// after the square is a scale the next matvec takes in: affine-tail.mlir.)
 func.func @padded_rows_divide(%x: tensor<4xf32>) -> tensor<2x3xf32> {
   %a = arith.constant dense<[[0.75, 0.75, 0.75, 0.5], [0.0, 0.0, -0.75, 0.25], [0.0, 0.25, 0.0, -0.5], [0.0, 0.5, -0.75, 0.25], [-0.25, 0.75, 0.25, 0.0], [-1.0, -1.0, -0.5, 0.0]]> : tensor<6x4xf32>
   %b = arith.constant dense<[0.125, 0.25, 0.375, 0.5, 0.625, 0.75]> : tensor<6xf32>
@@ -172,9 +173,9 @@ func.func @padded_rows_divide(%x: tensor<4xf32>) -> tensor<2x3xf32> {
   %e = tensor.empty() : tensor<6xf32>
   %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%h, %k : tensor<6xf32>, tensor<6xf32>) outs(%e : tensor<6xf32>) {
   ^bb0(%in: f32, %kin: f32, %out: f32):
-    %sq = arith.mulf %in, %in : f32
-    %q = arith.divf %sq, %kin : f32
-    linalg.yield %q : f32
+    %q = arith.divf %in, %kin : f32
+    %sq = arith.mulf %q, %q : f32
+    linalg.yield %sq : f32
   } -> tensor<6xf32>
   %m = arith.constant dense<[[0.0, 0.75, -0.75, 0.25, -0.25, 0.25], [-1.0, -0.25, -0.75, -0.25, -0.75, 0.5], [0.5, -1.0, -0.5, 0.75, 1.0, 0.75], [-0.75, 1.0, -0.25, -0.75, 0.5, -0.75], [-1.0, 1.0, -0.75, -0.25, 0.75, -0.5], [-0.5, -0.25, 0.5, 0.25, -0.5, -0.75]]> : tensor<6x6xf32>
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32>
