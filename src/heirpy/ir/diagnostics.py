@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyDenseElement,
     AnyFloat,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     Float16Type,
@@ -98,19 +99,24 @@ class _BitPatternElement(Parser._TensorLiteralElement):
         is_int = isinstance(self.value, int) and not isinstance(self.value, bool)
         if is_hex and is_int and isinstance(element_type, AnyFloat):
             try:
-                return float_from_bits(int(self.value), element_type.bitwidth)
+                return float_from_bits(int(self.value), element_type.bitwidth, isinstance(element_type, BFloat16Type))
             except ValueError as err:
                 parser.raise_error(str(err), at_position=self.span)
         return super().to_type(parser, element_type)
 
 
-def float_from_bits(bits: int, width: int) -> float:
-    """The float whose IEEE bit pattern (of `width` bits) is `bits`."""
+def float_from_bits(bits: int, width: int, bfloat: bool = False) -> float:
+    """The float whose IEEE bit pattern (of `width` bits) is `bits`; with `bfloat`, the
+    bf16 pattern (the top half of an f32's: `0x3FC0` is 1.5, not f16's 1.9375)."""
     # numpy (not struct: it keeps an f16 NaN's payload) is imported here, not at the top:
     # every heirpy command imports this module, and few inputs hold hex float literals.
     import numpy as np
 
     dtypes = {16: np.float16, 32: np.float32, 64: np.float64}
+    if bfloat:
+        if not 0 <= bits < (1 << 16):
+            raise ValueError(f"no bf16 has the bit pattern {bits:#x}")
+        return float(np.frombuffer((bits << 16).to_bytes(4, "little"), np.float32)[0])
     if width not in dtypes or not 0 <= bits < (1 << width):
         raise ValueError(f"no f{width} has the bit pattern {bits:#x}")
     return float(np.frombuffer(bits.to_bytes(width // 8, "little"), dtypes[width])[0])

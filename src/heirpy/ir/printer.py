@@ -55,6 +55,7 @@ from xdsl.dialects.builtin import (
     AffineSetAttr,
     AnyFloat,
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -223,12 +224,14 @@ def _constant(expr: AffineExpr) -> int | None:
     return expr.value if isinstance(expr, AffineConstantExpr) else None
 
 
-_SIGNIFICAND_BITS: Mapping[type[Attribute], int] = {Float16Type: 11, Float32Type: 24, Float64Type: 53}
+_SIGNIFICAND_BITS: Mapping[type[Attribute], int] = {Float16Type: 11, BFloat16Type: 8, Float32Type: 24, Float64Type: 53}
 """Precision (significand bits, hidden bit included) of the float types whose values
 heirpy spells as MLIR does; other float types print as xDSL spells them."""
 
+_MLIRFloat = Float16Type | BFloat16Type | Float32Type | Float64Type
 
-def _round_trips(text: str, value: float, type_: Float16Type | Float32Type | Float64Type) -> bool:
+
+def _round_trips(text: str, value: float, type_: _MLIRFloat) -> bool:
     return type_.unpack(type_.pack([float(text)]), 1)[0] == value
 
 
@@ -308,7 +311,7 @@ def apfloat_text(
     return f"{sign}0.{'0' * (-msd - 1)}{digits}"
 
 
-def mlir_float_text(value: float, type_: Float16Type | Float32Type | Float64Type) -> str:
+def mlir_float_text(value: float, type_: _MLIRFloat) -> str:
     """A float literal as MLIR's AsmPrinter writes it: APFloat's `%e`-like form with 6
     digits (`1.500000e+00`) when it reads back as the same value; else APFloat's
     default spelling (`1.1920929E-7`) when that has a decimal point; else, and for
@@ -361,7 +364,7 @@ class MLIRPrinter(Printer):
         super()._print_results(op)
 
     def print_float(self, value: float, type: AnyFloat) -> None:
-        if isinstance(type, (Float16Type, Float32Type, Float64Type)):
+        if isinstance(type, (Float16Type, BFloat16Type, Float32Type, Float64Type)):
             self.print_string(mlir_float_text(value, type))
         else:
             super().print_float(value, type)
@@ -418,7 +421,7 @@ class MLIRPrinter(Printer):
         number (a whole network's weights: 270k of them); numpy compares the same values
         (NaN unequal to itself, -0.0 equal to 0.0, as Python's `==` has them)."""
         element = attribute.get_element_type()
-        if not isinstance(element, IntegerType | IndexType | Float16Type | Float32Type | Float64Type):
+        if not isinstance(element, IntegerType | IndexType | Float16Type | BFloat16Type | Float32Type | Float64Type):
             return False
         data = attribute.data.data
         count = len(attribute)
@@ -426,7 +429,10 @@ class MLIRPrinter(Printer):
             return False
         import numpy as np  # here: printing small modules (and every CLI's start) needs none
 
-        values = np.frombuffer(data, dtype=np.dtype(element.format))
+        if isinstance(element, BFloat16Type):  # a bf16 is the top half of an f32
+            values = (np.frombuffer(data, dtype="<u2").astype("<u4") << 16).view("<f4")
+        else:
+            values = np.frombuffer(data, dtype=np.dtype(element.format))
         if bool(np.all(values == values[0])):
             return False  # a splat prints its one element
         self.print_string(f'dense<"0x{data.hex().upper()}"> : ')
