@@ -192,3 +192,20 @@ def test_long_bf16_constants_print_in_hex_and_read_back() -> None:
     assert literal in printed
     (result,) = run(printed)
     np.testing.assert_array_equal(result, values)
+
+
+def test_bf16_literals_are_spelled_as_heir_opt_spells_them() -> None:
+    rng = np.random.default_rng(0)
+    patterns = [int(b) for b in rng.integers(0, 1 << 16, 200) if (int(b) >> 7) & 0xFF != 0xFF]
+    patterns += [0x7F80, 0xFF80, 0x0001, 0x8000]  # the infinities (MLIR: hex), a subnormal, -0
+    lines = [f"  %c{i} = arith.constant 0x{b:04X} : bf16" for i, b in enumerate(patterns)]
+    types = ", ".join("bf16" for _ in patterns)
+    text = (f"func.func @main() -> ({types}) {{\n" + "\n".join(lines)
+            + f"\n  return {', '.join(f'%c{i}' for i in range(len(patterns)))} : {types}\n}}\n")
+    if shutil.which("heir-opt") is None:
+        pytest.fail("heir-opt is part of the environment (docs/testing.md)")
+    theirs = subprocess.run(["heir-opt", "-"], input=text, capture_output=True, text=True, timeout=60).stdout
+    ours = print_module(parse(text))
+    spelled = [line.split("arith.constant ")[1] for line in ours.splitlines() if "arith.constant" in line]
+    assert spelled == [line.split("arith.constant ")[1] for line in theirs.splitlines() if "arith.constant" in line]
+    assert len(spelled) == len(patterns) > 150 and any("e-" in s for s in spelled)
