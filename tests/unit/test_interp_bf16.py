@@ -8,15 +8,25 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import BFloat16Type
 
 from heirpy.api import parse, print_module, run_pipeline
 from heirpy.interp.equivalence import check_equivalence, random_input
 from heirpy.interp.evaluator import Evaluator
 from heirpy.interp.resources import load_module
-from heirpy.ir.constants import NO_BLOBS, bfloat16_dtype, constant_array, float_eps, is_float_dtype
+from heirpy.ir.constants import (
+    NO_BLOBS,
+    UnsupportedTypeError,
+    bfloat16_dtype,
+    constant_array,
+    float_eps,
+    is_float_dtype,
+    numpy_dtype,
+)
 from heirpy.ir.diagnostics import float_from_bits
 
 BF16 = bfloat16_dtype()
@@ -209,3 +219,10 @@ def test_bf16_literals_are_spelled_as_heir_opt_spells_them() -> None:
     spelled = [line.split("arith.constant ")[1] for line in ours.splitlines() if "arith.constant" in line]
     assert spelled == [line.split("arith.constant ")[1] for line in theirs.splitlines() if "arith.constant" in line]
     assert len(spelled) == len(patterns) > 150 and any("e-" in s for s in spelled)
+
+
+def test_without_ml_dtypes_bf16_has_no_numpy_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # `import ml_dtypes` raises ImportError
+    with pytest.raises(UnsupportedTypeError, match="ml_dtypes"):
+        bfloat16_dtype()
+    assert numpy_dtype(BFloat16Type()) is None  # folds skip bf16, as before heirpy used it

@@ -73,9 +73,12 @@ def bfloat16_dtype() -> np.dtype:
     ufuncs on them round each result to bf16, as MLIR's bf16 arithmetic does.
 
     Imported on first use: loading its extension takes longer than numpy itself, and
-    only a bf16 module needs it."""
-    import ml_dtypes
-
+    only a bf16 module needs it. Without the package, bf16 has no numpy form (a fold of
+    it is skipped, evaluating it is a one-line error), as before heirpy used it."""
+    try:
+        import ml_dtypes
+    except ImportError as err:
+        raise UnsupportedTypeError("error: element type bf16 needs the ml_dtypes package") from err
     return np.dtype(ml_dtypes.bfloat16)
 
 
