@@ -9,6 +9,7 @@ the dtype's tolerance. benchmarks/fuzz_dtypes.py runs the same on thousands.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -149,3 +150,27 @@ def test_dtype_tolerance_follows_the_type() -> None:
     assert dtype_tolerance("f16", 5) == 8 * 2.0**-10 * 6
     assert dtype_tolerance("f32", 0) == 8 * 2.0**-23
     assert dtype_tolerance("bf16", 1) > dtype_tolerance("f16", 1) > dtype_tolerance("f32", 1)
+
+
+DEPTHWISE_CASES = Path(__file__).resolve().parent.parent / "filecheck/transforms/unroll-depthwise-conv/half_precision.mlir"
+
+
+def test_mixed_form_depthwise_convs_through_every_pipeline() -> None:
+    """The generators draw no depthwise conv in torch-mlir's mixed form (f16 or bf16 into an
+    f32 accumulator): the unroll-depthwise-conv half-precision cases, and their bf16 twins,
+    go through every pipeline here (heir-prepare once built an expand_shape from f16 to
+    f32 for them, tests/filecheck/transforms/heir-prepare/half_precision_depthwise.mlir)."""
+    outputs = Outputs()
+    for number, chunk in enumerate(DEPTHWISE_CASES.read_text().split("// -----")):
+        text = "\n".join(line for line in chunk.splitlines() if not line.lstrip().startswith("//"))
+        name = re.search(r"func\.func @(\w+)", text)
+        assert name is not None
+        text = text.replace(f"@{name.group(1)}", "@main")
+        element = "bf16" if "bf16" in text else "f16"
+        run_variant(Variant(f"#{number}/{element}", element, text, 1), PIPELINES, outputs)
+        if element == "f16":
+            twin = convert_element(text, "bf16", source="f16")
+            run_variant(Variant(f"#{number}/bf16", "bf16", twin, 1), PIPELINES, outputs)
+    outputs.findings += iree_parse(outputs.texts)
+    assert not outputs.findings, "\n".join(f"{f.variant} [{f.pipeline}] {f.kind}: {f.detail}" for f in outputs.findings)
+    assert len(outputs.texts) >= 4 * len(PIPELINES)
