@@ -6,20 +6,24 @@ sample) and benchmarks/fuzz_dtypes.py (thousands on demand); imports nothing fro
 A variant is the program of tests/strategies.py with its element type converted
 (`convert_element`: every f32 type, its resource blobs and its -inf literal), so the f16
 and bf16 programs hold the same layers as the f32 one: depthwise convs, batch norms,
-pools, convs, matmuls, softmax. For each variant and pipeline:
+pools, convs, matmuls, softmax. The programs in torch-mlir's mixed form (f32 accumulators
++ truncf, batch norm via extf; strategies.differential_programs) are drawn in f16 and
+converted to bf16 the same way (their f32 accumulators stay f32). For each variant and
+pipeline:
 
   crash      the pipeline raised something else than a user-facing `HeirpyError`
   refused    a `HeirpyError` (kept apart: a documented limit, not a dtype bug)
   invalid    heirpy's verifier rejects the output
   iree       iree-opt does not parse the output (all outputs of a batch go through one
              `iree-opt --split-input-file` call; an error's line names the program)
-  mismatch   f32/f16: the output differs from the input under the evaluator by more than
-             `dtype_tolerance` (bf16 has no numpy type: the evaluator cannot run it)
+  mismatch   the output differs from the input under the evaluator by more than
+             `dtype_tolerance` (bf16 runs as `ml_dtypes.bfloat16`, heirpy.ir.constants)
 
 The tolerance is derived from the element type: fusion reassociates sums and, in half
 precision, removes intermediate roundings (the mixed-precision rule, docs/passes.md), so
 each layer may move a value by a few units in the last place of its type:
-rtol = atol = 8 * eps * (layers + 1) (f16: eps = 2^-10, 5 layers -> 0.047; f32: 5.7e-6).
+rtol = atol = 8 * eps * (layers + 1) (f16: eps = 2^-10, 5 layers -> 0.047; bf16: eps =
+2^-7, 5 layers -> 0.375; f32: 5.7e-6).
 """
 
 from __future__ import annotations
@@ -47,7 +51,9 @@ SEEDS = (0, 1)
 
 _EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps), "bf16": 2.0**-7}
 _NEG_INF = {"f32": "0xFF800000", "f16": "0xFC00", "bf16": "0xFF80"}
-_BLOB = re.compile(r"(\w+)\.float32: \"0x04000000([0-9A-Fa-f]*)\"")
+_BLOB_NAME = {"f32": "(?:float32|f32)", "f16": "(?:float16|f16)"}  # strategies' and ours
+_BLOB = {source: re.compile(rf"(\w+)\.{name}: \"0x0[24]000000([0-9A-Fa-f]*)\"") for source, name in _BLOB_NAME.items()}
+_STORAGE = {"f32": "<f4", "f16": "<f2"}
 
 
 def dtype_tolerance(element: str, layers: int) -> float:
@@ -62,22 +68,24 @@ def _bf16_bytes(values: np.ndarray) -> bytes:
     return rounded.astype("<u2").tobytes()
 
 
-def convert_element(text: str, element: str) -> str:
-    """`text` (an f32 program of tests/strategies.py) with every f32 made `element`: the
-    types, the -inf literal of a max pool's init and each resource blob's values (its
-    alignment header too: 2 bytes for a 16-bit type)."""
-    if element == "f32":
+def convert_element(text: str, element: str, source: str = "f32") -> str:
+    """`text` (a program of tests/strategies.py computing in `source`, f32 or f16) with
+    every `source` made `element`: the types, the -inf literal of a max pool's init and
+    each resource blob's values (its alignment header too: 2 bytes for a 16-bit type).
+    The f32 accumulators of the f16 (torch-mlir) form stay f32 when `source` is f16."""
+    if element == source:
         return text
 
     def blob(match: re.Match[str]) -> str:
-        values = np.frombuffer(bytes.fromhex(match.group(2)), dtype="<f4")
-        data = values.astype("<f2").tobytes() if element == "f16" else _bf16_bytes(values)
-        return f'{match.group(1)}.{element}: "0x02000000{data.hex().upper()}"'
+        values = np.frombuffer(bytes.fromhex(match.group(2)), dtype=_STORAGE[source]).astype("<f4")
+        data = values.astype(_STORAGE[element]).tobytes() if element in _STORAGE else _bf16_bytes(values)
+        header = "0x04000000" if element == "f32" else "0x02000000"
+        return f'{match.group(1)}.{element}: "{header}{data.hex().upper()}"'
 
-    text = _BLOB.sub(blob, text)
-    text = re.sub(r"dense_resource<(\w+)\.float32>", rf"dense_resource<\1.{element}>", text)
-    text = text.replace(_NEG_INF["f32"], _NEG_INF[element])
-    return re.sub(r"(?<=[\sx<(,:])f32\b", element, text)  # `xf32>`, `: f32`, `(f32`
+    text = _BLOB[source].sub(blob, text)
+    text = re.sub(rf"dense_resource<(\w+)\.{_BLOB_NAME[source]}>", rf"dense_resource<\1.{element}>", text)
+    text = text.replace(_NEG_INF[source], _NEG_INF[element])
+    return re.sub(rf"(?<=[\sx<(,:]){source}\b", element, text)  # `xf32>`, `: f32`, `(f32`
 
 
 @dataclass
@@ -113,7 +121,7 @@ def _one_line(err: BaseException) -> str:
 
 def run_variant(variant: Variant, pipelines: dict[str, str], outputs: Outputs, *, numerics: bool = True) -> None:
     """Run each pipeline on `variant`: verify, compare numerics, keep the output text."""
-    reference = load_module(variant.text) if numerics and variant.element != "bf16" else None
+    reference = load_module(variant.text) if numerics else None
     for label, spec in pipelines.items():
         module = parse(variant.text)
         try:

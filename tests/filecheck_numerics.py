@@ -73,8 +73,8 @@ class NumericCase:
         """Why the evaluator cannot run this chunk (its `// numerics: pipeline only: WHY`
         line), or None. Such a chunk is still run through the pipeline, which must
         succeed and print IR that re-parses; only the before/after values are not
-        compared (buffers, bf16, and index arguments the evaluator would draw at random
-        are out of its reach)."""
+        compared (buffers, types numpy has no form of such as i7, and index arguments
+        the evaluator would draw at random are out of its reach)."""
         match = PIPELINE_ONLY.search(self.text)
         return match.group(1).strip() if match else None
 

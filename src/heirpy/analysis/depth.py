@@ -326,6 +326,7 @@ class _Walker:
         pt_muls: list[SSAValue] = []
 
         def scalar_of(value: SSAValue) -> bool:
+            value = _through_casts(value)  # extf %gamma varies as %gamma does
             if isinstance(value, BlockArgument) and value in scalars:
                 return scalars[value]
             return _outer_scalar(value)
@@ -345,7 +346,7 @@ class _Walker:
             yielded = []
         if pt_muls and self.linear_ops == before:
             self.linear_ops += 1  # a plaintext-ciphertext product: one linear op
-            for value in dict.fromkeys(outer.get(v, v) for v in pt_muls):
+            for value in dict.fromkeys(outer.get(_through_casts(v), v) for v in pt_muls):
                 self.add_weight(value)
         results = [y.materialized() if y is not None else None for y in yielded]
         # A ct x ct contraction (q·kᵀ) multiplies ciphertexts read through different maps;
@@ -523,8 +524,42 @@ def _outer_scalar(value: SSAValue) -> bool:
     return _uniform(value)
 
 
-_UNIFORM_KEEPING = frozenset({"linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape"})
+_UNIFORM_KEEPING = frozenset(
+    {"linalg.broadcast", "tensor.expand_shape", "tensor.collapse_shape", "arith.extf", "arith.truncf"}
+)
 """Ops whose result is uniform when their first operand is."""
+
+_CASTS = frozenset({"arith.extf", "arith.truncf"})
+"""Value-preserving casts for depth purposes: torch-mlir's half-precision export widens
+f16 values and constants to f32 (`extf`), computes, and narrows back (`truncf`); the
+rounding changes no level, so the cast is transparent (a cast value is as uniform, as
+plaintext and as deep as what it casts)."""
+
+
+def _through_casts(value: SSAValue) -> SSAValue:
+    """`value` with the `extf`/`truncf` ops that produce it looked through."""
+    while isinstance(value.owner, Operation) and value.owner.name in _CASTS and len(value.owner.operands) == 1:
+        value = value.owner.operands[0]
+    return value
+
+
+def _cast_generic_input(op: Operation) -> SSAValue | None:
+    """The input of a `linalg.generic` that only casts it elementwise (its body one
+    `extf`/`truncf` of the input's block argument, both maps the same permutation-free
+    identity), as torch-mlir writes a tensor's `extf`; else None."""
+    if op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1 or not op.regions:
+        return None
+    maps = _input_maps(op)
+    if len(maps) != 2 or maps[0] != maps[1]:
+        return None
+    block = op.regions[0].blocks.first
+    terminator = block.last_op if block is not None else None
+    if block is None or terminator is None or len(terminator.operands) != 1:
+        return None
+    yielded = terminator.operands[0]
+    if _through_casts(yielded) is not block.args[0] or yielded is block.args[0]:
+        return None
+    return op.operands[0]
 
 
 def _uniform(value: SSAValue) -> bool:
@@ -539,6 +574,9 @@ def _uniform(value: SSAValue) -> bool:
     owner = value.owner
     if isinstance(owner, Operation) and owner.name in _UNIFORM_KEEPING and owner.operands:
         return _uniform(owner.operands[0])
+    cast_input = _cast_generic_input(owner) if isinstance(owner, Operation) else None
+    if cast_input is not None:  # a splat f16 constant widened by an extf generic
+        return _uniform(cast_input)
     # Blobs are not needed: a uniform dense_resource weight is rare, and missing one
     # only makes the model charge a level it could have saved.
     array = constant_array(value, NO_BLOBS)

@@ -24,7 +24,7 @@ from xdsl.ir import Attribute, Operation
 from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
 from heirpy.interp.errors import op_error
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
-from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import dense_storage_dtype, element_dtype, is_float_dtype
 
 HANDLERS = HandlerTable()
 
@@ -73,8 +73,9 @@ def int_scalar(value: int, dtype: np.dtype) -> np.generic | np.ndarray:
 def dense_array(
     op: Operation, attr: DenseIntOrFPElementsAttr, dtype: np.dtype, shape: tuple[int, ...]
 ) -> np.ndarray:
-    # xDSL stores the elements little-endian in its struct format; i1 as a signed byte.
-    storage = np.dtype(attr.get_element_type().format)  # type: ignore[union-attr]
+    # xDSL stores the elements little-endian in its struct format; i1 as a signed byte,
+    # bf16 as its 16-bit pattern.
+    storage = dense_storage_dtype(attr.get_element_type())
     flat = np.frombuffer(attr.data.data, dtype=storage)
     flat = flat != 0 if dtype == np.bool_ else flat.astype(dtype, copy=False)
     count = math.prod(shape)
@@ -389,7 +390,7 @@ def cast(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray]
     if op.name == "arith.fptoui" and dtype.kind == "i":
         # Out-of-range values are poison in MLIR; in range, go through the unsigned type.
         return [value.astype(np.dtype(f"u{dtype.itemsize}")).view(dtype)]
-    if dtype.kind in "iub" and value.dtype.kind == "f":
+    if dtype.kind in "iub" and is_float_dtype(value.dtype):
         return [wrap_to(value.astype(np.int64), dtype)]
     if dtype.kind in "iub":
         return [wrap_to(value, dtype)]

@@ -46,7 +46,7 @@ from xdsl.ir import Attribute
 
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import Evaluator
-from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import element_dtype, float_eps, is_float_dtype
 from heirpy.ir.utils import element_type, static_shape
 
 
@@ -117,7 +117,7 @@ ULPS_OF_SLACK = 4
 
 def type_tolerance(dtype: np.dtype, rtol: float, atol: float) -> tuple[float, float]:
     """`(rtol, atol)` raised to `ULPS_OF_SLACK` ulps of the float `dtype` (see above)."""
-    floor = ULPS_OF_SLACK * float(np.finfo(dtype).eps)
+    floor = ULPS_OF_SLACK * float_eps(dtype)
     return max(rtol, floor), max(atol, floor)
 
 
@@ -128,7 +128,7 @@ def magnitude_tolerance(expected: np.ndarray, rtol: float, atol: float) -> tuple
     rtol, atol = type_tolerance(expected.dtype, rtol, atol)
     values = np.abs(expected[np.isfinite(expected)].astype(np.float64))
     largest = float(values.max(initial=0.0))
-    return rtol, max(atol, ULPS_OF_SLACK * float(np.finfo(expected.dtype).eps) * largest)
+    return rtol, max(atol, ULPS_OF_SLACK * float_eps(expected.dtype) * largest)
 
 
 def compare_arrays(
@@ -145,7 +145,7 @@ def compare_arrays(
             index, expected.shape, str(expected.dtype), float("inf"), float("inf"), False,
             f"{actual.shape} {actual.dtype} vs {expected.shape} {expected.dtype}",
         )
-    if expected.dtype.kind != "f":
+    if not is_float_dtype(expected.dtype):
         diff = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
         max_abs = float(diff.max(initial=0.0))
         return ResultComparison(index, expected.shape, str(expected.dtype), max_abs,
@@ -209,7 +209,7 @@ def random_input(type_: Attribute, rng: np.random.Generator) -> np.ndarray:
         if any(d < 0 for d in shape):
             raise EvaluationError(f"error: cannot draw a random input of dynamic type {type_}")
     dtype = element_dtype(type_)
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):
         return rng.standard_normal(shape).astype(dtype)
     if dtype == np.bool_:
         return rng.integers(0, 2, shape).astype(np.bool_)

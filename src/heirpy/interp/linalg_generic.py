@@ -44,7 +44,7 @@ from xdsl.traits import IsTerminator
 from heirpy.interp.dtypes import as_signed, as_unsigned, wrap_to
 from heirpy.interp.errors import EvaluationError, op_error
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
-from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import arithmetic_dtype, element_dtype, is_float_dtype
 from heirpy.ir.dialects.linalg import ReduceOp
 from heirpy.ir.utils import projection_dims
 
@@ -387,13 +387,15 @@ def _reduce_by_pattern(
                 f"{axis_letters(projection_dims(s.maps[i]) or [])},"
                 f"{axis_letters(projection_dims(s.maps[j]) or [])}->{axis_letters(kept)}"
             )
-            reduced = np.einsum(spec, inputs[i], inputs[j], optimize=True).astype(dtype, copy=False)
+            wide = arithmetic_dtype(dtype)  # bf16: einsum computes in f32, rounded once
+            lhs, rhs = inputs[i].astype(wide, copy=False), inputs[j].astype(wide, copy=False)
+            reduced = np.einsum(spec, lhs, rhs, optimize=True).astype(dtype, copy=False)
             reduced = reduced.reshape(reduced_shape)
         else:
             full = np.broadcast_to(read(np.asarray(values[a.value])), ranges)
             reduced = ufunc.reduce(full, axis=reduction_axes, keepdims=True, dtype=full.dtype)
         accumulated = np.asarray(ufunc(read(gather(s.op, init, out_map, ranges)), read(np.asarray(reduced))))
-        results.append(accumulated.astype(dtype, copy=False) if dtype.kind == "f" else wrap_to(accumulated, dtype))
+        results.append(accumulated.astype(dtype, copy=False) if is_float_dtype(dtype) else wrap_to(accumulated, dtype))
     return results
 
 

@@ -25,7 +25,7 @@ from xdsl.ir import Operation
 from heirpy.interp.errors import EvaluationError, op_error
 from heirpy.interp.linalg_generic import axis_letters, generic
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
-from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import arithmetic_dtype, element_dtype
 from heirpy.ir.dialects.linalg import NamedStructuredOp, window_values
 from heirpy.ir.utils import int_values, projection_dims
 
@@ -137,8 +137,13 @@ def convolve(
     axes = [layout.input.index(p) for p in positions]
     kernel_sizes = [kernel.shape[layout.filter.index(t)] for t in taps]
     out_sizes = [init.shape[layout.output.index(p)] for p in positions]
-    view = windows(image.astype(dtype, copy=False), axes, kernel_sizes, strides, dilations, out_sizes)
-    product = contract(view, layout.input + taps, kernel.astype(dtype, copy=False), layout.filter, layout.output)
+    wide = arithmetic_dtype(dtype)  # bf16: products summed in f32, rounded once
+    view = windows(image.astype(dtype, copy=False).astype(wide, copy=False), axes, kernel_sizes, strides,
+                   dilations, out_sizes)
+    kernel = kernel.astype(dtype, copy=False).astype(wide, copy=False)
+    product = contract(view, layout.input + taps, kernel, layout.filter, layout.output)
+    if wide != dtype:
+        return init + product.astype(dtype)
     return np.add(product, init, out=product)
 
 
@@ -247,7 +252,10 @@ def contraction(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.n
     kept = [d for d in dims[2] if d in read]
     spec = f"{axis_letters(dims[0])},{axis_letters(dims[1])}->{axis_letters(kept)}"
     dtype = init.dtype
-    product = np.einsum(spec, lhs.astype(dtype, copy=False), rhs.astype(dtype, copy=False), optimize=True)
+    wide = arithmetic_dtype(dtype)  # bf16: einsum computes in f32, rounded once
+    lhs = lhs.astype(dtype, copy=False).astype(wide, copy=False)
+    rhs = rhs.astype(dtype, copy=False).astype(wide, copy=False)
+    product = np.einsum(spec, lhs, rhs, optimize=True)
     product = product.reshape([init.shape[i] if d in read else 1 for i, d in enumerate(dims[2])])
     return [init + product.astype(dtype, copy=False)]
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from heirpy.interp.equivalence import ResultComparison, compare_arrays, magnitude_tolerance
 from heirpy.interp.npz_recipes import load_arrays
+from heirpy.ir.constants import is_float_dtype
 from heirpy.ir.diagnostics import HeirpyError
 
 
@@ -94,7 +95,7 @@ def judge_rewrite(
     changed = compare_arrays(index, before, after, rtol, atol, scale_atol=True)
     errors = (rewrite.max_abs_error, model.max_abs_error, changed.max_abs_error)
     same_form = all(x.shape == reference.shape and x.dtype == reference.dtype for x in (before, after))
-    if reference.dtype.kind != "f" or not same_form or rewrite.not_comparable:
+    if not is_float_dtype(reference.dtype) or not same_form or rewrite.not_comparable:
         # No float rule to apply (an integer result, a shape or dtype that differs, a NaN or
         # Inf in the reference): the plain comparison decides, and an exact integer result
         # that heirpy left as it was is the model's difference, not heirpy's.

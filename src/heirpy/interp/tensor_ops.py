@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 from heirpy.interp.errors import op_error
 from heirpy.interp.linalg_generic import index_grids
 from heirpy.interp.registry import EvaluatorProtocol, HandlerTable
-from heirpy.ir.constants import element_dtype
+from heirpy.ir.constants import element_dtype, is_float_dtype
 from heirpy.ir.utils import reassociation_groups
 
 HANDLERS = HandlerTable()
@@ -60,7 +60,7 @@ def empty(ev: EvaluatorProtocol, op: Operation, args: Arrays) -> list[np.ndarray
     type_ = _result_type(op)
     shape = _resolve(type_.get_shape(), iter(args))
     dtype = element_dtype(type_)
-    fill = EMPTY_FLOAT_VALUE if dtype.kind == "f" else 0
+    fill = EMPTY_FLOAT_VALUE if is_float_dtype(dtype) else 0
     return [np.full(shape, fill, dtype=dtype)]
 
 

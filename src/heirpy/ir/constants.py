@@ -33,6 +33,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -63,7 +64,43 @@ MAX_FOLDED_BYTES = 1 << 20
 
 
 class UnsupportedTypeError(HeirpyError):
-    """An element type with no numpy representation (bf16, i7, ...)."""
+    """An element type with no numpy representation (i7, f8E4M3, ...)."""
+
+
+def bfloat16_dtype() -> np.dtype:
+    """numpy's bf16: `ml_dtypes.bfloat16` (the JAX/OpenXLA package). Its arrays store
+    the 16-bit patterns MLIR stores (little-endian, the top half of an f32), and numpy's
+    ufuncs on them round each result to bf16, as MLIR's bf16 arithmetic does.
+
+    Imported on first use: loading its extension takes longer than numpy itself, and
+    only a bf16 module needs it. Without the package, bf16 has no numpy form (a fold of
+    it is skipped, evaluating it is a one-line error), as before heirpy used it."""
+    try:
+        import ml_dtypes
+    except ImportError as err:
+        raise UnsupportedTypeError("error: element type bf16 needs the ml_dtypes package") from err
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def is_float_dtype(dtype: np.dtype) -> bool:
+    """A float dtype, bf16 included (numpy gives `ml_dtypes.bfloat16` the kind "V")."""
+    return dtype.kind == "f" or dtype.name == "bfloat16"
+
+
+def float_eps(dtype: np.dtype) -> float:
+    """The machine epsilon of a float dtype (bf16: 2^-7)."""
+    if dtype.name == "bfloat16":
+        import ml_dtypes
+
+        return float(ml_dtypes.finfo(dtype).eps)
+    return float(np.finfo(dtype).eps)
+
+
+def arithmetic_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype numpy's BLAS-backed routines (einsum, matmul) can compute `dtype` in:
+    f32 for bf16 (einsum refuses it; one f32 product per bf16 pair is exact), the dtype
+    itself for the rest. The caller rounds the result back to `dtype`."""
+    return np.dtype(np.float32) if dtype.name == "bfloat16" else dtype
 
 
 _SIGNED = {1: np.dtype(np.bool_), 8: np.dtype(np.int8), 16: np.dtype(np.int16),
@@ -84,6 +121,8 @@ def element_dtype(type_: Attribute) -> np.dtype:
         return np.dtype(np.float64)
     if isinstance(type_, Float16Type):
         return np.dtype(np.float16)
+    if isinstance(type_, BFloat16Type):
+        return bfloat16_dtype()
     if isinstance(type_, IndexType):
         return np.dtype(np.int64)
     if isinstance(type_, IntegerType):
@@ -192,7 +231,7 @@ def attribute_array(value: Attribute, type_: Attribute, blobs: Blobs) -> np.ndar
     if isinstance(value, IntegerAttr) and dtype.kind in "iu":
         return np.full(shape, value.value.data, dtype=np.int64).astype(dtype)
     if isinstance(value, DenseIntOrFPElementsAttr):
-        storage = np.dtype(value.get_element_type().format)
+        storage = dense_storage_dtype(value.get_element_type())
         flat = np.frombuffer(value.data.data, dtype=storage).astype(dtype)
         count = math.prod(shape)
         if flat.size == 1 and count != 1:
@@ -254,12 +293,20 @@ def scalar_constant(value: SSAValue, blobs: Blobs) -> float | int | None:
 # ------------------------------------------------------------------------ building
 
 
+def dense_storage_dtype(element: Attribute) -> np.dtype:
+    """The dtype of a dense literal's stored bytes (xDSL's `format`; bf16 has none: its
+    bytes are bf16's little-endian bit patterns, which `ml_dtypes.bfloat16` reads)."""
+    if isinstance(element, BFloat16Type):
+        return bfloat16_dtype()
+    return np.dtype(element.format)  # type: ignore[attr-defined]
+
+
 def dense_attr(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
     """A `dense<...>` attribute of `type_` holding `array` (converted to its dtype)."""
     element = type_.get_element_type()
-    if not isinstance(element, IntegerType | IndexType | Float16Type | Float32Type | Float64Type):
+    if not isinstance(element, IntegerType | IndexType | Float16Type | BFloat16Type | Float32Type | Float64Type):
         raise ValueError(f"no dense<...> literal of element type {element}")
-    storage = np.dtype(element.format)
+    storage = dense_storage_dtype(element)
     data = np.ascontiguousarray(np.asarray(array, dtype=element_dtype(type_)).astype(storage))
     if tuple(data.shape) != tuple(type_.get_shape()):
         raise ValueError(f"array of shape {data.shape} for type {type_}")

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyDenseElement,
     AnyFloat,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FileLineColLoc,
@@ -103,15 +104,21 @@ class _BitPatternElement(Parser._TensorLiteralElement):
         is_int = isinstance(self.value, int) and not isinstance(self.value, bool)
         if is_hex and is_int and isinstance(element_type, AnyFloat):
             try:
-                return float_from_bits(int(self.value), element_type.bitwidth)
+                return float_from_bits(int(self.value), element_type.bitwidth, isinstance(element_type, BFloat16Type))
             except ValueError as err:
                 parser.raise_error(str(err), at_position=self.span)
         return super().to_type(parser, element_type)
 
 
-def float_from_bits(bits: int, width: int) -> float:
-    """The float whose IEEE bit pattern (of `width` bits) is `bits`."""
+def float_from_bits(bits: int, width: int, bfloat: bool = False) -> float:
+    """The float whose IEEE bit pattern (of `width` bits) is `bits`; with `bfloat`, the
+    bf16 pattern (the top half of an f32's: `0x3FC0` is 1.5, not f16's 1.9375)."""
     formats = {16: "<e", 32: "<f", 64: "<d"}
+    if bfloat:
+        if not 0 <= bits < (1 << 16):
+            raise ValueError(f"no bf16 has the bit pattern {bits:#x}")
+        (value,) = struct.unpack("<f", (bits << 16).to_bytes(4, "little"))
+        return float(value)
     if width not in formats or not 0 <= bits < (1 << width):
         raise ValueError(f"no f{width} has the bit pattern {bits:#x}")
     if width == 16 and bits & 0x7C00 == 0x7C00 and bits & 0x3FF:

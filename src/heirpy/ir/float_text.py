@@ -6,18 +6,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
 from xdsl.ir import Attribute
 
 __all__ = ["apfloat_text", "mlir_float_text"]
 
 
-_SIGNIFICAND_BITS: Mapping[type[Attribute], int] = {Float16Type: 11, Float32Type: 24, Float64Type: 53}
+MLIRFloat = Float16Type | BFloat16Type | Float32Type | Float64Type
+"""The float types whose literals heirpy spells as MLIR does."""
+
+_SIGNIFICAND_BITS: Mapping[type[Attribute], int] = {Float16Type: 11, BFloat16Type: 8, Float32Type: 24, Float64Type: 53}
 """Precision (significand bits, hidden bit included) of the float types whose values
 heirpy spells as MLIR does; other float types print as xDSL spells them."""
 
 
-def _round_trips(text: str, value: float, type_: Float16Type | Float32Type | Float64Type) -> bool:
+def _round_trips(text: str, value: float, type_: MLIRFloat) -> bool:
     return type_.unpack(type_.pack([float(text)]), 1)[0] == value
 
 
@@ -97,7 +100,7 @@ def apfloat_text(
     return f"{sign}0.{'0' * (-msd - 1)}{digits}"
 
 
-def mlir_float_text(value: float, type_: Float16Type | Float32Type | Float64Type) -> str:
+def mlir_float_text(value: float, type_: MLIRFloat) -> str:
     """A float literal as MLIR's AsmPrinter writes it: APFloat's `%e`-like form with 6
     digits (`1.500000e+00`) when it reads back as the same value; else APFloat's
     default spelling (`1.1920929E-7`) when that has a decimal point; else, and for

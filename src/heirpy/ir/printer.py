@@ -271,7 +271,7 @@ class MLIRPrinter(Printer):
         super()._print_results(op)
 
     def print_float(self, value: float, type: AnyFloat) -> None:
-        if isinstance(type, (Float16Type, Float32Type, Float64Type)):
+        if isinstance(type, (Float16Type, BFloat16Type, Float32Type, Float64Type)):
             self.print_string(mlir_float_text(value, type))
         else:
             super().print_float(value, type)
@@ -349,18 +349,23 @@ class MLIRPrinter(Printer):
         number (a whole network's weights: 270k of them); numpy compares the same values
         (NaN unequal to itself, -0.0 equal to 0.0, as Python's `==` has them)."""
         element = attribute.get_element_type()
-        if not isinstance(element, IntegerType | IndexType | Float16Type | Float32Type | Float64Type):
+        if not isinstance(element, IntegerType | IndexType | Float16Type | BFloat16Type | Float32Type | Float64Type):
             return False
         data = attribute.data.data
         count = len(attribute)
         if count <= _MAX_DECIMAL_ELEMENTS or count * element.compile_time_size != len(data):
             return False
-        splat = _splat_by_bytes(data, element.compile_time_size, element.format)
+        # bf16 has no struct format (xDSL's is f16's): numpy tells its splats
+        size = element.compile_time_size
+        splat = None if isinstance(element, BFloat16Type) else _splat_by_bytes(data, size, element.format)
         if splat is None:
             # here: printing most modules (and every CLI's start) needs no numpy
             import numpy as np
 
-            values = np.frombuffer(data, dtype=np.dtype(element.format))
+            if isinstance(element, BFloat16Type):  # a bf16 is the top half of an f32
+                values = (np.frombuffer(data, dtype="<u2").astype("<u4") << 16).view("<f4")
+            else:
+                values = np.frombuffer(data, dtype=np.dtype(element.format))
             splat = bool(np.all(values == values[0]))
         if splat:
             return False  # a splat prints its one element

@@ -112,9 +112,11 @@ def adds_only_unit_dims(source: Sequence[int], result: Sequence[int]) -> bool:
 
 
 def matvec_ops(matrix: np.ndarray, vector: SSAValue, init: SSAValue, element: Attribute) -> list[Operation]:
-    """`linalg.matvec ins(matrix, vector) outs(init)` with `matrix` as a constant."""
+    """`linalg.matvec ins(matrix, vector) outs(init)` with `matrix` as a constant of
+    `element`; the result has the init's type (an f16 matrix and vector accumulate into an
+    f32 init in torch-mlir's half-precision form)."""
     weight = dense_constant(matrix, TensorType(element, list(matrix.shape)))
-    out_type = TensorType(element, [matrix.shape[0]])
+    out_type = TensorType(element_of(init.type), [matrix.shape[0]])
     op = MatvecOp([weight.result, vector], [init], [out_type])
     return [weight, op]
 

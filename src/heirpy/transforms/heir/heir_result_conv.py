@@ -320,18 +320,23 @@ class ResultThroughConv(LegalizePattern[tensor.ExpandShapeOp]):
         self, x: SSAValue, matrix: np.ndarray, init: np.ndarray, grid: ResultGrid, channels: int,
         out_type: TensorType,
     ) -> list[Operation]:
-        """expand %x to 1 x channels x 1 x 1, pad by P, conv with `grid.filter_of(matrix)`."""
+        """expand %x to 1 x channels x 1 x 1, pad by P, conv with `grid.filter_of(matrix)`.
+
+        %x keeps its element type through the expand and the pad (an f16 vector feeding an
+        f32 accumulator, as torch-mlir's f16 form has it: the conv casts its input to the
+        output type, as the op it replaces did); the filter and init are the output's."""
         element = element_of(out_type)
+        x_element = element_of(x.type)
         dtype = element_dtype(out_type)
-        in_type = TensorType(element, [1, channels, 1, 1])
+        in_type = TensorType(x_element, [1, channels, 1, 1])
         expand = tensor.ExpandShapeOp(x, [], reassociation_attr([[0, 1, 2, 3]]), [1, channels, 1, 1], in_type)
         ops: list[Operation] = [expand]
         data = expand.results[0]
         p = grid.pad
         if p > 0:
-            assert isinstance(element, AnyFloat)
-            zero = arith.ConstantOp(FloatAttr(0.0, element))
-            padded_type = TensorType(element, [1, channels, 2 * p + 1, 2 * p + 1])
+            assert isinstance(x_element, AnyFloat)
+            zero = arith.ConstantOp(FloatAttr(0.0, x_element))
+            padded_type = TensorType(x_element, [1, channels, 2 * p + 1, 2 * p + 1])
             pad = zero_pad(data, [0, 0, p, p], padded_type, zero.result)
             ops += [zero, pad]
             data = pad.results[0]

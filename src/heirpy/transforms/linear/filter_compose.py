@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from heirpy.ir.constants import is_float_dtype
 from heirpy.ir.utils import int_pair, window_out_size
 from heirpy.transforms.linear.linear_maps import sum_pool_nchw
 
@@ -105,7 +106,7 @@ def compose_filter(
     gh, gw = geometry.composed_size()
     (dh, dw), (ph, pw) = geometry.conv_dilations, geometry.pool_window
     (oh, ow) = geometry.pool_offset_step()
-    wide = np.float64 if filter.dtype.kind == "f" else np.int64
+    wide = np.float64 if is_float_dtype(filter.dtype) else np.int64
     source: np.ndarray = filter.astype(wide)
     out: np.ndarray = np.zeros((f, c, gh, gw), dtype=wide)
     for py in range(ph):
@@ -126,7 +127,7 @@ def pooled_constant(
 ) -> np.ndarray:
     """`(pool_init + sumpool(conv_init)) / divisor`: the fused op's constant term."""
     pooled = sum_pool_nchw(
-        conv_init.astype(np.float64 if conv_init.dtype.kind == "f" else np.int64),
+        conv_init.astype(np.float64 if is_float_dtype(conv_init.dtype) else np.int64),
         geometry.pool_window,
         geometry.pool_strides,
         geometry.pool_dilations,

@@ -1,6 +1,6 @@
 // Constant folds that must not happen: a fill, broadcast, transpose or slice of a
 // constant stays an op when its result is dynamic, a buffer (no result to replace), or
-// of an element type numpy cannot hold (bf16). Each guard is reached by one case here.
+// of an element type numpy cannot hold (i7). Each guard is reached by one case here.
 // The cases the evaluator cannot run say so (`numerics: pipeline only`): for them the
 // numeric test only checks that the pipeline succeeds and its output re-parses.
 // RUN: heirpy-opt %s --split-input-file -p linalg-canonicalizations | filecheck %s
@@ -18,9 +18,22 @@ func.func @fill_dynamic(%n: index) -> tensor<?xf32> {
 
 // -----
 
-// numerics: pipeline only: the evaluator has no bf16 (numpy has no such type)
+// numerics: pipeline only: the evaluator has no i7 (numpy has no such type)
+// CHECK-LABEL: func.func @fill_i7(
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : i7) outs(%{{.*}} : tensor<4xi7>) -> tensor<4xi7>
+// CHECK-NEXT: return %[[F]]
+func.func @fill_i7() -> tensor<4xi7> {
+  %c = arith.constant 5 : i7
+  %e = tensor.empty() : tensor<4xi7>
+  %f = linalg.fill ins(%c : i7) outs(%e : tensor<4xi7>) -> tensor<4xi7>
+  return %f : tensor<4xi7>
+}
+
+// -----
+
+// bf16 has a numpy type (ml_dtypes.bfloat16): its fill folds like f16's.
 // CHECK-LABEL: func.func @fill_bf16(
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : bf16) outs(%{{.*}} : tensor<4xbf16>) -> tensor<4xbf16>
+// CHECK-NEXT: %[[F:.*]] = arith.constant dense<1.500000e+00> : tensor<4xbf16>
 // CHECK-NEXT: return %[[F]]
 func.func @fill_bf16() -> tensor<4xbf16> {
   %c = arith.constant 1.5 : bf16

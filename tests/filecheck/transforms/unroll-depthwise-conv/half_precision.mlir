@@ -54,7 +54,6 @@ func.func @bf16_into_f32(%x: tensor<1x2x4x4xbf16>, %w: tensor<2x2x2xbf16>, %init
   return %r : tensor<1x2x3x3xf32>
 }
 // A filter known only at run time is read through rank-reducing slices, still bf16.
-// numerics: pipeline only: bf16 has no numpy type, the evaluator cannot run it
 // CHECK-LABEL: func.func @bf16_into_f32
 // CHECK-COUNT-4: tensor.extract_slice %w{{.*}} to tensor<2xbf16>
 // CHECK:       ^bb0(%[[X0:[0-9a-z_]+]]: bf16, {{.*}}: f32, %{{.*}}: f32):
