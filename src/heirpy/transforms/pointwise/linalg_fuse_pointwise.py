@@ -61,6 +61,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     no_recompute,
     operand_shapes,
     read_splits,
+    recompute_only_along_reductions,
     refine_loops,
     single_user,
     source_map,
@@ -307,16 +308,23 @@ def producer_fusion_maps(
     consumer_sizes: Sequence[int],
     operand: int,
     producer_maps: Sequence[AffineMap],
+    consumer_kinds: Sequence[str] | None = None,
 ) -> list[AffineMap] | None:
     """Maps of the producer's inputs over the consumer's loops, or None if illegal.
 
     Pure: the producer's output map must be a permutation (so each of its loops is one
     index expression of the consumer), the consumer must read every producer element
     once (`no_recompute`: a broadcast read would recompute a small producer over a large
-    shape), and every loop must stay a bare result of some map.
+    shape), and every loop must stay a bare result of some map. Given the consumer's
+    loop kinds (`consumer_kinds`), a read that recomputes the producer only along the
+    consumer's reduction loops is legal too (`recompute_only_along_reductions`).
     """
     read = consumer_maps[operand]
-    if not no_recompute(read, consumer_sizes):
+    if not no_recompute(read, consumer_sizes) and not (
+        consumer_kinds is not None
+        and "reduction" in consumer_kinds
+        and recompute_only_along_reductions(read, consumer_sizes, consumer_kinds)
+    ):
         return None
     inverse = inverse_of_permutation(producer_maps[-1])
     if inverse is None:
@@ -341,9 +349,31 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
     Legality: the producer has one result with one use, only parallel loops, a
     permutation output map, no `linalg.index`, and its body does not read its init; the
     consumer reads every producer element exactly once (`producer_fusion_maps`).
+
+    With `into_reductions` (IREE's rule, `iree-prepare`), a producer may also be
+    recomputed along a consumer's reduction loops, as long as the consumer reads it
+    through every non-unit parallel loop and no reduction loop:
+
+        %s = linalg.generic {reduction over d1} ins(%x) ...           -> tensor<8x1xf32>
+        %m = linalg.generic {maps = [id, id]} ins(%s) { divf %s, 40 }   -> tensor<8x1xf32>
+        %v = linalg.generic {maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0, 0), (d0, d1) -> (d0, 0)],
+               iterator_types = ["parallel", "reduction"]} ins(%x, %m) { (x - m)^2 + acc }
+      ==>
+        %v = linalg.generic {maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0, 0), ...]} ins(%x, %s)
+               { m = divf %s, 40; (x - m)^2 + acc }
+
+    Why: IREE fuses an elementwise producer into an elementwise consumer's dispatch,
+    and a reduction's full-space consumer into the reduction's, but an elementwise op
+    on a reduced tensor that a reduction reads through a broadcast joins neither: it
+    is a dispatch of its own (a LayerNorm's mean, `sum / C`, read by the variance's
+    reduction: 3 dispatches where the raw IR formed 2). The recompute is invariant in
+    the reduction loops.
     """
 
     op_types = (GenericOp,)
+
+    def __init__(self, into_reductions: bool = False) -> None:
+        self.into_reductions = into_reductions
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
@@ -355,6 +385,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
         sizes = loop_sizes(maps, shapes)
         if sizes is None:
             return
+        kinds = iterator_kinds(op.iterator_types)
         for index, value in enumerate(op.inputs):
             producer = value.op if isinstance(value, OpResult) else None
             if not isinstance(producer, GenericOp) or single_user(value) is not op:
@@ -367,7 +398,9 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
                 or producer.body.block.args[-1].uses
             ):
                 continue
-            new_input_maps = producer_fusion_maps(maps, sizes, index, affine_maps(producer.indexing_maps))
+            new_input_maps = producer_fusion_maps(
+                maps, sizes, index, affine_maps(producer.indexing_maps), kinds if self.into_reductions else None
+            )
             if new_input_maps is None:
                 continue
             rewriter.replace(op, _fuse(op, index, producer, new_input_maps))
@@ -474,16 +507,20 @@ class TransposeToGeneric(OpPattern[TransposeOp]):
 # ------------------------------------------------------------------ entry points
 
 
-def populate_linalg_fuse_pointwise_patterns(*, kernels: bool = True) -> list[PatternSet]:
+def populate_linalg_fuse_pointwise_patterns(
+    *, kernels: bool = True, into_reductions: bool = False
+) -> list[PatternSet]:
     """The two phases of this pass, also run by `linalg-fuse-ops`: pointwise fusion
     (read through layout chains, inline producers), walked consumers first so that
     producers keep permutation output maps; then, after every other fusion, kernel
     formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`, and then
-    kernels that feed a `tensor.concat` write their slices of it themselves."""
+    kernels that feed a `tensor.concat` write their slices of it themselves.
+    `into_reductions`: producers may be recomputed along a consumer's reduction loops
+    (`FuseElementwiseProducer`, IREE's rule)."""
     pointwise = PatternSet.of(
         ElementwiseToGeneric(),
         AbsorbLayoutChain(),
-        FuseElementwiseProducer(),
+        FuseElementwiseProducer(into_reductions),
         TransposeToGeneric(),
         walk_reverse=True,
     )
@@ -508,13 +545,18 @@ class LinalgFusePointwisePass(ModulePass):
           tensor_ext.yield %s
         }
 
-    Options: `kernels=false` stops after the pointwise phase (standard linalg only).
+    Options: `kernels=false` stops after the pointwise phase (standard linalg only);
+    `into-reductions=true` lets a pointwise producer be recomputed along a consumer's
+    reduction loops (IREE's rule, see `FuseElementwiseProducer`; `iree-prepare` sets it).
     (tests/filecheck/transforms/linalg-fuse-pointwise/docstring.mlir runs this example.)
     """
 
     name = "linalg-fuse-pointwise"
 
     kernels: bool = True
+    into_reductions: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels))
+        apply_pattern_sets(
+            op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels, into_reductions=self.into_reductions)
+        )
