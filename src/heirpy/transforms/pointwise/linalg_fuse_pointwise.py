@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -190,6 +190,19 @@ def plan_absorb(
     return AbsorbPlan(tuple(new_maps), new_kinds, groups, shape)
 
 
+def keeps_reduction_space(op: GenericOp, maps: Sequence[AffineMap], kinds: Sequence[str]) -> bool:
+    """`op` may have its loops refined under IREE's rule: it has no reduction loop and
+    reads no computed tensor through a broadcast (a reduced tensor: a mean, a variance).
+    Constants read through a broadcast (a bias) do not count."""
+    if "reduction" in kinds:
+        return False
+    for value, amap in zip(op.inputs, maps, strict=False):
+        broadcast = len(amap.used_dims()) < amap.num_dims
+        if broadcast and not (isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)):
+            return False
+    return True
+
+
 class AbsorbLayoutChain(OpPattern[GenericOp]):
     """Read through reshape/transpose/broadcast chains with an affine map.
 
@@ -209,9 +222,20 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
     infer its bound), the output is written as an `expand_shape` view of its init and
     `collapse_shape`d back -- views, not kernels. Broadcast operands stay small: the map
     just skips the broadcast loops. The chain ops are erased once nothing reads them.
+
+    With `iree_reductions` (IREE's rule, `iree-prepare`), no loop is refined in a
+    generic that has reduction loops or reads a computed (non-constant) tensor through a
+    broadcast, i.e. in a reduction or in one of its pointwise consumers
+    (`keeps_reduction_space`): IREE fuses a reduction and its consumers into one
+    dispatch only over one loop space, so a LayerNorm whose ops read a reshape chain
+    (MobileViT's unfolded patches) split into more dispatches once some of its ops ran
+    over refined loops and others did not.
     """
 
     op_types = (GenericOp,)
+
+    def __init__(self, iree_reductions: bool = False) -> None:
+        self.iree_reductions = iree_reductions
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
@@ -220,6 +244,7 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
         if shapes is None:
             return
         maps, kinds = affine_maps(op.indexing_maps), iterator_kinds(op.iterator_types)
+        keep_loops = self.iree_reductions and not keeps_reduction_space(op, maps, kinds)
         for index, value in enumerate(op.inputs):
             source, steps, chain = layout_chain(value)
             source_shape = shape_of(source)
@@ -234,7 +259,7 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
             plan = plan_absorb(maps, kinds, shapes, index, axis_map)
             if plan is None or (plan.out_groups is not None and len(op.outputs) != 1):
                 continue
-            if len(plan.kinds) != len(kinds) and _uses_index(op):
+            if len(plan.kinds) != len(kinds) and (_uses_index(op) or keep_loops):
                 continue
             inputs = list(op.inputs)
             inputs[index] = source
@@ -350,7 +375,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
     permutation output map, no `linalg.index`, and its body does not read its init; the
     consumer reads every producer element exactly once (`producer_fusion_maps`).
 
-    With `into_reductions` (IREE's rule, `iree-prepare`), a producer may also be
+    With `iree_reductions` (IREE's rule, `iree-prepare`), a producer may also be
     recomputed along a consumer's reduction loops, as long as the consumer reads it
     through every non-unit parallel loop and no reduction loop:
 
@@ -372,8 +397,8 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
 
     op_types = (GenericOp,)
 
-    def __init__(self, into_reductions: bool = False) -> None:
-        self.into_reductions = into_reductions
+    def __init__(self, iree_reductions: bool = False) -> None:
+        self.iree_reductions = iree_reductions
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
@@ -399,7 +424,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
             ):
                 continue
             new_input_maps = producer_fusion_maps(
-                maps, sizes, index, affine_maps(producer.indexing_maps), kinds if self.into_reductions else None
+                maps, sizes, index, affine_maps(producer.indexing_maps), kinds if self.iree_reductions else None
             )
             if new_input_maps is None:
                 continue
@@ -508,19 +533,19 @@ class TransposeToGeneric(OpPattern[TransposeOp]):
 
 
 def populate_linalg_fuse_pointwise_patterns(
-    *, kernels: bool = True, into_reductions: bool = False
+    *, kernels: bool = True, iree_reductions: bool = False
 ) -> list[PatternSet]:
     """The two phases of this pass, also run by `linalg-fuse-ops`: pointwise fusion
     (read through layout chains, inline producers), walked consumers first so that
     producers keep permutation output maps; then, after every other fusion, kernel
     formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`, and then
     kernels that feed a `tensor.concat` write their slices of it themselves.
-    `into_reductions`: producers may be recomputed along a consumer's reduction loops
+    `iree_reductions`: producers may be recomputed along a consumer's reduction loops
     (`FuseElementwiseProducer`, IREE's rule)."""
     pointwise = PatternSet.of(
         ElementwiseToGeneric(),
-        AbsorbLayoutChain(),
-        FuseElementwiseProducer(into_reductions),
+        AbsorbLayoutChain(iree_reductions),
+        FuseElementwiseProducer(iree_reductions),
         TransposeToGeneric(),
         walk_reverse=True,
     )
@@ -546,7 +571,7 @@ class LinalgFusePointwisePass(ModulePass):
         }
 
     Options: `kernels=false` stops after the pointwise phase (standard linalg only);
-    `into-reductions=true` lets a pointwise producer be recomputed along a consumer's
+    `iree-reductions=true` lets a pointwise producer be recomputed along a consumer's
     reduction loops (IREE's rule, see `FuseElementwiseProducer`; `iree-prepare` sets it).
     (tests/filecheck/transforms/linalg-fuse-pointwise/docstring.mlir runs this example.)
     """
@@ -554,9 +579,9 @@ class LinalgFusePointwisePass(ModulePass):
     name = "linalg-fuse-pointwise"
 
     kernels: bool = True
-    into_reductions: bool = False
+    iree_reductions: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         apply_pattern_sets(
-            op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels, into_reductions=self.into_reductions)
+            op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels, iree_reductions=self.iree_reductions)
         )
