@@ -34,6 +34,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     Float32Type,
@@ -47,7 +48,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
-from heirpy.ir.constants import Blobs, ContextBlobs, attribute_array, dense_attr
+from heirpy.ir.constants import Blobs, ContextBlobs, attribute_array
 
 F32 = Float32Type()
 
@@ -76,7 +77,11 @@ def _constant_value(op: arith.ConstantOp, blobs: Blobs) -> Attribute | None:
     new_type = demoted_type(type_)
     if array is None or not isinstance(new_type, TensorType):
         return None
-    return dense_attr(array.astype(np.float32), new_type)
+    # Every element stored, as the parser stores `dense<8.0> : tensor<4x1xf32>`, so that CSE
+    # sees the demoted constant equal to an f32 twin the input wrote (a splat still prints
+    # as one value).
+    data = np.ascontiguousarray(array, dtype=np.float32)
+    return DenseIntOrFPElementsAttr(new_type, BytesAttr(data.tobytes()))
 
 
 def _has_f64(attr: Attribute) -> bool:
