@@ -203,6 +203,16 @@ def keeps_reduction_space(op: GenericOp, maps: Sequence[AffineMap], kinds: Seque
     return True
 
 
+def chain_dies(chain: Sequence[Operation], reader: Operation) -> bool:
+    """Absorbing `chain` into `reader` leaves the chain without users: each link's
+    result is read only by the next link, the last one's only by `reader`."""
+    for k, link in enumerate(chain):
+        reader_of_link = chain[k + 1] if k + 1 < len(chain) else reader
+        if any(use.operation is not reader_of_link for result in link.results for use in result.uses):
+            return False
+    return True
+
+
 class AbsorbLayoutChain(OpPattern[GenericOp]):
     """Read through reshape/transpose/broadcast chains with an affine map.
 
@@ -229,7 +239,12 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
     (`keeps_reduction_space`): IREE fuses a reduction and its consumers into one
     dispatch only over one loop space, so a LayerNorm whose ops read a reshape chain
     (MobileViT's unfolded patches) split into more dispatches once some of its ops ran
-    over refined loops and others did not.
+    over refined loops and others did not. And a chain is absorbed only when it will die:
+    every other reader of it may absorb it too (`_chain_will_die`). A chain a reader
+    keeps stays a copy anyway, and a consumer reading its source directly then needs the
+    source in its own layout too, so IREE can no longer fold the layout op into the
+    producer (MobileViT's residual add read the 1x1 conv's output through the unfold
+    chain the LayerNorm's reduction keeps: one more transpose dispatch).
     """
 
     op_types = (GenericOp,)
@@ -237,29 +252,40 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
     def __init__(self, iree_reductions: bool = False) -> None:
         self.iree_reductions = iree_reductions
 
-    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
-        if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
-            return  # memref form: leave alone
+    def plan(self, op: Operation, index: int) -> AbsorbPlan | None:
+        """How `op` would read its input `index`'s layout chain's source, or None if it may not."""
+        if not isinstance(op, GenericOp) or len(op.res) != len(op.outputs) or len(op.outputs) == 0:
+            return None  # memref form: leave alone
         shapes = operand_shapes(op)
-        if shapes is None:
-            return
+        if shapes is None or index >= len(op.inputs):
+            return None  # no static shapes, or the value is an init (outs), not an input
+        value = op.inputs[index]
         maps, kinds = affine_maps(op.indexing_maps), iterator_kinds(op.iterator_types)
+        source, steps, _ = layout_chain(value)
+        source_shape = shape_of(source)
+        if not steps or source_shape is None:
+            return None
+        try:
+            axis_map = trace(source_shape, steps)
+        except ValueError:
+            return None  # malformed chain: the verifier's business, not ours
+        if axis_map is None:
+            return None
+        plan = plan_absorb(maps, kinds, shapes, index, axis_map)
+        if plan is None or (plan.out_groups is not None and len(op.outputs) != 1):
+            return None
         keep_loops = self.iree_reductions and not keeps_reduction_space(op, maps, kinds)
+        if len(plan.kinds) != len(kinds) and (_uses_index(op) or keep_loops):
+            return None
+        return plan
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         for index, value in enumerate(op.inputs):
-            source, steps, chain = layout_chain(value)
-            source_shape = shape_of(source)
-            if not steps or source_shape is None:
+            plan = self.plan(op, index)
+            if plan is None:
                 continue
-            try:
-                axis_map = trace(source_shape, steps)
-            except ValueError:
-                continue  # malformed chain: the verifier's business, not ours
-            if axis_map is None:
-                continue
-            plan = plan_absorb(maps, kinds, shapes, index, axis_map)
-            if plan is None or (plan.out_groups is not None and len(op.outputs) != 1):
-                continue
-            if len(plan.kinds) != len(kinds) and (_uses_index(op) or keep_loops):
+            source, _, chain = layout_chain(value)
+            if self.iree_reductions and not self._chain_will_die(chain, op):
                 continue
             inputs = list(op.inputs)
             inputs[index] = source
@@ -274,6 +300,17 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
                 rewriter.replace(op, _rebuild_expanded(op, inputs, plan, body))
             _erase_dead(chain, rewriter)
             return
+
+    def _chain_will_die(self, chain: Sequence[Operation], reader: Operation) -> bool:
+        """Every other reader of the chain's end may absorb it too, and no other op reads
+        a link in between (`chain_dies` once they have)."""
+        if not chain:
+            return True
+        end = chain[-1].results[0]
+        others = [(use.operation, use.index) for use in end.uses if use.operation is not reader]
+        if any(self.plan(other, index) is None for other, index in others):
+            return False
+        return chain_dies(chain[:-1], chain[-1]) if len(chain) > 1 else True
 
 
 _GENERIC_PROPERTIES = frozenset(("indexing_maps", "iterator_types", "doc", "library_call", "operandSegmentSizes"))
