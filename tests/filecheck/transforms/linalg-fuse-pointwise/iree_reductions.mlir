@@ -3,7 +3,8 @@
 // tensor that a reduction reads through a broadcast as a dispatch of its own):
 // (1) such a pointwise producer is recomputed inside the reduction (a LayerNorm's mean in its
 //     variance), only along the reduction's loops; (2) no loop is refined in a reduction or
-//     in a generic reading a computed tensor through a broadcast. Default off: the main
+//     in a generic reading a computed tensor through a broadcast; (3) a layout chain is
+//     absorbed only if every other reader of it may absorb it too. Default off: the main
 //     pipeline fuses as before (DEFAULT). The whole-LayerNorm dispatch counts through
 //     iree-compile: tests/unit/test_iree_never_worse.py.
 // RUN: heirpy-opt %s -p 'linalg-fuse-pointwise{kernels=false iree-reductions=true}' | filecheck %s
@@ -17,8 +18,10 @@
 // RUN: heirpy-equiv %s %t --function reduction_through_a_reshape | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function bias_through_a_reshape | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function reduced_operand_through_a_reshape | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function shared_chain | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function shared_transpose | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
-// MLIR-COUNT-7: func.func @
+// MLIR-COUNT-9: func.func @
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #red = affine_map<(d0, d1) -> (d0, 0)>
@@ -211,3 +214,58 @@ func.func @reduced_operand_through_a_reshape(%x: tensor<4x2x4xf32>, %m: tensor<4
 // DEFAULT-LABEL: func.func @reduced_operand_through_a_reshape
 // DEFAULT-NOT:   tensor.collapse_shape
 // DEFAULT:       linalg.generic {{.*}} ins(%x, %m :
+
+// (3) A chain read by a reduction that keeps it (its rows would be refined) and by a
+// pointwise op that could absorb it: under IREE's rule the pointwise op reads the chain too,
+// so IREE sees one layout of %x (by default each reader goes its own way).
+func.func @shared_chain(%x: tensor<2x2x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %b = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %r = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x2x8xf32> into tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x1xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %s = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]} ins(%r : tensor<4x8xf32>) outs(%z : tensor<4x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %v = arith.addf %in, %acc : f32
+    linalg.yield %v : f32
+  } -> tensor<4x1xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%r, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %v = arith.addf %in, %bias : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %s, %y : tensor<4x1xf32>, tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @shared_chain
+// CHECK:       %[[R:.*]] = tensor.collapse_shape %x
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[R]] :
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%[[R]], %b :
+// DEFAULT-LABEL: func.func @shared_chain
+// DEFAULT-NOT:   tensor.collapse_shape %x
+// DEFAULT:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%x :
+// DEFAULT:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins(%x, %b :
+
+// (3), other side: a transpose read by two pointwise ops, both of which may absorb it:
+// both read %x directly and the transpose goes.
+func.func @shared_transpose(%x: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %et = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.transpose ins(%x : tensor<8x4xf32>) outs(%et : tensor<4x8xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<4x8xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.mulf %in, %in : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @shared_transpose
+// CHECK-NOT:   linalg.transpose
+// CHECK:       linalg.generic {{.*}} ins(%x :
+// CHECK:       linalg.generic {{.*}} ins(%x :
+// CHECK:       return
