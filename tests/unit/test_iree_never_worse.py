@@ -11,7 +11,9 @@ reports) and dispatches run (`flow.dispatch` ops). The rules that fix them: `dem
 (compute torch-mlir's f64 variance in f32, as IREE does, so its f32 twin merges before
 heirpy fuses) and `linalg-fuse-ops{iree-reductions=true}` (a reduction and its pointwise
 consumers keep one loop space; a pointwise op on a reduced tensor that a reduction reads
-is recomputed in it). The patches case needs both: each alone is checked to miss.
+is recomputed in it; a layout chain is absorbed only where every reader absorbs it). The
+patches case misses without the reduction rules (checked); on these two, demotion alone
+is not needed (on MobileViT-xxs it saves one more dispatch: 188 -> 187).
 """
 
 from __future__ import annotations
@@ -64,21 +66,16 @@ def test_iree_prepare_forms_no_more_dispatches_than_raw(case: str) -> None:
     assert ours[0] <= raw_counts[0] and ours[1] <= raw_counts[1], (case, raw_counts, ours)
 
 
-WITHOUT_DEMOTION = (
-    "linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},"
-    "lower-tensor-ext,unroll-depthwise-conv"
-)
-WITHOUT_REDUCTION_RULE = (
+WITHOUT_REDUCTION_RULES = (
     "linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1},"
     "lower-tensor-ext,unroll-depthwise-conv"
 )
 
 
-@pytest.mark.parametrize("pipeline", [WITHOUT_DEMOTION, WITHOUT_REDUCTION_RULE])
-def test_each_rule_alone_misses_on_the_patches(pipeline: str) -> None:
-    """The reproducer is sharp: drop either rule and IREE forms more dispatches than raw."""
+def test_without_the_reduction_rules_the_patches_miss() -> None:
+    """The reproducer is sharp: without `iree-reductions` IREE forms more dispatches than raw."""
     raw = (INPUTS / "layernorm_patches.mlir").read_text()
-    assert _counts(_prepared(raw, pipeline))[1] > _counts(raw)[1]
+    assert _counts(_prepared(raw, WITHOUT_REDUCTION_RULES))[1] > _counts(raw)[1]
 
 
 @pytest.mark.parametrize("case", CASES)
