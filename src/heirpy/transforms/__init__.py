@@ -70,6 +70,12 @@ def _unroll_depthwise_conv() -> type[ModulePass]:
     return UnrollDepthwiseConvPass
 
 
+def _demote_f64() -> type[ModulePass]:
+    from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
+
+    return DemoteF64Pass
+
+
 def _legalize_for_heir() -> type[ModulePass]:
     from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass
 
@@ -115,6 +121,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "linalg-fuse-ops": _linalg_fuse_ops,
     "lower-tensor-ext": _lower_tensor_ext,
     "unroll-depthwise-conv": _unroll_depthwise_conv,
+    "demote-f64": _demote_f64,
     "legalize-for-heir": _legalize_for_heir,
     "heir-prepare": _heir_prepare,
     "iree-prepare": _iree_prepare,

@@ -67,6 +67,7 @@ def populate_linalg_fuse_ops_patterns(
     rule: CostRule | None = None,
     bias_into_init: bool = False,
     pass_name: str = "linalg-fuse-linear-chains",
+    iree_reductions: bool = False,
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-linear-ops`,
@@ -74,7 +75,8 @@ def populate_linalg_fuse_ops_patterns(
     run; `slot_budget` is the linear-chain group's, `rule` the cost rule of the
     conv-pool and linear-chain groups, `bias_into_init` the linear-op group's bias
     rule (false here: a bias left as an add is the epilogue of its kernel, and IREE
-    moves a non-zero init of a named op back out into an add)."""
+    moves a non-zero init of a named op back out into an add), `iree_reductions` the
+    pointwise group's (`linalg-fuse-pointwise{iree-reductions=true}`, IREE's rule)."""
     sets: list[PatternSet] = []
     if linear_ops:
         sets += populate_linalg_fuse_linear_ops_patterns(ctx, bias_into_init)
@@ -83,7 +85,7 @@ def populate_linalg_fuse_ops_patterns(
     if linear_chains:
         sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule, pass_name)
     if pointwise:
-        sets += populate_linalg_fuse_pointwise_patterns()
+        sets += populate_linalg_fuse_pointwise_patterns(iree_reductions=iree_reductions)
     return sets
 
 
@@ -105,7 +107,8 @@ class LinalgFuseOpsPass(ModulePass):
     `max-weight-growth` and `max-mac-growth` are the cost rule of the conv-pool and
     linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`;
     `bias-into-init` is the linear-op group's bias rule (default false, unlike
-    `linalg-fuse-linear-ops`); the order is in
+    `linalg-fuse-linear-ops`); `iree-reductions` the pointwise group's (default
+    false, as `linalg-fuse-pointwise`); the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """
@@ -128,6 +131,9 @@ class LinalgFuseOpsPass(ModulePass):
     bias_into_init: bool = False
     """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
     HEIR's, is true)."""
+    iree_reductions: bool = False
+    """The pointwise group's rule for producers read by reductions (see
+    `linalg-fuse-pointwise`; `iree-prepare` sets it)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
@@ -144,5 +150,6 @@ class LinalgFuseOpsPass(ModulePass):
             rule=rule,
             bias_into_init=self.bias_into_init,
             pass_name=self.name,
+            iree_reductions=self.iree_reductions,
         )
         apply_pattern_sets(op, sets)

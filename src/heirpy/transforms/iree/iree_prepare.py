@@ -1,10 +1,10 @@
 """`iree-prepare`: heirpy's whole preparation for IREE, one named step per target.
 
     iree-prepare             (target=cpu)
-      ==  linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1},
+      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},
           lower-tensor-ext,unroll-depthwise-conv
     iree-prepare{target=gpu}
-      ==  linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1},
+      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},
           lower-tensor-ext{target=gpu}
 
 Why each step (docs/iree.md has the measurements): the main pipeline fuses for CKKS
@@ -22,6 +22,10 @@ tiles IREE's GPU heuristics pick better). Last, on the CPU only, `unroll-depthwi
 writes each unit-stride depthwise conv as a sum of shifted slices: IREE compiles the
 named NCHW depthwise conv to scalar loops (MobileNetV2 ran 1.08x raw with them, 0.63x
 after); GPU code generation was not measured with it, so the GPU target leaves them.
+`iree-reductions=true`: a pointwise op on a reduced tensor that a reduction reads through
+a broadcast is recomputed inside that reduction (a LayerNorm's mean inside its
+variance), because IREE fuses such an op into no dispatch and runs it as one of its own
+(ConvNeXt-atto: 17 more dispatches than the raw IR, one per LayerNorm, before this).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from xdsl.passes import ModulePass
 
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
+from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
 from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
 from heirpy.transforms.lowering.lower_tensor_ext import LowerTensorExtPass
@@ -45,7 +50,8 @@ def iree_prepare_passes(target: str = "cpu") -> tuple[ModulePass, ...]:
     """The passes `iree-prepare{target=...}` runs, in order."""
     passes: tuple[ModulePass, ...] = (
         LinalgCanonicalizationsPass(max_mac_growth=1),
-        LinalgFuseOpsPass(max_mac_growth=1),
+        DemoteF64Pass(),
+        LinalgFuseOpsPass(max_mac_growth=1, iree_reductions=True),
         LowerTensorExtPass(target=target),
     )
     return passes + (UnrollDepthwiseConvPass(),) * (target == "cpu")
@@ -53,7 +59,10 @@ def iree_prepare_passes(target: str = "cpu") -> tuple[ModulePass, ...]:
 
 def iree_prepare_pipeline(target: str = "cpu") -> str:
     """`iree-prepare{target=...}` spelled as the pipeline of its component passes."""
-    fuse = "linalg-canonicalizations{max-mac-growth=1},linalg-fuse-ops{max-mac-growth=1}"
+    fuse = (
+        "linalg-canonicalizations{max-mac-growth=1},demote-f64,"
+        "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true}"
+    )
     if target == "gpu":
         return f"{fuse},lower-tensor-ext{{target=gpu}}"
     return f"{fuse},lower-tensor-ext,unroll-depthwise-conv"
@@ -64,7 +73,7 @@ class IreePreparePass(ModulePass):
     """Prepare for IREE in one step: fuse without growing MACs, lower heirpy's ops for the target.
 
     `iree-prepare` (`target=cpu`, IREE's llvm-cpu back end) runs
-    `linalg-canonicalizations{max-mac-growth=1}`, `linalg-fuse-ops{max-mac-growth=1}`,
+    `linalg-canonicalizations{max-mac-growth=1}`, `linalg-fuse-ops{max-mac-growth=1 iree-reductions=true}`,
     `lower-tensor-ext` and `unroll-depthwise-conv`; `iree-prepare{target=gpu}` (CUDA,
     ROCm) the same fusion and `lower-tensor-ext{target=gpu}`. The output is standard
     MLIR for `iree-compile`:

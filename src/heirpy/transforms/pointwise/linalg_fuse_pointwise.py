@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -61,6 +61,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     no_recompute,
     operand_shapes,
     read_splits,
+    recompute_only_along_reductions,
     refine_loops,
     single_user,
     source_map,
@@ -189,6 +190,29 @@ def plan_absorb(
     return AbsorbPlan(tuple(new_maps), new_kinds, groups, shape)
 
 
+def keeps_reduction_space(op: GenericOp, maps: Sequence[AffineMap], kinds: Sequence[str]) -> bool:
+    """`op` may have its loops refined under IREE's rule: it has no reduction loop and
+    reads no computed tensor through a broadcast (a reduced tensor: a mean, a variance).
+    Constants read through a broadcast (a bias) do not count."""
+    if "reduction" in kinds:
+        return False
+    for value, amap in zip(op.inputs, maps, strict=False):
+        broadcast = len(amap.used_dims()) < amap.num_dims
+        if broadcast and not (isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)):
+            return False
+    return True
+
+
+def chain_dies(chain: Sequence[Operation], reader: Operation) -> bool:
+    """Absorbing `chain` into `reader` leaves the chain without users: each link's
+    result is read only by the next link, the last one's only by `reader`."""
+    for k, link in enumerate(chain):
+        reader_of_link = chain[k + 1] if k + 1 < len(chain) else reader
+        if any(use.operation is not reader_of_link for result in link.results for use in result.uses):
+            return False
+    return True
+
+
 class AbsorbLayoutChain(OpPattern[GenericOp]):
     """Read through reshape/transpose/broadcast chains with an affine map.
 
@@ -208,32 +232,60 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
     infer its bound), the output is written as an `expand_shape` view of its init and
     `collapse_shape`d back -- views, not kernels. Broadcast operands stay small: the map
     just skips the broadcast loops. The chain ops are erased once nothing reads them.
+
+    With `iree_reductions` (IREE's rule, `iree-prepare`), no loop is refined in a
+    generic that has reduction loops or reads a computed (non-constant) tensor through a
+    broadcast, i.e. in a reduction or in one of its pointwise consumers
+    (`keeps_reduction_space`): IREE fuses a reduction and its consumers into one
+    dispatch only over one loop space, so a LayerNorm whose ops read a reshape chain
+    (MobileViT's unfolded patches) split into more dispatches once some of its ops ran
+    over refined loops and others did not. And a chain is absorbed only when it will die:
+    every other reader of it may absorb it too (`_chain_will_die`). A chain a reader
+    keeps stays a copy anyway, and a consumer reading its source directly then needs the
+    source in its own layout too, so IREE can no longer fold the layout op into the
+    producer (MobileViT's residual add read the 1x1 conv's output through the unfold
+    chain the LayerNorm's reduction keeps: one more transpose dispatch).
     """
 
     op_types = (GenericOp,)
 
-    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
-        if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
-            return  # memref form: leave alone
+    def __init__(self, iree_reductions: bool = False) -> None:
+        self.iree_reductions = iree_reductions
+
+    def plan(self, op: Operation, index: int) -> AbsorbPlan | None:
+        """How `op` would read its input `index`'s layout chain's source, or None if it may not."""
+        if not isinstance(op, GenericOp) or len(op.res) != len(op.outputs) or len(op.outputs) == 0:
+            return None  # memref form: leave alone
         shapes = operand_shapes(op)
-        if shapes is None:
-            return
+        if shapes is None or index >= len(op.inputs):
+            return None  # no static shapes, or the value is an init (outs), not an input
+        value = op.inputs[index]
         maps, kinds = affine_maps(op.indexing_maps), iterator_kinds(op.iterator_types)
+        source, steps, _ = layout_chain(value)
+        source_shape = shape_of(source)
+        if not steps or source_shape is None:
+            return None
+        try:
+            axis_map = trace(source_shape, steps)
+        except ValueError:
+            return None  # malformed chain: the verifier's business, not ours
+        if axis_map is None:
+            return None
+        plan = plan_absorb(maps, kinds, shapes, index, axis_map)
+        if plan is None or (plan.out_groups is not None and len(op.outputs) != 1):
+            return None
+        keep_loops = self.iree_reductions and not keeps_reduction_space(op, maps, kinds)
+        if len(plan.kinds) != len(kinds) and (_uses_index(op) or keep_loops):
+            return None
+        return plan
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         for index, value in enumerate(op.inputs):
-            source, steps, chain = layout_chain(value)
-            source_shape = shape_of(source)
-            if not steps or source_shape is None:
+            plan = self.plan(op, index)
+            if plan is None:
                 continue
-            try:
-                axis_map = trace(source_shape, steps)
-            except ValueError:
-                continue  # malformed chain: the verifier's business, not ours
-            if axis_map is None:
-                continue
-            plan = plan_absorb(maps, kinds, shapes, index, axis_map)
-            if plan is None or (plan.out_groups is not None and len(op.outputs) != 1):
-                continue
-            if len(plan.kinds) != len(kinds) and _uses_index(op):
+            source, _, chain = layout_chain(value)
+            if self.iree_reductions and not self._chain_will_die(chain, op):
                 continue
             inputs = list(op.inputs)
             inputs[index] = source
@@ -248,6 +300,17 @@ class AbsorbLayoutChain(OpPattern[GenericOp]):
                 rewriter.replace(op, _rebuild_expanded(op, inputs, plan, body))
             _erase_dead(chain, rewriter)
             return
+
+    def _chain_will_die(self, chain: Sequence[Operation], reader: Operation) -> bool:
+        """Every other reader of the chain's end may absorb it too, and no other op reads
+        a link in between (`chain_dies` once they have)."""
+        if not chain:
+            return True
+        end = chain[-1].results[0]
+        others = [(use.operation, use.index) for use in end.uses if use.operation is not reader]
+        if any(self.plan(other, index) is None for other, index in others):
+            return False
+        return chain_dies(chain[:-1], chain[-1]) if len(chain) > 1 else True
 
 
 _GENERIC_PROPERTIES = frozenset(("indexing_maps", "iterator_types", "doc", "library_call", "operandSegmentSizes"))
@@ -307,16 +370,23 @@ def producer_fusion_maps(
     consumer_sizes: Sequence[int],
     operand: int,
     producer_maps: Sequence[AffineMap],
+    consumer_kinds: Sequence[str] | None = None,
 ) -> list[AffineMap] | None:
     """Maps of the producer's inputs over the consumer's loops, or None if illegal.
 
     Pure: the producer's output map must be a permutation (so each of its loops is one
     index expression of the consumer), the consumer must read every producer element
     once (`no_recompute`: a broadcast read would recompute a small producer over a large
-    shape), and every loop must stay a bare result of some map.
+    shape), and every loop must stay a bare result of some map. Given the consumer's
+    loop kinds (`consumer_kinds`), a read that recomputes the producer only along the
+    consumer's reduction loops is legal too (`recompute_only_along_reductions`).
     """
     read = consumer_maps[operand]
-    if not no_recompute(read, consumer_sizes):
+    if not no_recompute(read, consumer_sizes) and not (
+        consumer_kinds is not None
+        and "reduction" in consumer_kinds
+        and recompute_only_along_reductions(read, consumer_sizes, consumer_kinds)
+    ):
         return None
     inverse = inverse_of_permutation(producer_maps[-1])
     if inverse is None:
@@ -341,9 +411,31 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
     Legality: the producer has one result with one use, only parallel loops, a
     permutation output map, no `linalg.index`, and its body does not read its init; the
     consumer reads every producer element exactly once (`producer_fusion_maps`).
+
+    With `iree_reductions` (IREE's rule, `iree-prepare`), a producer may also be
+    recomputed along a consumer's reduction loops, as long as the consumer reads it
+    through every non-unit parallel loop and no reduction loop:
+
+        %s = linalg.generic {reduction over d1} ins(%x) ...           -> tensor<8x1xf32>
+        %m = linalg.generic {maps = [id, id]} ins(%s) { divf %s, 40 }   -> tensor<8x1xf32>
+        %v = linalg.generic {maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0, 0), (d0, d1) -> (d0, 0)],
+               iterator_types = ["parallel", "reduction"]} ins(%x, %m) { (x - m)^2 + acc }
+      ==>
+        %v = linalg.generic {maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0, 0), ...]} ins(%x, %s)
+               { m = divf %s, 40; (x - m)^2 + acc }
+
+    Why: IREE fuses an elementwise producer into an elementwise consumer's dispatch,
+    and a reduction's full-space consumer into the reduction's, but an elementwise op
+    on a reduced tensor that a reduction reads through a broadcast joins neither: it
+    is a dispatch of its own (a LayerNorm's mean, `sum / C`, read by the variance's
+    reduction: 3 dispatches where the raw IR formed 2). The recompute is invariant in
+    the reduction loops.
     """
 
     op_types = (GenericOp,)
+
+    def __init__(self, iree_reductions: bool = False) -> None:
+        self.iree_reductions = iree_reductions
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         if len(op.res) != len(op.outputs) or len(op.outputs) == 0:
@@ -355,6 +447,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
         sizes = loop_sizes(maps, shapes)
         if sizes is None:
             return
+        kinds = iterator_kinds(op.iterator_types)
         for index, value in enumerate(op.inputs):
             producer = value.op if isinstance(value, OpResult) else None
             if not isinstance(producer, GenericOp) or single_user(value) is not op:
@@ -367,7 +460,9 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
                 or producer.body.block.args[-1].uses
             ):
                 continue
-            new_input_maps = producer_fusion_maps(maps, sizes, index, affine_maps(producer.indexing_maps))
+            new_input_maps = producer_fusion_maps(
+                maps, sizes, index, affine_maps(producer.indexing_maps), kinds if self.iree_reductions else None
+            )
             if new_input_maps is None:
                 continue
             rewriter.replace(op, _fuse(op, index, producer, new_input_maps))
@@ -474,16 +569,20 @@ class TransposeToGeneric(OpPattern[TransposeOp]):
 # ------------------------------------------------------------------ entry points
 
 
-def populate_linalg_fuse_pointwise_patterns(*, kernels: bool = True) -> list[PatternSet]:
+def populate_linalg_fuse_pointwise_patterns(
+    *, kernels: bool = True, iree_reductions: bool = False
+) -> list[PatternSet]:
     """The two phases of this pass, also run by `linalg-fuse-ops`: pointwise fusion
     (read through layout chains, inline producers), walked consumers first so that
     producers keep permutation output maps; then, after every other fusion, kernel
     formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`, and then
-    kernels that feed a `tensor.concat` write their slices of it themselves."""
+    kernels that feed a `tensor.concat` write their slices of it themselves.
+    `iree_reductions`: producers may be recomputed along a consumer's reduction loops
+    (`FuseElementwiseProducer`, IREE's rule)."""
     pointwise = PatternSet.of(
         ElementwiseToGeneric(),
-        AbsorbLayoutChain(),
-        FuseElementwiseProducer(),
+        AbsorbLayoutChain(iree_reductions),
+        FuseElementwiseProducer(iree_reductions),
         TransposeToGeneric(),
         walk_reverse=True,
     )
@@ -508,13 +607,18 @@ class LinalgFusePointwisePass(ModulePass):
           tensor_ext.yield %s
         }
 
-    Options: `kernels=false` stops after the pointwise phase (standard linalg only).
+    Options: `kernels=false` stops after the pointwise phase (standard linalg only);
+    `iree-reductions=true` lets a pointwise producer be recomputed along a consumer's
+    reduction loops (IREE's rule, see `FuseElementwiseProducer`; `iree-prepare` sets it).
     (tests/filecheck/transforms/linalg-fuse-pointwise/docstring.mlir runs this example.)
     """
 
     name = "linalg-fuse-pointwise"
 
     kernels: bool = True
+    iree_reductions: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels))
+        apply_pattern_sets(
+            op, populate_linalg_fuse_pointwise_patterns(kernels=self.kernels, iree_reductions=self.iree_reductions)
+        )

@@ -245,6 +245,19 @@ def no_recompute(amap: AffineMap, sizes: Sequence[int]) -> bool:
     return all(d in used for d, s in enumerate(sizes) if s != 1)
 
 
+def recompute_only_along_reductions(amap: AffineMap, sizes: Sequence[int], kinds: Sequence[str]) -> bool:
+    """Fusing a producer read through `amap` recomputes each of its elements only along
+    the consumer's reduction loops: every non-unit parallel loop takes part in the index
+    and no reduction loop does (so the value is invariant in the reduction, a hoistable
+    recompute, never a broadcast over other outputs)."""
+    used = amap.used_dims()
+    return all(
+        (d in used) == (kind == "parallel")
+        for d, (size, kind) in enumerate(zip(sizes, kinds, strict=True))
+        if size != 1
+    )
+
+
 def inverse_of_permutation(amap: AffineMap) -> list[int] | None:
     """For a permutation map (distinct bare dims, one per loop): loop -> result index."""
     dims = bare_dims(amap)
