@@ -1,0 +1,72 @@
+"""heirpy-opt's options and error lines that its other tests left unchecked: an
+internal error names the exception's first line, `--print-between-passes` honours
+`--print-local-scope`, and a plugin's dialects are registered under their names
+(survivors of issue 35's third mutation sample, in tools/heirpy_opt.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from xdsl.ir import Dialect
+
+from heirpy.tools import heirpy_opt
+from heirpy.tools.heirpy_opt import HeirpyOptMain, main
+
+GENERIC = """#map = affine_map<(d0) -> (d0)>
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%b : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = arith.mulf %in, %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def test_an_internal_error_names_the_exception_and_its_first_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(self: HeirpyOptMain) -> None:
+        raise RuntimeError("the first line\nthe second line")
+
+    monkeypatch.setattr(HeirpyOptMain, "run", broken)
+    path = tmp_path / "in.mlir"
+    path.write_text(GENERIC)
+    assert main([str(path)]) == 1
+    assert capsys.readouterr().err == (
+        "error: internal error (RuntimeError: the first line); rerun with --debug for a traceback\n"
+    )
+
+
+@pytest.mark.parametrize("local_scope", [False, True])
+def test_printing_between_passes_honours_local_scope(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], local_scope: bool
+) -> None:
+    path = tmp_path / "in.mlir"
+    path.write_text(GENERIC)
+    flags = ["--print-local-scope"] if local_scope else []
+    assert main([str(path), "-p", "unroll-depthwise-conv,unroll-depthwise-conv", "--print-between-passes", *flags]) == 0
+    between = capsys.readouterr().out.split("IR after unroll-depthwise-conv:")[1].split("\n\n\n")[0]
+    assert ("indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>]" in between) == local_scope
+    assert ("indexing_maps = [#map, #map]" in between) != local_scope
+
+
+def test_a_plugin_dialect_is_registered_under_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dialects that another package adds to xDSL's multiverse (and heirpy's context
+    does not name) are registered as heirpy-opt starts, by name."""
+    plugin = Dialect("heirpy_test_plugin", [], [])
+
+    real = heirpy_opt.Universe.get_multiverse()
+
+    class Multiverse:
+        all_dialects = {**real.all_dialects, "heirpy_test_plugin": lambda: plugin}
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+    monkeypatch.setattr(heirpy_opt.Universe, "get_multiverse", staticmethod(lambda: Multiverse()))
+    driver = HeirpyOptMain([])
+    assert "heirpy_test_plugin" in driver.ctx.registered_dialect_names
+    assert driver.ctx.get_optional_dialect("heirpy_test_plugin") is plugin
