@@ -5,6 +5,8 @@ internal error names the exception's first line, `--print-between-passes` honour
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,35 @@ def test_a_plugin_dialect_is_registered_under_its_name(monkeypatch: pytest.Monke
     driver = HeirpyOptMain([])
     assert "heirpy_test_plugin" in driver.ctx.registered_dialect_names
     assert driver.ctx.get_optional_dialect("heirpy_test_plugin") is plugin
+
+
+def test_a_pipe_broken_at_the_last_flush_ends_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_end_process`, when stdout's last flush finds the reader gone: SIGPIPE's status
+    (141, as mlir-opt), and stdout pointed at /dev/null so that nothing at exit fails on
+    the pipe again. (Run as a process, heirpy-opt flushes its output before this, so
+    the path is reached only by what is still buffered: hence a direct test.)"""
+    target = (tmp_path / "stdout").open("wb")
+
+    class BrokenStdout:
+        def flush(self) -> None:
+            raise BrokenPipeError
+
+        def fileno(self) -> int:
+            return target.fileno()
+
+    class Exited(Exception):
+        pass
+
+    def exit_with(code: int) -> None:
+        raise Exited(code)
+
+    monkeypatch.setattr(sys, "stdout", BrokenStdout())
+    monkeypatch.setattr(heirpy_opt.atexit, "_run_exitfuncs", lambda: None)
+    monkeypatch.setattr(heirpy_opt.os, "_exit", exit_with)
+    with pytest.raises(Exited) as exited:
+        heirpy_opt._end_process(0)
+    assert exited.value.args == (141,)
+    null = os.stat(os.devnull)
+    now = os.fstat(target.fileno())
+    assert (now.st_dev, now.st_ino) == (null.st_dev, null.st_ino)
+    target.close()
