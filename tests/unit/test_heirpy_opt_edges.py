@@ -104,3 +104,27 @@ def test_a_pipe_broken_at_the_last_flush_ends_quietly(tmp_path: Path, monkeypatc
     now = os.fstat(target.fileno())
     assert (now.st_dev, now.st_ino) == (null.st_dev, null.st_ino)
     target.close()
+
+
+def test_an_error_is_located_on_its_own_line_without_split_input_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In process (test_cli.py checks the same through a subprocess, which mutation
+    testing cannot trace): a whole file's lines count from 1."""
+    path = tmp_path / "in.mlir"
+    path.write_text(GENERIC.replace("ins(%a : tensor<4xf32>)", "ins(%a tensor<4xf32>)"))
+    assert main([str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}:3:")
+
+
+def test_as_the_command_it_reads_its_arguments_after_the_program_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in.mlir"
+    path.write_text(GENERIC)
+    ended: list[int] = []
+    monkeypatch.setattr(sys, "argv", ["heirpy-opt", str(path), "--print-local-scope"])
+    monkeypatch.setattr(heirpy_opt, "_end_process", ended.append)
+    assert main() == 0
+    assert ended == [0]
+    assert "indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>]" in capsys.readouterr().out
