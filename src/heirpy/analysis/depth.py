@@ -62,12 +62,12 @@ another linear op, with only free ops between (adds, reshapes, uniform scales), 
 level: one level per maximal chain of linear ops, per x² (per polynomial) and per ct x ct
 product, the depth if every linear chain were fused into one op. Non-polynomial ops end a
 chain. Two linear ops cost what a rewrite makes of them, not a level: a sum pool whose
-window is one element (1x1, any stride) is a strided copy (heir-prepare folds it away),
-and a depthwise conv whose plaintext filter holds one number per tap (one channel, no
-multiplier) is a sum of shifted slices each scaled by one number, uniform scales
-(`unroll-depthwise-conv` writes it so). The depth itself keeps their level: as written,
-HEIR packs both as plaintext matrix products. `heirpy-report` prints the bound beside the
-depth.
+window is one element (1x1, any stride) is a strided copy (conv-pool fusion folds it into
+the conv before it as the conv's stride; a slice is free), and a depthwise conv whose
+plaintext filter holds one number per tap (one channel, no multiplier) is a sum of
+shifted slices each scaled by one number, uniform scales (`unroll-depthwise-conv` writes
+it so). The depth itself keeps their level: as written, HEIR packs both as plaintext
+matrix products. `heirpy-report` prints the bound beside the depth.
 
 **Weight bytes.** Each linear op also records the bytes of its plaintext multiplicand
 (the weight a back end encodes as plaintexts; a per-channel scale's `[C, 1, 1]`
