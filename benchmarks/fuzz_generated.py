@@ -13,7 +13,7 @@ non-idempotence is counted on its own line (see tests/unit/test_generated_progra
 why it is allowed) next to the pipelines that do not settle after a third run.
 `--save DIR` writes each failing program with a header naming the spec and the problem.
 `--edges` draws tests/edge_strategies.py's programs instead (every axis on its own, values
-at each guard's limit); `--verify-forms` also prints what the HEIR specs (legalize-for-heir,
+at each guard's limit) and prints how many programs reached each limit; `--verify-forms` also prints what the HEIR specs (legalize-for-heir,
 heir-prepare) and the IREE ones (unroll-depthwise-conv, iree-prepare)
 make and has heir-opt / iree-opt verify it, 50 programs to a run (`--split-input-file`).
 """
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # tests/ is not a package
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
-from edge_strategies import edge_programs  # noqa: E402
+from edge_strategies import edge_programs, format_limit_counts, limit_counts  # noqa: E402
 from generated_properties import FULL_PIPELINE, check_program, single_pass_specs  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from strategies import Program, programs  # noqa: E402
@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: Counter[tuple[str, str]] = Counter()
     programs_seen = 0
     failing_programs = 0
+    limits: list[tuple[str, ...]] = []
     start = time.perf_counter()
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
@@ -120,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     def run(program: Program) -> None:
         nonlocal programs_seen, failing_programs
         programs_seen += 1
+        limits.append(program.limits)
         failed = False
         for spec in specs:
             signal.alarm(args.timeout)
@@ -152,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - start
 
     summary(specs, counts, programs_seen, failing_programs, forms if args.verify_forms else None, elapsed)
+    if args.edges:
+        print("guard limits drawn (programs):")
+        print(format_limit_counts(limit_counts(limits), programs_seen))
     bad = sum(n for (spec, cat), n in counts.items()
               if not (spec in (FULL_PIPELINE, "heir-prepare") and cat == "non_idempotent"))
     return 1 if bad or sum(forms.rejected.values()) else 0

@@ -1,11 +1,13 @@
 """Generated FHE nets through heirpy's HEIR preparation and heir-opt's CKKS pipeline.
 
     python benchmarks/fuzz_heir.py [--count 40] [--seed 0] [--timeout 300] [--shaped-results]
-        [--crashes benchmarks/heir_bugs] [--out benchmarks/out/fuzz_heir.md]
+        [--plain] [--crashes benchmarks/heir_bugs] [--out benchmarks/out/fuzz_heir.md]
 
-Draws small FHE nets (tests/fhe_nets.py: convs with every stride and pad, sum and average
-pools, batch-norm, global pools, x², flatten and Linear; batch 1 and 2; feature-map and
-flat results), runs `heir-prepare` on each (heirpy picks the slot count; a result no
+Draws small FHE nets (tests/fhe_nets.py: convs, sum and average pools, batch-norm, global
+pools, x², flatten and Linear; batch 1 and 2; feature-map and flat results), the convs
+and pools with tests/edge_strategies.py's layers: kernel, stride, dilation and each pad
+drawn per axis on its own, at the guards' limits (`--plain`: fhe_nets' own square,
+symmetric draws), and prints how many nets reached each limit. It runs `heir-prepare` on each (heirpy picks the slot count; a result no
 conv lays out comes back flat, `--shaped-results`: `heir-prepare{flat-results=false}`
 keeps every shape), checks the
 values against the net under heirpy's evaluator, and runs
@@ -42,6 +44,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from xdsl.dialects.func import FuncOp  # noqa: E402
 
 from bench_heir_backend import heir_pipeline, run_heir  # noqa: E402
+from edge_strategies import format_limit_counts, limit_counts  # noqa: E402
 from fhe_nets import FheNet, fhe_nets  # noqa: E402
 from harness import ACCEPTED, at_bound_share, keep_reproducer  # noqa: E402
 from heirpy.analysis.depth import analyze_function  # noqa: E402
@@ -139,15 +142,15 @@ def format_table(outcomes: list[Outcome]) -> str:
     return "\n".join(lines + ([""] + notes if notes else []))
 
 
-def draw_nets(count: int, seed_value: int) -> list[FheNet]:
-    """Up to `count` distinct nets from `fhe_nets()`, the same ones for the same seed
-    (hypothesis draws some twice; each is kept once)."""
+def draw_nets(count: int, seed_value: int, edges: bool = True) -> list[FheNet]:
+    """Up to `count` distinct nets from `fhe_nets(edges=edges)`, the same ones for the same
+    seed (hypothesis draws some twice; each is kept once)."""
     nets: list[FheNet] = []
 
     @seed(seed_value)
     @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
-    @given(net=fhe_nets())
+    @given(net=fhe_nets(edges=edges))
     def collect(net: FheNet) -> None:
         if all(net.text != other.text for other in nets):
             nets.append(net)
@@ -166,11 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "fuzz_heir.md")
     parser.add_argument("--shaped-results", action="store_true",
                         help="heir-prepare{flat-results=false}: every result keeps its shape (in pieces)")
+    parser.add_argument("--plain", action="store_true",
+                        help="fhe_nets' own draws (square, symmetric) instead of each axis on its own")
     args = parser.parse_args(argv)
     pipeline = SHAPED_PIPELINE if args.shaped_results else PIPELINE
     start = time.monotonic()
     outcomes: list[Outcome] = []
-    nets = draw_nets(args.count, args.seed)
+    nets = draw_nets(args.count, args.seed, edges=not args.plain)
     for index, net in enumerate(nets):
         outcome = compile_net(net, args.timeout, pipeline)
         outcomes.append(outcome)
@@ -179,10 +184,12 @@ def main(argv: list[str] | None = None) -> int:
             outcome.detail += f" (kept as {kept.relative_to(ROOT) if kept.is_relative_to(ROOT) else kept})"
         print(f"{index + 1}/{len(nets)} {outcome.status} {' '.join(net.layers)}", file=sys.stderr, flush=True)
     text = "\n".join([
-        f"fuzz_heir.py --count {args.count} --seed {args.seed}: heirpy {pipeline}, then "
+        f"fuzz_heir.py --count {args.count} --seed {args.seed}{' --plain' * args.plain}: heirpy {pipeline}, then "
         + shlex.join(["heir-opt", *heir_pipeline("main", 8192)]).replace("8192", "S")
         + f" ({time.monotonic() - start:.0f} s)",
-        *summary(outcomes), "", format_table(outcomes),
+        *summary(outcomes), "",
+        "guard limits drawn (nets):", format_limit_counts(limit_counts(n.limits for n in nets), len(nets)), "",
+        format_table(outcomes),
     ])
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)

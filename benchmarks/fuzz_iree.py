@@ -1,10 +1,13 @@
-"""Differential fuzzing through IREE: generated programs (tests/strategies.py's
-`differential_programs`, f32 and f16), raw and after heirpy's pipeline, compiled with IREE's
+"""Differential fuzzing through IREE: generated programs (tests/edge_strategies.py's
+`edge_differential_programs`, f32 and f16: tests/strategies.py's `differential_programs`
+with convs, depthwise convs and pools whose kernel, stride, dilation and pads are drawn
+per axis on its own, at the guards' limits; `--plain`: without them), raw and after
+heirpy's pipeline, compiled with IREE's
 llvm-cpu back end and run on the evaluator's random inputs; heirpy's output re-parsed by
 heir-opt and iree-opt. tests/iree_differential.py says how the four values of a program
 are compared and a disagreement classified.
 
-    python benchmarks/fuzz_iree.py [--count 1000] [--seed 0] [--element f32 f16]
+    python benchmarks/fuzz_iree.py [--count 1000] [--seed 0] [--element f32 f16] [--plain]
                                    [--batch 25] [--start I] [--stop J] [--json OUT] [--save DIR]
     python benchmarks/fuzz_iree.py --report A.json B.json ...     # the tables of several pieces
 
@@ -12,7 +15,8 @@ are compared and a disagreement classified.
 hypothesis draws twice counts once). `--start/--stop` run a slice of them, so that a
 long run goes in pieces (each piece writes its records with --json; --report merges
 them). `--save DIR` writes each program that does not agree: raw text, heirpy's output,
-the inputs and the four values (.npz), for a reduction by hand.
+the inputs and the four values (.npz), for a reduction by hand. The report ends with how
+many programs reached each guard limit (edge_strategies.LIMITS).
 """
 
 from __future__ import annotations
@@ -33,18 +37,20 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 import iree_differential as diff  # noqa: E402
+from edge_strategies import edge_differential_programs, format_limit_counts, limit_counts  # noqa: E402
 from harness import markdown_table  # noqa: E402
 from strategies import Program, differential_programs  # noqa: E402
 
 
-def draw_programs(count: int, element: str, base_seed: int) -> list[Program]:
-    """`count` distinct programs of `element`, the same ones for the same arguments."""
+def draw_programs(count: int, element: str, base_seed: int, edges: bool = True) -> list[Program]:
+    """`count` distinct programs of `element`, the same ones for the same arguments
+    (`edges`: each axis of a window op drawn on its own)."""
     found: dict[str, Program] = {}
 
     @seed(base_seed)
     @settings(max_examples=2 * count, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
-    @given(program=differential_programs(element))
+    @given(program=edge_differential_programs(element) if edges else differential_programs(element))
     def collect(program: Program) -> None:
         if len(found) < count:
             found.setdefault(program.text, program)
@@ -53,9 +59,9 @@ def draw_programs(count: int, element: str, base_seed: int) -> list[Program]:
     return list(found.values())
 
 
-def record(subject: diff.Subject, seconds: float) -> dict[str, object]:
+def record(subject: diff.Subject, seconds: float, limits: tuple[str, ...] = ()) -> dict[str, object]:
     return {
-        "index": subject.index, "element": subject.element, "layers": list(subject.layers),
+        "index": subject.index, "element": subject.element, "layers": list(subject.layers), "limits": list(limits),
         "families": sorted(subject.families), "verdict": diff.classify(subject),
         "problems": subject.problems, "not_comparable": diff.not_comparable(subject),
         "errors": {f"{a}/{b}": e for (a, b), e in diff.errors(subject).items()}, "seconds": seconds,
@@ -78,7 +84,7 @@ def run(args: argparse.Namespace) -> list[dict[str, object]]:
     per_element = args.count // len(args.element)
     todo: list[tuple[int, Program, str]] = []
     for k, element in enumerate(args.element):
-        drawn = draw_programs(per_element, element, args.seed + k)
+        drawn = draw_programs(per_element, element, args.seed + k, edges=not args.plain)
         todo += [(k * per_element + i, p, element) for i, p in enumerate(drawn)]
     todo = [t for t in todo if args.start <= t[0] < (args.stop if args.stop is not None else len(todo) + 1)]
     records: list[dict[str, object]] = []
@@ -88,8 +94,8 @@ def run(args: argparse.Namespace) -> list[dict[str, object]]:
         t0 = time.perf_counter()
         subjects = diff.run_batch([(i, p.text, p.layers, element) for i, p, element in batch])
         seconds = (time.perf_counter() - t0) / len(batch)
-        for s in subjects:
-            records.append(record(s, seconds))
+        for s, (_, program, _) in zip(subjects, batch):
+            records.append(record(s, seconds, program.limits))
             if args.save and records[-1]["verdict"] != "agree":
                 args.save.mkdir(parents=True, exist_ok=True)
                 save(s, args.save)
@@ -147,6 +153,8 @@ def report(records: list[dict[str, object]]) -> None:
     worst = [r for r in records if r["verdict"] not in ("agree",)]
     for r in worst:
         print(f"  {r['element']} #{r['index']}: {r['verdict']} {r['problems']} {r['layers']}")
+    print("\nguard limits drawn (programs):")
+    print(format_limit_counts(limit_counts(r.get("limits", ()) for r in records), len(records)))  # type: ignore[misc]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the records here")
     parser.add_argument("--save", type=Path, help="directory for programs that do not agree")
     parser.add_argument("--report", type=Path, nargs="+", help="print the tables of these --json files")
+    parser.add_argument("--plain", action="store_true", help="differential_programs without the edge layers")
     args = parser.parse_args(argv)
     if args.report:
         records = [r for path in args.report for r in json.loads(path.read_text())]

@@ -18,11 +18,19 @@ guards of heirpy's HEIR and IREE rewrites sit where those draws never go. Here:
                   MAX_PIECES or MAX_PIECES + 1 pieces (or a small one), and returned
 
 `edge_programs` strings them with x², relu and per-channel adds; its samples are its own,
-so `strategies.programs`' derandomized samples (which tests pin) do not move.
+so `strategies.programs`' derandomized samples (which tests pin) do not move. The FHE and
+IREE fuzzers draw the same layers: `fhe_nets(edges=True)` (benchmarks/fuzz_heir.py) its
+convs and pools, `edge_differential_programs` (benchmarks/fuzz_iree.py) the four above.
+
+Each layer records the guard limits its draws reached in the builder's `limits` (a
+program's `limits`; `LIMITS` names them all), so that a run can say how often each
+limit was drawn (`limit_counts`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from math import prod
 
 import numpy as np
@@ -31,6 +39,7 @@ from hypothesis import strategies as st
 from strategies import (
     WEIGHT_KINDS,
     Draw,
+    Layer,
     Program,
     Shape,
     _activation,
@@ -38,6 +47,7 @@ from strategies import (
     _Builder,
     _window_op,
     depthwise_layer,
+    differential_programs,
     emit_pool,
     tensor_type,
 )
@@ -45,6 +55,56 @@ from strategies import (
 MAX_PIECES = 64  # heirpy.transforms.heir.heir_results.MAX_PIECES (checked by the tests)
 PIECE_SHAPES = ((7, 9, 10), (4, 4, 4, 8), (5, 13, 14), (2, 3), (2, 2, 3))
 """Result shapes of MAX_PIECES - 1, MAX_PIECES, MAX_PIECES + 1 pieces, and small ones."""
+
+
+LIMITS = (
+    "kernel H != W", "stride H != W", "dilation H != W", "stride > window",
+    "pads before != after", "pad as wide as the window", "pad = window - 1",
+    "pad on the high side only", "pad on the low side only",
+    "channel pad low", "channel pad high", "one-channel depthwise conv", "1x1 pool",
+    "grid edge: pad after 0", "grid edge: pad after 1", "grid edge: pad after 2",
+    f"{MAX_PIECES - 1} pieces", f"{MAX_PIECES} pieces", f"{MAX_PIECES + 1} pieces",
+)
+"""Every limit a layer records (`axis_limits` and the layers below)."""
+
+Axis = tuple[int, int, int, int, int]  # kernel, stride, dilation, pad before, pad after
+
+
+def axis_limits(h: Axis, w: Axis) -> list[str]:
+    """The limits a window op drawn with `h` and `w` (`_axis`) reaches, from `LIMITS`."""
+    found = []
+    for index, name in enumerate(("kernel", "stride", "dilation")):
+        if h[index] != w[index]:
+            found.append(f"{name} H != W")
+    reaches = [(k - 1) * d + 1 for k, _, d, _, _ in (h, w)]
+    if any(s > r for (_, s, _, _, _), r in zip((h, w), reaches)):
+        found.append("stride > window")
+    pads = [(low, high) for _, _, _, low, high in (h, w)]
+    if any(low != high for low, high in pads):
+        found.append("pads before != after")
+    if any(reach in pair for pair, reach in zip(pads, reaches)):
+        found.append("pad as wide as the window")
+    if any(reach > 1 and reach - 1 in pair for pair, reach in zip(pads, reaches)):
+        found.append("pad = window - 1")
+    if any(low == 0 < high for low, high in pads):
+        found.append("pad on the high side only")
+    if any(high == 0 < low for low, high in pads):
+        found.append("pad on the low side only")
+    return found
+
+
+def limit_counts(limits: Iterable[Iterable[str]]) -> Counter[str]:
+    """How many programs (or nets) reached each limit of `LIMITS` (0 for those none did)."""
+    counts = Counter({name: 0 for name in LIMITS})
+    for own in limits:
+        counts.update(set(own))
+    return counts
+
+
+def format_limit_counts(counts: Counter[str], programs: int) -> str:
+    """One line per limit: how many of `programs` drew it."""
+    width = max(map(len, LIMITS))
+    return "\n".join(f"  {name:{width}s} {counts[name]:6d} of {programs}" for name in LIMITS)
 
 
 def _out(size: int, kernel: int, stride: int, dilation: int) -> int:
@@ -64,10 +124,10 @@ def _axis(draw: Draw, size: int, max_kernel: int = 4) -> tuple[int, int, int, in
     return kernel, stride, dilation, low, high
 
 
-def _bias_or_zero(draw: Draw, b: _Builder, out: Shape) -> str:
+def _bias_or_zero(draw: Draw, b: _Builder, out: Shape, kinds: tuple[str, ...] = WEIGHT_KINDS) -> str:
     if draw(st.booleans()):
         f = out[1]
-        bias = b.weight((f,), draw(st.sampled_from(WEIGHT_KINDS)), 0.5)
+        bias = b.weight((f,), draw(st.sampled_from(kinds)), 0.5)
         e = b.empty(out)
         init = b.fresh("broadcasted")
         b.emit(f"{init} = linalg.broadcast ins({bias} : tensor<{f}xf32>) outs({e} : {tensor_type(out)}) dimensions = [0, 2, 3]")
@@ -75,11 +135,17 @@ def _bias_or_zero(draw: Draw, b: _Builder, out: Shape) -> str:
     return b.fill(b.scalar("0.000000e+00"), out)
 
 
-def edge_conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+def edge_conv(
+    draw: Draw, b: _Builder, x: str, shape: Shape, kinds: tuple[str, ...] = WEIGHT_KINDS
+) -> tuple[str, Shape]:
+    """A conv drawn axis by axis (module doc), its weights and bias of `kinds`
+    (tests/fhe_nets.py: constants only)."""
     n, c, h, w = shape
     kh, sh, dh, lh, hh = _axis(draw, h)
     kw, sw, dw, lw, hw = _axis(draw, w)
     channel_low, channel_high = (draw(st.integers(0, 1)), draw(st.integers(0, 1))) if draw(st.integers(0, 3)) == 0 else (0, 0)
+    b.limits += axis_limits((kh, sh, dh, lh, hh), (kw, sw, dw, lw, hw))
+    b.limits += ["channel pad low"] * channel_low + ["channel pad high"] * channel_high
     low, high = (0, channel_low, lh, lw), (0, channel_high, hh, hw)
     if any(low) or any(high):
         x, shape = b.pad(x, shape, low, high, b.scalar("0.000000e+00"))
@@ -87,9 +153,9 @@ def edge_conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape
     _, c, h, w = shape
     f = draw(st.integers(1, 4))
     out = (n, f, _out(h, kh, sh, dh), _out(w, kw, sw, dw))
-    kind = draw(st.sampled_from(WEIGHT_KINDS))
+    kind = draw(st.sampled_from(kinds))
     weight = b.weight((f, c, kh, kw), kind, 1.0 / np.sqrt(c * kh * kw))
-    init = _bias_or_zero(draw, b, out)
+    init = _bias_or_zero(draw, b, out, kinds)
     name = _window_op(b, "linalg.conv_2d_nchw_fchw", (x, shape), (weight, (f, c, kh, kw)), (init, out), (sh, sw), (dh, dw))
     b.layers.append(f"conv{f}x{c}x{kh}x{kw}/s{sh},{sw}/d{dh},{dw}/{kind}")
     return name, out
@@ -99,6 +165,7 @@ def edge_depthwise(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, 
     n, c, h, w = shape
     kh, sh, dh, lh, hh = _axis(draw, h, 3)
     kw, sw, dw, lw, hw = _axis(draw, w, 3)
+    b.limits += axis_limits((kh, sh, dh, lh, hh), (kw, sw, dw, lw, hw)) + ["one-channel depthwise conv"] * (c == 1)
     if lh or hh or lw or hw:
         x, shape = b.pad(x, shape, (0, 0, lh, lw), (0, 0, hh, hw), b.scalar("0.000000e+00"))
         b.layers.append(f"pad{(lh, lw)}{(hh, hw)}")
@@ -110,7 +177,11 @@ def edge_pool(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape
     kh, kw = draw(st.integers(1, min(3, shape[2]))), draw(st.integers(1, min(3, shape[3])))
     sh, sw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     side = draw(st.sampled_from(("none", "low", "high")))
-    if side != "none" and max(kh, kw) >= 2:
+    padded = side != "none" and max(kh, kw) >= 2
+    pads = [((k - 1, 0) if side == "low" else (0, k - 1)) if padded else (0, 0) for k in (kh, kw)]
+    b.limits += axis_limits((kh, sh, 1, *pads[0]), (kw, sw, 1, *pads[1]))
+    b.limits += ["1x1 pool"] * (kh == kw == 1)
+    if padded:
         pad = (0, 0, kh - 1, kw - 1)
         low, high = (pad, (0, 0, 0, 0)) if side == "low" else ((0, 0, 0, 0), pad)
         x, shape = b.pad(x, shape, low, high, b.scalar("0.000000e+00"))
@@ -132,6 +203,7 @@ def grid_edge(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape
     y = _window_op(b, "linalg.conv_2d_nchw_fchw", (x, shape), (weight, (out[1], c, k, k)), (init, out), (2, 2), (1, 1))
     b.layers.append(f"conv{out[1]}x{c}x{k}x{k}/s2")
     high = (0, 0, draw(st.integers(0, 2)), draw(st.integers(0, 2)))
+    b.limits += [f"grid edge: pad after {n}" for n in sorted(set(high[2:]))]
     padded, padded_shape = b.pad(y, out, (0, 0, 1, 1), high, b.scalar("0.000000e+00"))
     b.layers.append(f"pad(1, 1){high[2:]}")
     f = draw(st.integers(1, 3))
@@ -152,6 +224,8 @@ def pieces_result(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, S
     value = b.generic([(value, (5,), "affine_map<(d0) -> (d0)>")], (5,), lambda a: _square(b, a))
     target = draw(st.sampled_from(PIECE_SHAPES))
     rows = prod(target)
+    pieces = prod(target[:-1])  # one piece per row of the last dim (heir_results)
+    b.limits += [f"{pieces} pieces"] * (abs(pieces - MAX_PIECES) <= 1)
     value = _matvec(b, value, 5, rows)
     out = b.fresh("expanded")
     b.emit(
@@ -206,4 +280,20 @@ def edge_programs(draw: Draw, max_layers: int = 4) -> Program:
         x, shape = EDGE_LAYERS[kind](draw, b, x, shape)
     if shape[0] == 1 and prod(shape) <= 600 and draw(st.integers(0, 2)) == 0:
         x, shape = pieces_result(draw, b, x, shape)
-    return Program(b.text([(x, shape)]), tuple(b.layers), tuple(s for _, s in b.args), (shape,))
+    return Program(b.text([(x, shape)]), tuple(b.layers), tuple(s for _, s in b.args), (shape,), tuple(b.limits))
+
+
+def _grid_edge_or_conv(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shape]:
+    """grid_edge where H and W are 3 or more, else an edge conv."""
+    return (grid_edge if min(shape[2], shape[3]) >= 3 else edge_conv)(draw, b, x, shape)
+
+
+EDGE_DIFFERENTIAL_LAYERS: dict[str, Layer] = {
+    "edge_conv": edge_conv, "edge_depthwise": edge_depthwise, "edge_pool": edge_pool, "grid_edge": _grid_edge_or_conv,
+}
+
+
+def edge_differential_programs(element: str = "f32") -> st.SearchStrategy[Program]:
+    """`strategies.differential_programs` in `element` with the edge layers above drawn
+    beside its own on feature maps: benchmarks/fuzz_iree.py's programs."""
+    return differential_programs(element, extra=EDGE_DIFFERENTIAL_LAYERS)

@@ -16,17 +16,23 @@ and one per x², the levels an ideal compiler of the CKKS cost model spends.
     def test_something(net: FheNet) -> None: ...
 
 Built on the generic program builder of tests/strategies.py (its `_Builder` and its
-batch-norm and global-pool layers), in functions of its own.
+batch-norm and global-pool layers), in functions of its own. `fhe_nets(edges=True)`
+(benchmarks/fuzz_heir.py) draws its convs and pools with tests/edge_strategies.py's
+layers instead: kernel, stride, dilation and each pad per axis on its own, at the
+guards' limits (a pad as wide as the window, on one side only, a channel pad, 1x1
+pools), and records the limits reached (`FheNet.limits`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from math import prod
 
 import numpy as np
 from hypothesis import strategies as st
 
+from edge_strategies import edge_conv, edge_pool
 from strategies import (
     Draw,
     Shape,
@@ -51,6 +57,7 @@ class FheNet:
     bound: int
     arg_shape: Shape
     result_shape: Shape
+    limits: tuple[str, ...] = ()  # guard limits its layers were drawn at (edge_strategies.LIMITS)
 
     def __repr__(self) -> str:  # what hypothesis prints for a falsifying example
         return f"FheNet(layers={list(self.layers)}, bound={self.bound})\n{self.text}"
@@ -150,12 +157,16 @@ def fhe_linear(draw: Draw, b: _Builder, x: str, shape: Shape) -> tuple[str, Shap
 
 
 LINEAR_LAYERS = {"conv": fhe_conv, "pool": fhe_pool, "batch_norm": _batch_norm, "global_avg_pool": _global_avg_pool}
+EDGE_LINEAR_LAYERS = {**LINEAR_LAYERS, "conv": partial(edge_conv, kinds=FHE_WEIGHTS), "pool": edge_pool}
 
 
 def fhe_bound(kinds: list[str]) -> int:
-    """One level per x² and per maximal run of linear layers between them."""
+    """One level per x² and per maximal run of linear layers between them; a copy (a 1x1
+    pool: heirpy.analysis.depth's bound) costs none and neither starts nor ends a run."""
     levels, in_run = 0, False
     for kind in kinds:
+        if kind == "copy":
+            continue
         if kind == "square":
             levels, in_run = levels + 1, False
         elif not in_run:
@@ -176,10 +187,11 @@ def _feature_map_kinds(shape: Shape) -> list[str]:
 
 
 @st.composite
-def fhe_nets(draw: Draw, max_layers: int = 5) -> FheNet:
+def fhe_nets(draw: Draw, max_layers: int = 5, edges: bool = False) -> FheNet:
     """A random FHE net (see the module doc): 1-`max_layers` feature-map layers with at
     least one linear layer, then (half the time) flatten + 1-2 Linear layers with x²
-    between or after."""
+    between or after; `edges`: convs and pools drawn axis by axis (module doc)."""
+    linear_layers = EDGE_LINEAR_LAYERS if edges else LINEAR_LAYERS
     seed = draw(st.integers(0, 2**16))
     b = _Builder(np.random.default_rng(seed))
     shape: Shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(4, 10)), draw(st.integers(4, 10)))
@@ -191,8 +203,9 @@ def fhe_nets(draw: Draw, max_layers: int = 5) -> FheNet:
         kind = draw(st.sampled_from(_feature_map_kinds(shape)))
         if kind == "square" and (not kinds or kinds[-1] == "square"):
             kind = "conv"  # a net starts with a linear layer, and x² never follows x²
-        x, shape = (fhe_square if kind == "square" else LINEAR_LAYERS[kind])(draw, b, x, shape)
-        kinds.append("square" if kind == "square" else "linear")
+        x, shape = (fhe_square if kind == "square" else linear_layers[kind])(draw, b, x, shape)
+        one_element_pool = b.layers[-1].startswith(("sumpool1x1/", "avgpool1x1/"))
+        kinds.append("square" if kind == "square" else "copy" if one_element_pool else "linear")
     if draw(st.booleans()) and prod(shape[1:]) <= 600:
         for index in range(draw(st.integers(1, 2))):
             if index and draw(st.booleans()):
@@ -203,4 +216,4 @@ def fhe_nets(draw: Draw, max_layers: int = 5) -> FheNet:
     if kinds[-1] == "linear" and draw(st.integers(0, 3)) == 0:
         x, shape = fhe_square(draw, b, x, shape)
         kinds.append("square")
-    return FheNet(b.text([(x, shape)]), tuple(b.layers), fhe_bound(kinds), arg_shape, shape)
+    return FheNet(b.text([(x, shape)]), tuple(b.layers), fhe_bound(kinds), arg_shape, shape, tuple(b.limits))

@@ -89,6 +89,7 @@ class _Builder:
     # switch it back to "f32" and spell each type themselves.
     element: str = "f32"
     arg_elements: dict[str, str] = field(default_factory=dict)  # an argument's, if not the function's
+    limits: list[str] = field(default_factory=list)  # guard limits the draws reached (tests/edge_strategies.py)
 
     def fresh(self, stem: str = "v") -> str:
         self.counter += 1
@@ -213,6 +214,7 @@ class Program:
     layers: tuple[str, ...]
     arg_shapes: tuple[Shape, ...]
     result_shapes: tuple[Shape, ...]
+    limits: tuple[str, ...] = ()  # the guard limits its layers were drawn at (edge_strategies.LIMITS)
 
     def __repr__(self) -> str:  # what hypothesis prints for a falsifying example
         return f"Program(layers={list(self.layers)})\n{self.text}"
@@ -977,9 +979,12 @@ def _differential_allowed(shape: Shape, element: str) -> list[str]:
 
 
 @st.composite
-def differential_programs(draw: Draw, element: str = "f32", min_layers: int = 1, max_layers: int = 5) -> Program:
+def differential_programs(
+    draw: Draw, element: str = "f32", min_layers: int = 1, max_layers: int = 5, extra: dict[str, Layer] | None = None
+) -> Program:
     """A random `@main` like `programs()` draws, computing in `element` ("f32" or "f16"),
-    from its layers and the families above."""
+    from its layers and the families above, and from `extra`'s layers on feature maps
+    (tests/edge_strategies.py's, each axis drawn on its own; none: the draws tests pin)."""
     seed = draw(st.integers(0, 2**16))
     b = _Builder(np.random.default_rng(seed), element=element)
     shape: Shape = (draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 12)), draw(st.integers(1, 12)))
@@ -987,10 +992,14 @@ def differential_programs(draw: Draw, element: str = "f32", min_layers: int = 1,
     x = "%arg0"
     values: list[tuple[str, Shape]] = []
     for _ in range(draw(st.integers(min_layers, max_layers))):
-        kind = draw(st.sampled_from(_differential_allowed(shape, element)))
-        x, shape = DIFFERENTIAL_LAYERS[kind](draw, b, x, shape)
+        allowed = _differential_allowed(shape, element) + (list(extra) * 3 if extra and len(shape) == 4 else [])
+        kind = draw(st.sampled_from(allowed))
+        layer = extra[kind] if extra and kind in extra else DIFFERENTIAL_LAYERS[kind]
+        x, shape = layer(draw, b, x, shape)
         values.append((x, shape))
     results = [(x, shape)]
     if len(values) > 1 and draw(st.integers(0, 4)) == 0:
         results.append(values[draw(st.integers(0, len(values) - 2))])
-    return Program(b.text(results), tuple(b.layers), tuple(s for _, s in b.args), tuple(s for _, s in results))
+    return Program(
+        b.text(results), tuple(b.layers), tuple(s for _, s in b.args), tuple(s for _, s in results), tuple(b.limits)
+    )

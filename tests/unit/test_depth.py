@@ -498,3 +498,187 @@ func.func @scale(%x: tensor<1xCx2x2xf32>) -> tensor<1xCx2x2xf32> {
 def test_a_scale_by_one_number_costs_no_level(channels: int, source: str, depth: int) -> None:
     text = _SCALE.replace("xCx", f"x{channels}x").replace("<Cx", f"<{channels}x").replace("KSRC", source)
     assert _one(text).depth == depth
+
+
+_DEPTHWISE = """
+func.func @main(%x: tensor<1xCx7x7xf32>) -> tensor<1xCxOHxOWxf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<WEIGHTS> : tensor<Cx3x3xf32>
+  %e = tensor.empty() : tensor<1xCxOHxOWxf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1xCxOHxOWxf32>) -> tensor<1xCxOHxOWxf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<[SH, SW]> : vector<2xi64>} ins(%x, %w : tensor<1xCx7x7xf32>, tensor<Cx3x3xf32>) outs(%f : tensor<1xCxOHxOWxf32>) -> tensor<1xCxOHxOWxf32>
+  return %d : tensor<1xCxOHxOWxf32>
+}
+"""
+
+
+def _depthwise(channels: int, strides: tuple[int, int]) -> str:
+    weights = [[[0.5 * c + 0.25 * i - 0.125 * j for j in range(3)] for i in range(3)] for c in range(channels)]
+    out_h, out_w = ((7 - 3) // s + 1 for s in strides)
+    return (
+        _DEPTHWISE.replace("WEIGHTS", str(weights)).replace("xCx", f"x{channels}x").replace("<Cx", f"<{channels}x")
+        .replace("OHxOW", f"{out_h}x{out_w}").replace("SH", str(strides[0])).replace("SW", str(strides[1]))
+    )
+
+
+@pytest.mark.parametrize("strides", [(1, 1), (2, 1), (1, 2), (2, 3)])
+@pytest.mark.parametrize(("channels", "bound"), [(1, 0), (2, 1)])
+def test_the_bound_prices_a_one_channel_depthwise_conv_as_uniform_scales(
+    channels: int, bound: int, strides: tuple[int, int]
+) -> None:
+    """One channel: each tap's weight is one number, so the conv is a sum of shifted slices
+    each scaled uniformly, no level (what `unroll-depthwise-conv` writes for a unit stride);
+    two channels: a per-channel weight per tap, a level. The depth keeps the named op's
+    level (HEIR packs it as a plaintext matrix product), whatever the strides."""
+    text = _depthwise(channels, strides)
+    assert (_one(text).depth, _bound(text).depth) == (1, bound)
+    assert _bound(text).linear_ops == 1  # still counted as the unfused model's linear op
+    if strides == (1, 1):  # the pass reaches the bound
+        module = parse(text)
+        run_pipeline(module, "unroll-depthwise-conv")
+        assert "depthwise_conv" not in str(module)
+        (after,) = analyze_module(module)
+        assert after.depth == bound
+
+
+def test_a_one_channel_depthwise_conv_continues_a_chain_under_the_bound() -> None:
+    """conv, one-channel depthwise conv, matmul: one chain (the scales fold into the
+    neighbouring weights); a two-channel depthwise conv in the middle is a linear op of the
+    same chain too, so both bounds are 1, and the ciphertext filter (a ct x ct product) is
+    no uniform scale: it ends the chain."""
+    def net(channels: int, filter_arg: bool) -> str:
+        conv = (
+            f"%cw = arith.constant dense<0.5> : {_t(channels, 1, 1, 1)}\n"
+            f"%ce = tensor.empty() : {_t(1, channels, 7, 7)}\n"
+            f"%c = linalg.conv_2d_nchw_fchw ins(%x, %cw : {_t(1, 1, 7, 7)}, {_t(channels, 1, 1, 1)}) "
+            f"outs(%ce : {_t(1, channels, 7, 7)}) -> {_t(1, channels, 7, 7)}\n"
+        )
+        filt = "%arg" if filter_arg else "%w"
+        weights = "" if filter_arg else f"%w = arith.constant dense<0.25> : {_t(channels, 3, 3)}\n"
+        depthwise = (
+            weights + f"%de = tensor.empty() : {_t(1, channels, 5, 5)}\n"
+            f"%d = linalg.depthwise_conv_2d_nchw_chw ins(%c, {filt} : {_t(1, channels, 7, 7)}, {_t(channels, 3, 3)}) "
+            f"outs(%de : {_t(1, channels, 5, 5)}) -> {_t(1, channels, 5, 5)}\n"
+            f"%flat = tensor.collapse_shape %d [[0], [1, 2, 3]] : {_t(1, channels, 5, 5)} into {_t(1, channels * 25)}\n"
+        )
+        args = f"%x: {_t(1, 1, 7, 7)}" + (f", %arg: {_t(channels, 3, 3)}" if filter_arg else "")
+        body = conv + depthwise + _fc("fc", "flat", channels * 25, 4)
+        return f"func.func @main({args}) -> {_t(1, 4)} {{\n{body}func.return %fc : {_t(1, 4)}\n}}\n"
+
+    assert (_one(net(1, False)).depth, _bound(net(1, False)).depth) == (3, 1)
+    assert (_one(net(2, False)).depth, _bound(net(2, False)).depth) == (3, 1)
+    # conv (1), ct x ct depthwise (2), a new chain: the matmul (3), under either model
+    assert (_one(net(1, True)).depth, _bound(net(1, True)).depth) == (3, 3)
+
+
+_MULTIPLIER = """
+func.func @main(%x: tensor<1x6x6x1xf32>) -> tensor<1x4x4x1xMxf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<3x3x1xMxf32>
+  %e = tensor.empty() : tensor<1x4x4x1xMxf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x1xMxf32>) -> tensor<1x4x4x1xMxf32>
+  %d = linalg.depthwise_conv_2d_nhwc_hwcm ins(%x, %w : tensor<1x6x6x1xf32>, tensor<3x3x1xMxf32>) outs(%f : tensor<1x4x4x1xMxf32>) -> tensor<1x4x4x1xMxf32>
+  return %d : tensor<1x4x4x1xMxf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("multiplier", "bound"), [(1, 0), (2, 1)])
+def test_a_channel_multiplier_gives_each_tap_several_weights(multiplier: int, bound: int) -> None:
+    """One channel with a multiplier of 2 writes two outputs per tap, each its own weight:
+    not one number, a level; a multiplier of 1 is the one-channel case."""
+    text = _MULTIPLIER.replace("xMx", f"x{multiplier}x")
+    assert (_one(text).depth, _bound(text).depth) == (1, bound)
+
+
+_SUM_POOL = """
+func.func @main(%x: tensor<1x2x8x8xf32>) -> tensor<1x2xOHxOWxf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2xOHxOWxf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2xOHxOWxf32>) -> tensor<1x2xOHxOWxf32>
+  %win = tensor.empty() : tensor<KHxKWxf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<[SH, SW]> : vector<2xi64>} ins(%x, %win : tensor<1x2x8x8xf32>, tensor<KHxKWxf32>) outs(%f : tensor<1x2xOHxOWxf32>) -> tensor<1x2xOHxOWxf32>
+  return %p : tensor<1x2xOHxOWxf32>
+}
+"""
+
+
+def _sum_pool(window: tuple[int, int], strides: tuple[int, int]) -> str:
+    out = [(8 - k) // s + 1 for k, s in zip(window, strides)]
+    return (
+        _SUM_POOL.replace("OHxOW", f"{out[0]}x{out[1]}").replace("KHxKW", f"{window[0]}x{window[1]}")
+        .replace("SH", str(strides[0])).replace("SW", str(strides[1]))
+    )
+
+
+@pytest.mark.parametrize("strides", [(1, 1), (2, 2), (1, 2), (3, 1)])
+@pytest.mark.parametrize(("window", "bound"), [((1, 1), 0), ((1, 2), 1), ((2, 1), 1), ((2, 2), 1)])
+def test_the_bound_prices_a_one_element_sum_pool_as_a_copy(
+    window: tuple[int, int], bound: int, strides: tuple[int, int]
+) -> None:
+    """A 1x1 sum pool, whatever its strides, is a strided copy: no level under the bound; a
+    window wider on either axis sums, a level. The depth keeps the named op's level."""
+    text = _sum_pool(window, strides)
+    assert (_one(text).depth, _bound(text).depth) == (1, bound)
+
+
+_CONV_THEN_POOL = """
+func.func @main(%x: tensor<1x1x8x8xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x8x8xf32>, tensor<2x1x3x3xf32>) outs(%f : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %pe = tensor.empty() : tensor<1x2x3x3xf32>
+  %pf = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %win = tensor.empty() : tensor<KxKxf32>
+  %p = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%c, %win : tensor<1x2x6x6xf32>, tensor<KxKxf32>) outs(%pf : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %p : tensor<1x2x3x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(("window", "bound"), [(1, 1), (2, 2)])
+def test_a_one_element_pool_after_a_ct_ct_product_is_a_copy_under_the_bound(window: int, bound: int) -> None:
+    """A conv with a ciphertext filter (ct x ct: no chain for the pool to join), then a
+    stride-2 sum pool: a 1x1 window is a copy, no level under the bound; 2x2 sums, a level."""
+    text = _CONV_THEN_POOL.replace("KxK", f"{window}x{window}")
+    assert (_one(text).depth, _bound(text).depth) == (2, bound)
+
+
+# benchmarks/fuzz_generated.py --edges --seed 205, program 7 (docs/testing.md): a ct x ct depthwise conv, a ct x ct conv, a 1x1 sum pool of stride 2. heir-prepare
+# and the default pipeline fold the pool into the conv as a strided conv: depth 3 -> 2, under
+# the bound that priced the 1x1 pool as a level (3).
+_FUZZ_205_7 = """
+func.func @main(%arg0: tensor<2x1x5x8xf32>, %arg1: tensor<1x2x2xf32>, %arg2: tensor<2x1x1x4xf32>) -> tensor<2x2x2x1xf32> {
+  %cst1 = arith.constant 0.000000e+00 : f32
+  %padded2 = tensor.pad %arg0 low[0, 0, 1, 3] high[0, 0, 2, 1] {
+  ^bb0(%i3: index, %i4: index, %i5: index, %i6: index):
+    tensor.yield %cst1 : f32
+  } : tensor<2x1x5x8xf32> to tensor<2x1x8x12xf32>
+  %v7 = tensor.empty() : tensor<2x1x3x5xf32>
+  %v8 = linalg.fill ins(%cst1 : f32) outs(%v7 : tensor<2x1x3x5xf32>) -> tensor<2x1x3x5xf32>
+  %v9 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<[2, 3]> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%padded2, %arg1 : tensor<2x1x8x12xf32>, tensor<1x2x2xf32>) outs(%v8 : tensor<2x1x3x5xf32>) -> tensor<2x1x3x5xf32>
+  %padded10 = tensor.pad %v9 low[0, 0, 0, 0] high[0, 0, 1, 0] {
+  ^bb0(%i11: index, %i12: index, %i13: index, %i14: index):
+    tensor.yield %cst1 : f32
+  } : tensor<2x1x3x5xf32> to tensor<2x1x4x5xf32>
+  %v15 = tensor.empty() : tensor<2x2x4x2xf32>
+  %v16 = linalg.fill ins(%cst1 : f32) outs(%v15 : tensor<2x2x4x2xf32>) -> tensor<2x2x4x2xf32>
+  %v17 = linalg.conv_2d_nchw_fchw {dilations = dense<[3, 1]> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded10, %arg2 : tensor<2x1x4x5xf32>, tensor<2x1x1x4xf32>) outs(%v16 : tensor<2x2x4x2xf32>) -> tensor<2x2x4x2xf32>
+  %v18 = tensor.empty() : tensor<2x2x2x1xf32>
+  %v19 = linalg.fill ins(%cst1 : f32) outs(%v18 : tensor<2x2x2x1xf32>) -> tensor<2x2x2x1xf32>
+  %v20 = tensor.empty() : tensor<1x1xf32>
+  %v21 = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%v17, %v20 : tensor<2x2x4x2xf32>, tensor<1x1xf32>) outs(%v19 : tensor<2x2x2x1xf32>) -> tensor<2x2x2x1xf32>
+  return %v21 : tensor<2x2x2x1xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("spec", ["heir-prepare", "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"])
+def test_a_folded_one_element_pool_reaches_the_bound(spec: str) -> None:
+    assert (_one(_FUZZ_205_7).depth, _bound(_FUZZ_205_7).depth) == (3, 2)
+    module = parse(_FUZZ_205_7)
+    run_pipeline(module, spec)
+    assert "pooling" not in str(module)
+    (after,) = analyze_module(module)
+    assert after.depth == 2

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 
 from conftest import budget  # noqa: E402
-from edge_strategies import MAX_PIECES, edge_programs  # noqa: E402
+from edge_strategies import LIMITS, MAX_PIECES, axis_limits, edge_programs, limit_counts  # noqa: E402
+from fhe_nets import fhe_bound  # noqa: E402
 from generated_properties import FULL_PIPELINE, check_program, single_pass_specs  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 from heirpy.transforms.heir import heir_results  # noqa: E402
@@ -47,6 +48,42 @@ def _drawn(count: int, at: int) -> list[Program]:
 
     collect()
     return found
+
+
+@pytest.mark.parametrize(("h", "w", "limits"), [
+    # (kernel, stride, dilation, pad before, pad after) per axis; a 3x3 window reaches 3
+    ((3, 1, 1, 0, 0), (3, 1, 1, 0, 0), set()),
+    ((3, 3, 1, 0, 0), (3, 3, 1, 0, 0), set()),  # a stride equal to the window: no input skipped
+    ((3, 4, 1, 0, 0), (3, 4, 1, 0, 0), {"stride > window"}),
+    ((3, 1, 1, 3, 3), (3, 1, 1, 0, 0), {"pad as wide as the window"}),
+    ((3, 1, 1, 2, 2), (3, 1, 1, 0, 0), {"pad = window - 1"}),
+    ((3, 1, 1, 1, 1), (3, 1, 1, 0, 0), set()),  # narrower than the window - 1
+    ((2, 1, 2, 0, 3), (3, 1, 1, 0, 0), {"pad as wide as the window", "pad on the high side only",
+                                        "pads before != after", "dilation H != W", "kernel H != W"}),
+    ((3, 1, 1, 1, 0), (2, 2, 1, 0, 0), {"pad on the low side only", "pads before != after",
+                                        "kernel H != W", "stride H != W"}),
+    ((1, 1, 1, 1, 0), (1, 1, 1, 0, 0), {"pad as wide as the window", "pad on the low side only",
+                                        "pads before != after"}),  # a 1x1 window: a pad of 1 holds one
+])
+def test_axis_limits_name_each_limit_at_it_and_not_beside_it(
+    h: tuple[int, int, int, int, int], w: tuple[int, int, int, int, int], limits: set[str]
+) -> None:
+    assert set(axis_limits(h, w)) == limits
+    assert limits <= set(LIMITS)
+
+
+def test_limit_counts_count_programs_not_draws() -> None:
+    counts = limit_counts([["stride > window", "stride > window"], [], ["1x1 pool"]])
+    assert (counts["stride > window"], counts["1x1 pool"], counts["64 pieces"]) == (1, 1, 0)
+    assert set(counts) == set(LIMITS)
+
+
+def test_the_fhe_bound_takes_a_one_element_pool_as_a_copy() -> None:
+    """heirpy.analysis.depth's bound: a 1x1 pool neither costs a level nor starts a run."""
+    assert fhe_bound(["linear", "square", "copy", "square"]) == 3
+    assert fhe_bound(["linear", "copy", "linear"]) == 1
+    assert fhe_bound(["square", "copy"]) == 1
+    assert fhe_bound(["square", "linear"]) == 2
 
 
 def test_max_pieces_is_the_rewrites() -> None:

@@ -2,9 +2,10 @@
 iree-opt, on generated programs (tests/iree_differential.py says how values are compared
 and disagreements classified).
 
-CI runs a seeded sample of 30 programs (15 f32, 15 f16) in one iree-compile run; under
-HEIRPY_HYPOTHESIS_PROFILE=nightly, 1,000 random ones (benchmarks/fuzz_iree.py runs the
-same with tables). iree-compile, iree-opt and heir-opt are test extras: a missing tool
+CI runs a seeded sample of 36 programs (15 f32 and 15 f16 from `differential_programs`,
+3 of each from tests/edge_strategies.py's `edge_differential_programs`, whose convs, depthwise
+convs and pools draw each axis on its own: what benchmarks/fuzz_iree.py draws) in one
+iree-compile run; under HEIRPY_HYPOTHESIS_PROFILE=nightly, 1,200 random ones. iree-compile, iree-opt and heir-opt are test extras: a missing tool
 fails the test, it never skips.
 """
 
@@ -22,11 +23,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a
 
 import iree_differential as diff  # noqa: E402
 from conftest import PROFILE  # noqa: E402
+from edge_strategies import edge_differential_programs  # noqa: E402
 from strategies import Program, differential_programs  # noqa: E402
 
 BUGS = Path(__file__).resolve().parents[2] / "benchmarks" / "iree_bugs"
 PER_ELEMENT = 500 if PROFILE == "nightly" else 15
+EDGE_PER_ELEMENT = 100 if PROFILE == "nightly" else 3
 SAMPLE_SEED = None if PROFILE == "nightly" else 20261204
+BATCH = 36  # programs per iree-compile run: the CI sample in one
 
 
 def draw(element: str, count: int, at: int | None, *, derandomize: bool = False) -> list[Program]:
@@ -36,6 +40,22 @@ def draw(element: str, count: int, at: int | None, *, derandomize: bool = False)
     @settings(max_examples=2 * count, database=None, phases=[Phase.generate], derandomize=derandomize,
               deadline=None, suppress_health_check=list(HealthCheck))
     @given(program=differential_programs(element))
+    def collect(program: Program) -> None:
+        if len(found) < count:
+            found.setdefault(program.text, program)
+
+    (collect if at is None else seed(at)(collect))()
+    return list(found.values())
+
+
+def draw_edges(element: str, count: int, at: int | None) -> list[Program]:
+    """`draw`, from `edge_differential_programs` (a function of its own: a derandomized draw
+    is seeded from the source of the function that draws, so `draw`'s stays as it was)."""
+    found: dict[str, Program] = {}
+
+    @settings(max_examples=2 * count, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(program=edge_differential_programs(element))
     def collect(program: Program) -> None:
         if len(found) < count:
             found.setdefault(program.text, program)
@@ -57,9 +77,12 @@ def allowed(subject: diff.Subject) -> bool:
 def test_generated_programs_agree_through_iree_and_reparse_in_mlir_tools() -> None:
     programs = [(element, p) for k, element in enumerate(("f32", "f16"))
                 for p in draw(element, PER_ELEMENT, None if SAMPLE_SEED is None else SAMPLE_SEED + k)]
+    programs += [(element, p) for k, element in enumerate(("f32", "f16"))
+                 for p in draw_edges(element, EDGE_PER_ELEMENT, None if SAMPLE_SEED is None else SAMPLE_SEED + 40 + k)]
+    assert any(p.limits for _, p in programs[-2 * EDGE_PER_ELEMENT:])  # the edge draws reach some limit
     subjects: list[diff.Subject] = []
-    for start in range(0, len(programs), 30):
-        batch = programs[start: start + 30]
+    for start in range(0, len(programs), BATCH):
+        batch = programs[start: start + BATCH]
         subjects += diff.run_batch([(start + i, p.text, p.layers, e) for i, (e, p) in enumerate(batch)])
     bad = [s for s in subjects if not allowed(s)]
     assert not bad, "\n".join(

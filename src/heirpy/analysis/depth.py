@@ -61,7 +61,13 @@ linear op (or a per-element plaintext scale) whose ciphertext input comes straig
 another linear op, with only free ops between (adds, reshapes, uniform scales), costs no
 level: one level per maximal chain of linear ops, per x² (per polynomial) and per ct x ct
 product, the depth if every linear chain were fused into one op. Non-polynomial ops end a
-chain. `heirpy-report` prints it beside the depth.
+chain. Two linear ops cost what a rewrite makes of them, not a level: a sum pool whose
+window is one element (1x1, any stride) is a strided copy (conv-pool fusion folds it into
+the conv before it as the conv's stride; a slice is free), and a depthwise conv whose
+plaintext filter holds one number per tap (one channel, no multiplier) is a sum of
+shifted slices each scaled by one number, uniform scales (`unroll-depthwise-conv` writes
+it so). The depth itself keeps their level: as written, HEIR packs both as plaintext
+matrix products. `heirpy-report` prints the bound beside the depth.
 
 **Weight bytes.** Each linear op also records the bytes of its plaintext multiplicand
 (the weight a back end encodes as plaintexts; a per-channel scale's `[C, 1, 1]`
@@ -292,6 +298,10 @@ class _Walker:
             for value, info in zip(op.operands, multiplied):
                 if info is None:
                     self.add_weight(value)
+        if self.model.fused_chains and multiplied[0] is not None and _copy_or_uniform_scale(op):
+            # The bound: a copy, or uniform scales of shifted slices (module docstring).
+            ct = cts[0]
+            return _plus_init(Poly(ct.base + self.model.scalar_mul_levels, ct.degree, ct.linear), added)
         return _plus_init(cts[0].after_linear(self.model), added)
 
     def softmax(self, op: Operation, input_: Poly) -> Info:
@@ -506,6 +516,25 @@ def _sums_over_loops(op: Operation) -> bool:
     if sizes is None:
         return True
     return any(k == "reduction" and n != 1 for k, n in zip(kinds, sizes))
+
+
+def _copy_or_uniform_scale(op: Operation) -> bool:
+    """Is the linear op `op` (whose first operand is a ciphertext, its second plaintext)
+    a sum pool with a one-element window (a strided copy), or a depthwise conv whose
+    filter has one number per tap: its channel and multiplier dims (`c`, `m` of the
+    filter layout in the op's name, e.g. `chw`, `hwcm`) all of size 1?"""
+    window = shape_of(op.operands[1]) if len(op.operands) > 1 else None
+    if window is None:
+        return False
+    if op.name.startswith("linalg.pooling_"):  # the linear ones are sums
+        return math.prod(window) == 1
+    if not op.name.startswith("linalg.depthwise_conv_"):
+        return False
+    parts = op.name.removeprefix("linalg.").split("_")  # depthwise conv 2d nchw chw [q]
+    layout = parts[4] if len(parts) > 4 else ""
+    if len(layout) != len(window) or not set(layout) <= set("dhwcm"):
+        return False
+    return math.prod(n for letter, n in zip(layout, window) if letter in "cm") == 1
 
 
 def _is_linear(name: str) -> bool:
