@@ -143,8 +143,16 @@ def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int
         f"{side} {flags}": len(dispatches(tools, source, FLAG_SETS[flags]))
         for flags in FLAG_SETS for side, source in sources.items()
     }
-    if not timed:
-        return out
+    if timed:
+        out.update(time_iree(sources, arrays, rounds, work))
+    return out
+
+
+def time_iree(sources: dict[str, Path], arrays: dict[str, np.ndarray], rounds: int, work: Path) -> dict[str, Any]:
+    """The four modules (raw / heirpy x default / best flags) compiled, checked against
+    PyTorch's output and timed single-threaded, alternating, `rounds` times (medians)."""
+    tools = Tools.find(None)
+    out: dict[str, Any] = {}
     inputs = [work / "arg0.npy"]
     np.save(inputs[0], arrays["arg0"])
     variants = []
@@ -199,10 +207,21 @@ def confirm(directory: Path, rounds: int) -> dict[str, float]:
             variant.vmfb.unlink()
 
 
+def load_arrays(directory: Path) -> dict[str, np.ndarray]:
+    with np.load(directory / "model.npz") as data:
+        return {k: data[k] for k in data.files}
+
+
+def complete_timing(directory: Path, rounds: int) -> dict[str, Any]:
+    """The IREE timings of a model measured with `--untimed`, from its cached files (the
+    export and heirpy's IREE-pipeline output, `heirpy_iree.mlir`): nothing re-exported."""
+    sources = {"raw": directory / "model.mlir", "heirpy": directory / "heirpy_iree.mlir"}
+    return time_iree(sources, load_arrays(directory), rounds, directory)
+
+
 def measure(directory: Path, timed: bool, rounds: int) -> dict[str, Any]:
     raw = directory / "model.mlir"
-    with np.load(directory / "model.npz") as data:
-        arrays = {k: data[k] for k in data.files}
+    arrays = load_arrays(directory)
     out = {"mlir_bytes": raw.stat().st_size}
     out.update(heirpy_side(raw, arrays))
     out.update(iree_side(raw, arrays, timed, rounds, directory))

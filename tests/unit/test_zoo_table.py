@@ -1,0 +1,54 @@
+"""The zoo's table (benchmarks/zoo/table.py) on hand-made results: untimed rows are marked,
+and each f16 model is held against its f32 twin's depth and linear-op count (issue 34)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ZOO = Path(__file__).resolve().parents[2] / "benchmarks" / "zoo"
+sys.path[:0] = [str(ZOO), str(ZOO.parent)]
+
+import table  # noqa: E402
+
+
+def result(name: str, dtype: str, depth: int, linear: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name, "dtype": dtype, "numerics": {"verdict": "ok", "max_abs_error": 1e-6},
+        "depth": {"before": 2 * depth, "after": depth, "bound": 10},
+        "linear_ops": {"before": 2 * linear, "after": linear},
+        "constant_bytes": {"before": 1e6, "main": 1e6}, "iree_constant_bytes": 1e6,
+        "dispatches": {"raw default": 5, "heirpy default": 5, "raw best": 6, "heirpy best": 6}, **extra,
+    }
+
+
+def test_f16_reaching_its_twin_is_no_gap_and_one_above_is() -> None:
+    f32 = result("net", "f32", 10, 8)
+    assert table.twin_gap(f32, result("net", "f16", 10, 8)) is None
+    assert table.twin_gap(f32, result("net", "f16", 9, 7)) is None  # below f32 is not a miss
+    assert table.twin_gap(f32, result("net", "f16", 11, 8)) == "depth 11 vs 10"
+    assert table.twin_gap(f32, result("net", "f16", 10, 9)) == "linear ops 9 vs 8"
+
+
+def test_twin_summary_lists_the_short_ones_with_their_figures() -> None:
+    results = [result("a", "f32", 10, 8), result("a", "f16", 12, 9),
+               result("b", "f32", 5, 4), result("b", "f16", 5, 4),
+               result("c", "f32", 5, 4),  # no f16 twin measured: not counted
+               result("d", "f32", 5, 4), {"name": "d", "dtype": "f16", "error": "boom"}]
+    text = table.twin_summary(results)
+    assert text.splitlines()[0].startswith("f16 at its f32 twin's depth and linear-op count: 1 of 2 ")
+    assert "- short: a: depth 12 vs 10, linear ops 9 vs 8" in text
+    assert "b:" not in text
+    assert "a f16: below its f32 twin: depth 12 vs 10, linear ops 9 vs 8" in table.misses(results)
+    assert "| a     | 10 / 12 (10)" in table.twin_table(results)
+
+
+def test_untimed_rows_say_so_and_timed_rows_show_the_times() -> None:
+    untimed = table.row(result("a", "f32", 10, 8, untimed=True))
+    assert untimed.count("untimed") == 5
+    timed = table.row(result("a", "f32", 10, 8, torch_ms=3.0, ms={
+        "raw default": 2.0, "heirpy default": 1.0, "raw best": 1.0, "heirpy best": 0.5}))
+    assert "untimed" not in timed and "0.50" in timed and "3.0" in timed
+    assert "16 -> 8" in timed  # linear ops raw -> main
+    assert "(1 untimed)" in table.summary([result("a", "f32", 10, 8, untimed=True), result("b", "f32", 10, 8)])
