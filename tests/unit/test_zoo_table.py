@@ -52,3 +52,30 @@ def test_untimed_rows_say_so_and_timed_rows_show_the_times() -> None:
     assert "untimed" not in timed and "0.50" in timed and "3.0" in timed
     assert "16 -> 8" in timed  # linear ops raw -> main
     assert "(1 untimed)" in table.summary([result("a", "f32", 10, 8, untimed=True), result("b", "f32", 10, 8)])
+
+
+def test_a_timed_run_completes_an_untimed_result_without_measuring_it_again(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    import json
+
+    import measure
+    import models
+    import run_zoo
+
+    directory = tmp_path / "lcnet_050" / "f32"
+    directory.mkdir(parents=True)
+    path = directory / "result.json"
+    path.write_text(json.dumps(result("lcnet_050", "f32", 10, 8, untimed=True, clock="cpu", seconds=5.0)))
+    assert run_zoo.done(path, untimed=True) and not run_zoo.done(path, untimed=False)
+
+    def never(*args: Any) -> None:
+        raise AssertionError("a cached model was exported or measured again")
+
+    monkeypatch.setattr(models, "export", never)
+    monkeypatch.setattr(measure, "measure", never)
+    monkeypatch.setattr(models, "torch_ms", lambda spec: 3.0)
+    monkeypatch.setattr(measure, "complete_timing", lambda d, rounds: {"ms": {"raw best": 1.0, "heirpy best": 0.5}})
+    assert run_zoo.one("lcnet_050", "f32", tmp_path, 1) == 0
+    done = json.loads(path.read_text())
+    assert "untimed" not in done and done["torch_ms"] == 3.0 and done["ms"]["heirpy best"] == 0.5
+    assert done["depth"]["after"] == 10 and run_zoo.done(path, untimed=False)
