@@ -29,6 +29,7 @@ import resource
 import statistics
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,11 @@ def complete_timing(directory: Path, rounds: int) -> dict[str, Any]:
 def measure(directory: Path, timed: bool, rounds: int) -> dict[str, Any]:
     raw = directory / "model.mlir"
     arrays = load_arrays(directory)
-    out = {"mlir_bytes": raw.stat().st_size}
+    out: dict[str, Any] = {"mlir_bytes": raw.stat().st_size}
     out.update(heirpy_side(raw, arrays))
-    out.update(iree_side(raw, arrays, timed, rounds, directory))
+    try:  # heirpy's own figures stand when IREE (or heirpy-opt) fails on the model
+        out.update(iree_side(raw, arrays, timed, rounds, directory))
+    except Exception as err:
+        out["error"] = f"IREE side: {type(err).__name__}: {str(err)[:300]}"
+        (directory / "error.txt").write_text(traceback.format_exc())
     return out

@@ -126,7 +126,7 @@ def one(name: str, dtype: str, cache: Path, rounds: int, untimed: bool = False) 
         if dtype == "f32" and not untimed:
             result["torch_ms"] = torch_ms(spec)
         result.update(measure(directory, timed_iree(spec, dtype) and not untimed, rounds))
-        if untimed and timed_iree(spec, dtype):
+        if untimed and timed_iree(spec, dtype) and "error" not in result:
             result["untimed"] = True
     except Exception as err:  # recorded, so the table shows it and the run goes on
         result["error"] = f"{type(err).__name__}: {str(err)[:300]}"

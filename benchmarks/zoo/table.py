@@ -53,8 +53,8 @@ def row(r: dict[str, Any]) -> list[str]:
         f"{d['after']} / {d['bound']}", f"{lin.get('before', '-')} -> {lin.get('after', '-')}",
         f"{sizes['before'] / 1e6:.1f} -> {sizes['main'] / 1e6:.1f} ({growth(r):.2f})",
         _f(growth(r, "iree")),
-        f"{disp.get('raw default', '-')} -> {disp.get('heirpy default', '-')}",
-        f"{disp.get('raw best', '-')} -> {disp.get('heirpy best', '-')}",
+        f"{disp.get('raw default', '-')} -> {disp.get('heirpy default', '-')}" if disp else "IREE failed",
+        f"{disp.get('raw best', '-')} -> {disp.get('heirpy best', '-')}" if disp else "IREE failed",
         *times,
         f"{r['heirpy_opt_s']:.1f} / {r['iree_opt_s']:.1f}" if "heirpy_opt_s" in r else "-",
     ] + ([f"(error: {r['error'][:60]})"] if r.get("error") else [])
@@ -75,7 +75,8 @@ def misses(results: list[dict[str, Any]]) -> list[str]:
     for r in results:
         tag = f"{r['name']} {r['dtype']}"
         if r.get("error"):
-            found.append(f"{tag}: did not run: {r['error'][:200]}")
+            found.append(f"{tag}: {'failed' if 'numerics' in r else 'did not run'}: {r['error'][:200]}")
+        if "numerics" not in r:
             continue
         if r["numerics"]["verdict"] != "ok":
             found.append(f"{tag}: numerics {r['numerics']['verdict']} {r['numerics']}")
@@ -109,7 +110,7 @@ TWIN_HEADER = ["model", "depth f32 / f16 (bound)", "linear ops f32 / f16 (raw)",
 
 def twins(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(f32, f16) result pairs of the same model, both measured without error."""
-    ok = {(r["name"], r["dtype"]): r for r in results if not r.get("error")}
+    ok = {(r["name"], r["dtype"]): r for r in results if "depth" in r}
     return [(r, ok[(name, "f16")]) for (name, dtype), r in ok.items() if dtype == "f32" and (name, "f16") in ok]
 
 
@@ -144,9 +145,10 @@ def twin_summary(results: list[dict[str, Any]]) -> str:
 
 
 def summary(results: list[dict[str, Any]]) -> str:
-    ok = [r for r in results if not r.get("error")]
+    ok = [r for r in results if "numerics" in r]  # heirpy's figures stand when IREE failed
     untimed = sum(bool(r.get("untimed")) for r in results)
-    lines = [f"models run: {len(ok)} of {len(results)} ({untimed} untimed); numerics ok: "
+    failed = sum(bool(r.get("error")) for r in results)
+    lines = [f"models run: {len(ok)} of {len(results)} ({untimed} untimed, {failed} with an error); numerics ok: "
              f"{sum(r['numerics']['verdict'] == 'ok' for r in ok)} of {len(ok)}"]
     for flags in ("best", "default"):
         values = [v for r in ok if (v := ratio(r, flags)) is not None]

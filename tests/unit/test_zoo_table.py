@@ -79,3 +79,12 @@ def test_a_timed_run_completes_an_untimed_result_without_measuring_it_again(
     done = json.loads(path.read_text())
     assert "untimed" not in done and done["torch_ms"] == 3.0 and done["ms"]["heirpy best"] == 0.5
     assert done["depth"]["after"] == 10 and run_zoo.done(path, untimed=False)
+
+
+def test_an_iree_failure_keeps_heirpys_figures_and_is_a_miss() -> None:
+    failed = result("a", "f16", 10, 8, error="IREE side: RuntimeError: iree-compile failed")
+    failed.pop("dispatches")
+    cells = table.row(failed)
+    assert "IREE failed" in cells and "10 / 10" in cells
+    assert "a f16: failed: IREE side: RuntimeError: iree-compile failed" in table.misses([failed])
+    assert table.summary([failed]).startswith("models run: 1 of 1 (0 untimed, 1 with an error); numerics ok: 1 of 1")
