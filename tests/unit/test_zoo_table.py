@@ -51,7 +51,7 @@ def test_untimed_rows_say_so_and_timed_rows_show_the_times() -> None:
         "raw default": 2.0, "heirpy default": 1.0, "raw best": 1.0, "heirpy best": 0.5}))
     assert "untimed" not in timed and "0.50" in timed and "3.0" in timed
     assert "16 -> 8" in timed  # linear ops raw -> main
-    assert "(1 untimed)" in table.summary([result("a", "f32", 10, 8, untimed=True), result("b", "f32", 10, 8)])
+    assert "(1 untimed, 0 with an error)" in table.summary([result("a", "f32", 10, 8, untimed=True), result("b", "f32", 10, 8)])
 
 
 def test_a_timed_run_completes_an_untimed_result_without_measuring_it_again(
