@@ -89,14 +89,25 @@ def f16_verdict(heirpy_out: np.ndarray, torch_f16: np.ndarray, torch_f32: np.nda
             "torch_f16_error": err_torch, "allowed": allowed}
 
 
-def numerics(after: Any, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+def numerics(after: Any, arrays: dict[str, np.ndarray], before: Any = None) -> dict[str, Any]:
+    """heirpy's verdict against PyTorch; on an f32 mismatch, with `before`, also the raw
+    IR's own error under the evaluator and heirpy's distance from it, which tell the
+    model's arithmetic (large outputs, e.g. RepVGG's 3e4) from a wrong rewrite."""
     results = run_function(after, "main", [arrays["arg0"]])
     if "f32_result0" not in arrays:
         comparisons = compare_with_reference(arrays, results, REFERENCE_RTOL, REFERENCE_ATOL, "model.npz")
         bad = [c for c in comparisons if not c.ok]
-        return {"verdict": "ok" if not bad else "MISMATCH",
-                "max_abs_error": max(c.max_abs_error for c in comparisons),
-                "detail": "; ".join(c.line() for c in bad)}
+        out = {"verdict": "ok" if not bad else "MISMATCH",
+               "max_abs_error": max(c.max_abs_error for c in comparisons),
+               "detail": "; ".join(c.line() for c in bad)}
+        if bad and before is not None:
+            raw = run_function(before, "main", [arrays["arg0"]])
+            out["raw_max_abs_error"] = max(float(np.max(np.abs(np.asarray(r, np.float64) - arrays[f"result{i}"])))
+                                           for i, r in enumerate(raw))
+            out["heirpy_vs_raw"] = max(float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(r, np.float64))))
+                                       for a, r in zip(results, raw))
+            out["max_abs_output"] = max(float(np.max(np.abs(arrays[f"result{i}"]))) for i in range(len(raw)))
+        return out
     cells = [f16_verdict(np.asarray(r), arrays[f"result{i}"], arrays[f"f32_result{i}"]) for i, r in enumerate(results)]
     worst = next((c for c in cells if c["verdict"] != "ok"), max(cells, key=lambda c: c["max_abs_error"]))
     return worst
@@ -114,7 +125,7 @@ def heirpy_side(raw: Path, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     out.update(depth_figures(before, after))
     print_module(after)  # what heirpy prints must print (the file itself is not needed)
     start = time.perf_counter()
-    out["numerics"] = numerics(after, arrays)
+    out["numerics"] = numerics(after, arrays, before)
     out["evaluator_s"] = time.perf_counter() - start
     return out
 
