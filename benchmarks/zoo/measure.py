@@ -145,16 +145,25 @@ def compile_speed(raw: Path, ours: Path) -> dict[str, Any]:
     return out
 
 
-def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int, work: Path) -> dict[str, Any]:
+def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int, work: Path,
+              out: dict[str, Any] | None = None) -> dict[str, Any]:
+    """IREE's figures, filled into `out` as they are measured (kept if a later one fails)."""
     tools = Tools.find(None)
     ours = work / "heirpy_iree.mlir"
-    out: dict[str, Any] = compile_speed(raw, ours)
+    out = {} if out is None else out
+    out.update(compile_speed(raw, ours))
     out["iree_constant_bytes"] = constant_bytes(parse(ours.read_text(), str(ours)))
     sources = {"raw": raw, "heirpy": ours}
-    out["dispatches"] = {
-        f"{side} {flags}": len(dispatches(tools, source, FLAG_SETS[flags]))
-        for flags in FLAG_SETS for side, source in sources.items()
-    }
+    out["dispatches"], failures = {}, {}
+    for flags in FLAG_SETS:  # each count on its own: one flag set failing keeps the others
+        for side, source in sources.items():
+            try:
+                out["dispatches"][f"{side} {flags}"] = len(dispatches(tools, source, FLAG_SETS[flags]))
+            except RuntimeError as err:
+                failures[f"{side} {flags}"] = str(err)[:300]
+    if failures:
+        out["iree_failures"] = failures
+        raise RuntimeError(f"{', '.join(failures)}: {next(iter(failures.values()))}")
     if timed:
         out.update(time_iree(sources, arrays, rounds, work))
     return out
@@ -236,9 +245,11 @@ def measure(directory: Path, timed: bool, rounds: int) -> dict[str, Any]:
     arrays = load_arrays(directory)
     out: dict[str, Any] = {"mlir_bytes": raw.stat().st_size}
     out.update(heirpy_side(raw, arrays))
+    iree: dict[str, Any] = {}
     try:  # heirpy's own figures stand when IREE (or heirpy-opt) fails on the model
-        out.update(iree_side(raw, arrays, timed, rounds, directory))
+        iree = iree_side(raw, arrays, timed, rounds, directory, iree)
     except Exception as err:
         out["error"] = f"IREE side: {type(err).__name__}: {str(err)[:300]}"
         (directory / "error.txt").write_text(traceback.format_exc())
+    out.update(iree)  # what IREE's side measured before it failed
     return out

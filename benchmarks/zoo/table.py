@@ -40,10 +40,18 @@ def _f(value: float | None, fmt: str = "{:.2f}") -> str:
     return "-" if value is None else fmt.format(value)
 
 
+def _dispatches(r: dict[str, Any], flags: str) -> str:
+    """raw -> heirpy dispatch counts; "failed" where iree-compile failed on that file."""
+    disp, failed = r.get("dispatches", {}), r.get("iree_failures", {})
+    if not disp and not failed:
+        return "IREE failed" if r.get("error") else "-"
+    return " -> ".join(str(disp.get(k, "failed" if k in failed else "-")) for k in (f"raw {flags}", f"heirpy {flags}"))
+
+
 def row(r: dict[str, Any]) -> list[str]:
     if r.get("error") and "numerics" not in r:
         return [r["name"], r["dtype"], f"ERROR: {r['error'][:80]}"] + ["-"] * (len(HEADER) - 3)
-    n, d, disp = r["numerics"], r["depth"], r.get("dispatches", {})
+    n, d = r["numerics"], r["depth"]
     sizes, lin = r["constant_bytes"], r.get("linear_ops", {})
     times = ["untimed"] * 5 if r.get("untimed") else [
         _f(_ms(r, "raw default"), "{:.1f}"), _f(_ms(r, "raw best"), "{:.1f}"),
@@ -53,8 +61,7 @@ def row(r: dict[str, Any]) -> list[str]:
         f"{d['after']} / {d['bound']}", f"{lin.get('before', '-')} -> {lin.get('after', '-')}",
         f"{sizes['before'] / 1e6:.1f} -> {sizes['main'] / 1e6:.1f} ({growth(r):.2f})",
         _f(growth(r, "iree")),
-        f"{disp.get('raw default', '-')} -> {disp.get('heirpy default', '-')}" if disp else "IREE failed",
-        f"{disp.get('raw best', '-')} -> {disp.get('heirpy best', '-')}" if disp else "IREE failed",
+        _dispatches(r, "default"), _dispatches(r, "best"),
         *times,
         f"{r['heirpy_opt_s']:.1f} / {r['iree_opt_s']:.1f}" if "heirpy_opt_s" in r else "-",
     ] + ([f"(error: {r['error'][:60]})"] if r.get("error") else [])

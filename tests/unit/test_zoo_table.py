@@ -88,3 +88,11 @@ def test_an_iree_failure_keeps_heirpys_figures_and_is_a_miss() -> None:
     assert "IREE failed" in cells and "10 / 10" in cells
     assert "a f16: failed: IREE side: RuntimeError: iree-compile failed" in table.misses([failed])
     assert table.summary([failed]).startswith("models run: 1 of 1 (0 untimed, 1 with an error); numerics ok: 1 of 1")
+
+
+def test_a_flag_set_iree_fails_on_shows_failed_beside_the_counts_measured() -> None:
+    r = result("a", "f16", 10, 8, error="IREE side: RuntimeError: heirpy best: ...",
+               iree_failures={"heirpy best": "iree-compile failed: ..."})
+    r["dispatches"] = {"raw default": 5, "heirpy default": 4, "raw best": 6}
+    cells = table.row(r)
+    assert "5 -> 4" in cells and "6 -> failed" in cells
