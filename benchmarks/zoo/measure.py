@@ -109,8 +109,8 @@ def numerics(after: Any, arrays: dict[str, np.ndarray], before: Any = None) -> d
             out["max_abs_output"] = max(float(np.max(np.abs(arrays[f"result{i}"]))) for i in range(len(raw)))
         return out
     cells = [f16_verdict(np.asarray(r), arrays[f"result{i}"], arrays[f"f32_result{i}"]) for i, r in enumerate(results)]
-    worst = next((c for c in cells if c["verdict"] != "ok"), max(cells, key=lambda c: c["max_abs_error"]))
-    return worst
+    bad = [c for c in cells if c["verdict"] != "ok"]  # "not comparable" cells carry no error figure
+    return bad[0] if bad else max(cells, key=lambda c: c["max_abs_error"])
 
 
 # ----------------------------------------------------------------------------- one model

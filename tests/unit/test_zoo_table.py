@@ -96,3 +96,20 @@ def test_a_flag_set_iree_fails_on_shows_failed_beside_the_counts_measured() -> N
     r["dispatches"] = {"raw default": 5, "heirpy default": 4, "raw best": 6}
     cells = table.row(r)
     assert "5 -> 4" in cells and "6 -> failed" in cells
+
+
+def test_an_f16_output_pytorch_overflows_is_not_comparable_not_a_crash() -> None:
+    """RepVGG-A0's random weights overflow f16 in PyTorch itself (outputs ~3e4 in f32)."""
+    import measure
+    import numpy as np
+
+    from heirpy.api import parse
+
+    module = parse("func.func @main(%a: tensor<2xf16>) -> tensor<2xf16> {\n  return %a : tensor<2xf16>\n}\n", "id")
+    arrays = {"arg0": np.array([np.inf, 1.0], np.float16), "result0": np.array([np.inf, 1.0], np.float16),
+              "f32_result0": np.array([7e4, 1.0], np.float32)}
+    assert measure.numerics(module, arrays)["verdict"].startswith("not comparable")
+    arrays["arg0"] = arrays["result0"] = np.array([2.0, 1.0], np.float16)
+    arrays["f32_result0"] = np.array([2.0, 1.0], np.float32)
+    assert measure.numerics(module, arrays) == {"verdict": "ok", "max_abs_error": 0.0, "torch_f16_error": 0.0,
+                                                "allowed": 4 * float(np.finfo(np.float16).eps) * 2.0}
