@@ -29,6 +29,7 @@ import resource
 import statistics
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +89,28 @@ def f16_verdict(heirpy_out: np.ndarray, torch_f16: np.ndarray, torch_f32: np.nda
             "torch_f16_error": err_torch, "allowed": allowed}
 
 
-def numerics(after: Any, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+def numerics(after: Any, arrays: dict[str, np.ndarray], before: Any = None) -> dict[str, Any]:
+    """heirpy's verdict against PyTorch; on an f32 mismatch, with `before`, also the raw
+    IR's own error under the evaluator and heirpy's distance from it, which tell the
+    model's arithmetic (large outputs, e.g. RepVGG's 3e4) from a wrong rewrite."""
     results = run_function(after, "main", [arrays["arg0"]])
     if "f32_result0" not in arrays:
         comparisons = compare_with_reference(arrays, results, REFERENCE_RTOL, REFERENCE_ATOL, "model.npz")
         bad = [c for c in comparisons if not c.ok]
-        return {"verdict": "ok" if not bad else "MISMATCH",
-                "max_abs_error": max(c.max_abs_error for c in comparisons),
-                "detail": "; ".join(c.line() for c in bad)}
+        out = {"verdict": "ok" if not bad else "MISMATCH",
+               "max_abs_error": max(c.max_abs_error for c in comparisons),
+               "detail": "; ".join(c.line() for c in bad)}
+        if bad and before is not None:
+            raw = run_function(before, "main", [arrays["arg0"]])
+            out["raw_max_abs_error"] = max(float(np.max(np.abs(np.asarray(r, np.float64) - arrays[f"result{i}"])))
+                                           for i, r in enumerate(raw))
+            out["heirpy_vs_raw"] = max(float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(r, np.float64))))
+                                       for a, r in zip(results, raw))
+            out["max_abs_output"] = max(float(np.max(np.abs(arrays[f"result{i}"]))) for i in range(len(raw)))
+        return out
     cells = [f16_verdict(np.asarray(r), arrays[f"result{i}"], arrays[f"f32_result{i}"]) for i, r in enumerate(results)]
-    worst = next((c for c in cells if c["verdict"] != "ok"), max(cells, key=lambda c: c["max_abs_error"]))
-    return worst
+    bad = [c for c in cells if c["verdict"] != "ok"]  # "not comparable" cells carry no error figure
+    return bad[0] if bad else max(cells, key=lambda c: c["max_abs_error"])
 
 
 # ----------------------------------------------------------------------------- one model
@@ -113,7 +125,7 @@ def heirpy_side(raw: Path, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     out.update(depth_figures(before, after))
     print_module(after)  # what heirpy prints must print (the file itself is not needed)
     start = time.perf_counter()
-    out["numerics"] = numerics(after, arrays)
+    out["numerics"] = numerics(after, arrays, before)
     out["evaluator_s"] = time.perf_counter() - start
     return out
 
@@ -133,18 +145,35 @@ def compile_speed(raw: Path, ours: Path) -> dict[str, Any]:
     return out
 
 
-def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int, work: Path) -> dict[str, Any]:
+def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int, work: Path,
+              out: dict[str, Any] | None = None) -> dict[str, Any]:
+    """IREE's figures, filled into `out` as they are measured (kept if a later one fails)."""
     tools = Tools.find(None)
     ours = work / "heirpy_iree.mlir"
-    out: dict[str, Any] = compile_speed(raw, ours)
+    out = {} if out is None else out
+    out.update(compile_speed(raw, ours))
     out["iree_constant_bytes"] = constant_bytes(parse(ours.read_text(), str(ours)))
     sources = {"raw": raw, "heirpy": ours}
-    out["dispatches"] = {
-        f"{side} {flags}": len(dispatches(tools, source, FLAG_SETS[flags]))
-        for flags in FLAG_SETS for side, source in sources.items()
-    }
-    if not timed:
-        return out
+    out["dispatches"], failures = {}, {}
+    for flags in FLAG_SETS:  # each count on its own: one flag set failing keeps the others
+        for side, source in sources.items():
+            try:
+                out["dispatches"][f"{side} {flags}"] = len(dispatches(tools, source, FLAG_SETS[flags]))
+            except RuntimeError as err:
+                failures[f"{side} {flags}"] = str(err)[:300]
+    if failures:
+        out["iree_failures"] = failures
+        raise RuntimeError(f"{', '.join(failures)}: {next(iter(failures.values()))}")
+    if timed:
+        out.update(time_iree(sources, arrays, rounds, work))
+    return out
+
+
+def time_iree(sources: dict[str, Path], arrays: dict[str, np.ndarray], rounds: int, work: Path) -> dict[str, Any]:
+    """The four modules (raw / heirpy x default / best flags) compiled, checked against
+    PyTorch's output and timed single-threaded, alternating, `rounds` times (medians)."""
+    tools = Tools.find(None)
+    out: dict[str, Any] = {}
     inputs = [work / "arg0.npy"]
     np.save(inputs[0], arrays["arg0"])
     variants = []
@@ -199,11 +228,28 @@ def confirm(directory: Path, rounds: int) -> dict[str, float]:
             variant.vmfb.unlink()
 
 
+def load_arrays(directory: Path) -> dict[str, np.ndarray]:
+    with np.load(directory / "model.npz") as data:
+        return {k: data[k] for k in data.files}
+
+
+def complete_timing(directory: Path, rounds: int) -> dict[str, Any]:
+    """The IREE timings of a model measured with `--untimed`, from its cached files (the
+    export and heirpy's IREE-pipeline output, `heirpy_iree.mlir`): nothing re-exported."""
+    sources = {"raw": directory / "model.mlir", "heirpy": directory / "heirpy_iree.mlir"}
+    return time_iree(sources, load_arrays(directory), rounds, directory)
+
+
 def measure(directory: Path, timed: bool, rounds: int) -> dict[str, Any]:
     raw = directory / "model.mlir"
-    with np.load(directory / "model.npz") as data:
-        arrays = {k: data[k] for k in data.files}
-    out = {"mlir_bytes": raw.stat().st_size}
+    arrays = load_arrays(directory)
+    out: dict[str, Any] = {"mlir_bytes": raw.stat().st_size}
     out.update(heirpy_side(raw, arrays))
-    out.update(iree_side(raw, arrays, timed, rounds, directory))
+    iree: dict[str, Any] = {}
+    try:  # heirpy's own figures stand when IREE (or heirpy-opt) fails on the model
+        iree = iree_side(raw, arrays, timed, rounds, directory, iree)
+    except Exception as err:
+        out["error"] = f"IREE side: {type(err).__name__}: {str(err)[:300]}"
+        (directory / "error.txt").write_text(traceback.format_exc())
+    out.update(iree)  # what IREE's side measured before it failed
     return out

@@ -2,7 +2,7 @@
 and against IREE on the raw IR (issue 37).
 
     python benchmarks/zoo/run_zoo.py [--only NAME ...] [--sample] [--dtype f32 f16]
-        [--rounds 3] [--cache build/zoo] [--redo] [--table-only] [--plot FILE.png]
+        [--rounds 3] [--cache build/zoo] [--redo] [--table-only] [--plot FILE.png] [--untimed]
 
 Each model (`models.SPECS`: 29 classifiers and 3 detectors, f32 and f16) is built with
 random weights, exported by torch-mlir and measured (`measure.py`) in a child process of its
@@ -11,6 +11,10 @@ ignored), so a second run reuses them and an interrupted run resumes (`--redo` m
 again). IREE is timed on the f32 models and the f16 detectors. The table (markdown) goes to
 stdout, a line per model to stderr as it finishes; `--plot` draws heirpy/raw times per model.
 `--sample` is the CI sample (`SAMPLE`, tests/unit/test_zoo_sample.py checks it quicker).
+`--untimed` measures every figure except the timings (IREE's modules run, PyTorch eager):
+numerics, depth, linear ops, weights, dispatches, compile speed; its results are marked
+`"untimed"`, and a later run without the flag completes them from the cached files (no
+export, no heirpy pass again). A model that fails keeps its traceback in `error.txt`.
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ import resource
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 ZOO = Path(__file__).resolve().parent
 sys.path[:0] = [str(ZOO), str(ZOO.parent)]  # the zoo's modules, benchmarks/ (markdown_table)
 
 from models import BY_NAME, SPECS, Spec  # noqa: E402
-from table import plot, summary, table  # noqa: E402
+from table import plot, summary, table, twin_table  # noqa: E402
 
 ROOT = ZOO.parents[1]
 SAMPLE = ("squeezenet1_1", "mobilenetv3_small_050", "lcnet_050")  # tests/unit/test_zoo_sample.py's models
@@ -68,15 +73,47 @@ def retime(spec: Spec, dtype: str, directory: Path) -> int:
     return 0
 
 
-def one(name: str, dtype: str, cache: Path, rounds: int) -> int:
-    """The child: export (unless cached) and measure one model, write its result.json."""
+def done(path: Path, untimed: bool) -> bool:
+    """A cached result that this run need not touch: a timed run completes untimed ones."""
+    return current(path) and (untimed or not json.loads(path.read_text()).get("untimed"))
+
+
+def complete(spec: Spec, dtype: str, directory: Path, rounds: int) -> int:
+    """The timings an `--untimed` result lacks (PyTorch eager for f32, IREE's four modules
+    where `timed_iree`), measured from the cached files and added to its result.json."""
+    from measure import complete_timing
+    from models import torch_ms
+
+    path = directory / "result.json"
+    result = json.loads(path.read_text())
+    start = time.perf_counter()
+    try:
+        if dtype == "f32":
+            result["torch_ms"] = torch_ms(spec)
+        if timed_iree(spec, dtype):
+            result.update(complete_timing(directory, rounds))
+    except Exception as err:
+        result["error"] = f"{type(err).__name__}: {str(err)[:300]}"
+        (directory / "error.txt").write_text(traceback.format_exc())
+    result.pop("untimed")
+    result["seconds"] = round(result.get("seconds", 0) + time.perf_counter() - start, 1)
+    path.write_text(json.dumps(result, indent=1))
+    return 0
+
+
+def one(name: str, dtype: str, cache: Path, rounds: int, untimed: bool = False) -> int:
+    """The child: export (unless cached) and measure one model, write its result.json;
+    `untimed`: every figure but the timings."""
     from measure import measure
     from models import export, torch_ms
 
     spec = BY_NAME[name]
     directory = cache / name / dtype
-    if (directory / "result.json").exists() and not current(directory / "result.json"):
+    path = directory / "result.json"
+    if path.exists() and not current(path):
         return retime(spec, dtype, directory)
+    if path.exists() and json.loads(path.read_text()).get("untimed") and not untimed:
+        return complete(spec, dtype, directory, rounds)
     start = time.perf_counter()
     result: dict = {"name": name, "dtype": dtype, "package": spec.package, "family": spec.family,
                     "size": spec.size}
@@ -86,11 +123,14 @@ def one(name: str, dtype: str, cache: Path, rounds: int) -> int:
             exported.parent.mkdir(parents=True, exist_ok=True)
             exported.write_text(json.dumps(export(spec, dtype, directory)))
         result.update(json.loads(exported.read_text()))
-        if dtype == "f32":
+        if dtype == "f32" and not untimed:
             result["torch_ms"] = torch_ms(spec)
-        result.update(measure(directory, timed_iree(spec, dtype), rounds))
+        result.update(measure(directory, timed_iree(spec, dtype) and not untimed, rounds))
+        if untimed and timed_iree(spec, dtype) and "error" not in result:
+            result["untimed"] = True
     except Exception as err:  # recorded, so the table shows it and the run goes on
         result["error"] = f"{type(err).__name__}: {str(err)[:300]}"
+        (directory / "error.txt").write_text(traceback.format_exc())
     result["seconds"] = round(time.perf_counter() - start, 1)
     result["clock"] = "cpu"
     (directory / "result.json").write_text(json.dumps(result, indent=1))
@@ -121,10 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, default=None, metavar="FILE.png")
     parser.add_argument("--confirm", action="store_true",
                         help="rerun the best-flag timing of cached models slower than raw, not yet rerun")
+    parser.add_argument("--untimed", action="store_true",
+                        help="every figure but IREE's and PyTorch's timings (a later run completes them)")
+    parser.add_argument("--until", default=None, metavar="HH:MM",
+                        help="start no model after this UTC time (what is cached is still tabled)")
     parser.add_argument("--one", nargs=2, metavar=("NAME", "DTYPE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        return one(args.one[0], args.one[1], args.cache, args.rounds)
+        return one(args.one[0], args.one[1], args.cache, args.rounds, args.untimed)
     names = SAMPLE if args.sample else args.only
     unknown = [n for n in names or () if n not in BY_NAME]
     if unknown:
@@ -132,22 +176,25 @@ def main(argv: list[str] | None = None) -> int:
     specs = [s for s in SPECS if names is None or s.name in names]
     results = []
     start = time.perf_counter()
-    for spec, dtype in order(specs, args.dtype):
+    jobs = order(specs, args.dtype)
+    for spec, dtype in jobs:
         path = args.cache / spec.name / dtype / "result.json"
         if args.redo and path.exists():
             path.unlink()
-        if not args.table_only and not current(path):
-            retimed = path.exists()  # an old result: only its CPU-clock figures are measured again
+        late = args.until is not None and time.strftime("%H:%M", time.gmtime()) >= args.until
+        if not args.table_only and not late and not done(path, args.untimed):
+            previous = json.loads(path.read_text()) if path.exists() else None
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, __file__, "--one", spec.name, dtype, "--cache", str(args.cache),
-                            "--rounds", str(args.rounds)], check=False)
+                            "--rounds", str(args.rounds)] + (["--untimed"] if args.untimed else []), check=False)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if path.exists():
-                done = json.loads(path.read_text())
-                if not retimed and "cpu_seconds" not in done:  # the whole measurement's CPU time, its processes included
-                    done["cpu_seconds"] = round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 1)
-                    path.write_text(json.dumps(done, indent=1))
-                print(f"{spec.name} {dtype}: {done.get('error') or 'done'} in {done['seconds']} s "
+                result = json.loads(path.read_text())
+                cpu = round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 1)
+                if previous is None or previous.get("untimed"):  # CPU time of every process, added per step
+                    result["cpu_seconds"] = round((previous or {}).get("cpu_seconds", 0) + cpu, 1)
+                    path.write_text(json.dumps(result, indent=1))
+                print(f"{spec.name} {dtype}: {result.get('error') or 'done'} in {result['seconds']} s "
                       f"({time.perf_counter() - start:.0f} s so far)", file=sys.stderr, flush=True)
         if args.confirm and path.exists():
             confirm_regression(path, args.rounds)
@@ -155,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
             results.append(json.loads(path.read_text()))
     print(table(results))
     print()
+    print("f16 against its f32 twin (main pipeline; issue 34: f16 should reach f32's figures):")
+    print()
+    print(twin_table(results))
+    print()
+    print(f"configurations asked for: {len(jobs)}, with a result: {len(results)}")
     print(summary(results))
     if args.plot is not None:
         plot(results, args.plot)

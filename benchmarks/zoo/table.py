@@ -1,5 +1,7 @@
-"""The zoo's table, its summary against issue 37's targets, and its plot, from the
-per-model results `measure.measure` writes (a dict per model, cached as JSON)."""
+"""The zoo's table, its summary against issue 37's targets, the f16 models against their
+f32 twins (issue 34), and its plot, from the per-model results `measure.measure` writes (a
+dict per model, cached as JSON). Rows measured with `--untimed` read "untimed" in the time
+columns."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from typing import Any
 from harness import markdown_table
 
 HEADER = [
-    "model", "dtype", "heirpy vs PyTorch (max abs err)", "depth / bound", "weights MB: raw -> main (x)",
+    "model", "dtype", "heirpy vs PyTorch (max abs err)", "depth / bound", "linear ops: raw -> main",
+    "weights MB: raw -> main (x)",
     "IREE rule (x)", "dispatches default: raw -> heirpy", "best flags: raw -> heirpy", "raw ms default",
     "raw ms best", "heirpy/raw default", "heirpy/raw best", "PyTorch ms", "heirpy-opt s / iree-opt s",
 ]
@@ -37,20 +40,29 @@ def _f(value: float | None, fmt: str = "{:.2f}") -> str:
     return "-" if value is None else fmt.format(value)
 
 
+def _dispatches(r: dict[str, Any], flags: str) -> str:
+    """raw -> heirpy dispatch counts; "failed" where iree-compile failed on that file."""
+    disp, failed = r.get("dispatches", {}), r.get("iree_failures", {})
+    if not disp and not failed:
+        return "IREE failed" if r.get("error") else "-"
+    return " -> ".join(str(disp.get(k, "failed" if k in failed else "-")) for k in (f"raw {flags}", f"heirpy {flags}"))
+
+
 def row(r: dict[str, Any]) -> list[str]:
     if r.get("error") and "numerics" not in r:
         return [r["name"], r["dtype"], f"ERROR: {r['error'][:80]}"] + ["-"] * (len(HEADER) - 3)
-    n, d, disp = r["numerics"], r["depth"], r.get("dispatches", {})
-    sizes = r["constant_bytes"]
+    n, d = r["numerics"], r["depth"]
+    sizes, lin = r["constant_bytes"], r.get("linear_ops", {})
+    times = ["untimed"] * 5 if r.get("untimed") else [
+        _f(_ms(r, "raw default"), "{:.1f}"), _f(_ms(r, "raw best"), "{:.1f}"),
+        _f(ratio(r, "default")), _f(ratio(r, "best")), _f(r.get("torch_ms") if r["dtype"] == "f32" else None, "{:.1f}")]
     return [
         r["name"], r["dtype"], f"{n['verdict']} ({n.get('max_abs_error', float('nan')):.1e})",
-        f"{d['after']} / {d['bound']}",
+        f"{d['after']} / {d['bound']}", f"{lin.get('before', '-')} -> {lin.get('after', '-')}",
         f"{sizes['before'] / 1e6:.1f} -> {sizes['main'] / 1e6:.1f} ({growth(r):.2f})",
         _f(growth(r, "iree")),
-        f"{disp.get('raw default', '-')} -> {disp.get('heirpy default', '-')}",
-        f"{disp.get('raw best', '-')} -> {disp.get('heirpy best', '-')}",
-        _f(_ms(r, "raw default"), "{:.1f}"), _f(_ms(r, "raw best"), "{:.1f}"),
-        _f(ratio(r, "default")), _f(ratio(r, "best")), _f(r.get("torch_ms") if r["dtype"] == "f32" else None, "{:.1f}"),
+        _dispatches(r, "default"), _dispatches(r, "best"),
+        *times,
         f"{r['heirpy_opt_s']:.1f} / {r['iree_opt_s']:.1f}" if "heirpy_opt_s" in r else "-",
     ] + ([f"(error: {r['error'][:60]})"] if r.get("error") else [])
 
@@ -66,10 +78,12 @@ def geomean(values: list[float]) -> float | None:
 def misses(results: list[dict[str, Any]]) -> list[str]:
     """Every model that misses a target of issue 37, with its figures."""
     found = []
+    twin_of = {f16["name"]: f32 for f32, f16 in twins(results)}
     for r in results:
         tag = f"{r['name']} {r['dtype']}"
         if r.get("error"):
-            found.append(f"{tag}: did not run: {r['error'][:200]}")
+            found.append(f"{tag}: {'failed' if 'numerics' in r else 'did not run'}: {r['error'][:200]}")
+        if "numerics" not in r:
             continue
         if r["numerics"]["verdict"] != "ok":
             found.append(f"{tag}: numerics {r['numerics']['verdict']} {r['numerics']}")
@@ -88,6 +102,8 @@ def misses(results: list[dict[str, Any]]) -> list[str]:
         d = r["depth"]
         if r["dtype"] == "f32" and d["after"] > d["bound"]:
             found.append(f"{tag}: depth {d['after']} above bound {d['bound']} (raw {d['before']})")
+        if r["dtype"] == "f16" and (twin := twin_of.get(r["name"])) and (gap := twin_gap(twin, r)):
+            found.append(f"{tag}: below its f32 twin: {gap}")
         g = growth(r)
         if g is not None and g > GROWTH_TARGET:
             found.append(f"{tag}: weights {r['constant_bytes']['before'] / 1e6:.1f} -> "
@@ -95,9 +111,51 @@ def misses(results: list[dict[str, Any]]) -> list[str]:
     return found
 
 
+# ----------------------------------------------------------------------------- f16 vs f32 (issue 34)
+TWIN_HEADER = ["model", "depth f32 / f16 (bound)", "linear ops f32 / f16 (raw)", "f16 reaches f32"]
+
+
+def twins(results: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(f32, f16) result pairs of the same model, both measured without error."""
+    ok = {(r["name"], r["dtype"]): r for r in results if "depth" in r}
+    return [(r, ok[(name, "f16")]) for (name, dtype), r in ok.items() if dtype == "f32" and (name, "f16") in ok]
+
+
+def twin_gap(f32: dict[str, Any], f16: dict[str, Any]) -> str | None:
+    """What the f16 model misses of its f32 twin's depth and linear-op count, or None."""
+    gaps = []
+    for key, label in (("depth", "depth"), ("linear_ops", "linear ops")):
+        a, b = f32.get(key, {}).get("after"), f16.get(key, {}).get("after")
+        if a is not None and b is not None and b > a:
+            gaps.append(f"{label} {b} vs {a}")
+    return ", ".join(gaps) or None
+
+
+def twin_table(results: list[dict[str, Any]]) -> str:
+    """Each f16 model beside its f32 twin: depth and linear ops after the main pipeline."""
+    rows = []
+    for f32, f16 in twins(results):
+        d32, d16, l32, l16 = f32["depth"], f16["depth"], f32.get("linear_ops", {}), f16.get("linear_ops", {})
+        gap = twin_gap(f32, f16)
+        rows.append([f32["name"], f"{d32['after']} / {d16['after']} ({d32['bound']})",
+                     f"{l32.get('after', '-')} / {l16.get('after', '-')} ({l32.get('before', '-')})",
+                     "yes" if gap is None else f"no: {gap}"])
+    return markdown_table(TWIN_HEADER, rows)
+
+
+def twin_summary(results: list[dict[str, Any]]) -> str:
+    pairs = twins(results)
+    short = [f"{f32['name']}: {gap}" for f32, f16 in pairs if (gap := twin_gap(f32, f16))]
+    line = (f"f16 at its f32 twin's depth and linear-op count: {len(pairs) - len(short)} of {len(pairs)} "
+            f"models measured in both")
+    return "\n".join([line] + [f"- short: {s}" for s in short])
+
+
 def summary(results: list[dict[str, Any]]) -> str:
-    ok = [r for r in results if not r.get("error")]
-    lines = [f"models run: {len(ok)} of {len(results)}; numerics ok: "
+    ok = [r for r in results if "numerics" in r]  # heirpy's figures stand when IREE failed
+    untimed = sum(bool(r.get("untimed")) for r in results)
+    failed = sum(bool(r.get("error")) for r in results)
+    lines = [f"models run: {len(ok)} of {len(results)} ({untimed} untimed, {failed} with an error); numerics ok: "
              f"{sum(r['numerics']['verdict'] == 'ok' for r in ok)} of {len(ok)}"]
     for flags in ("best", "default"):
         values = [v for r in ok if (v := ratio(r, flags)) is not None]
@@ -131,6 +189,7 @@ def summary(results: list[dict[str, Any]]) -> str:
     lines.append(f"measured in {seconds / 60:.0f} min of wall time (export included where not cached)"
                  + (f"; {sum(cpu) / 60:.0f} min of CPU over {len(cpu)} models, "
                     f"median {sorted(cpu)[len(cpu) // 2]:.0f} s each" if cpu else ""))
+    lines.append(twin_summary(results))
     found = misses(results)
     lines.append("misses:" if found else "misses: none")
     lines += [f"- {m}" for m in found]
