@@ -32,7 +32,13 @@ func.func @main(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x4x4xf32> {
 def test_the_cpu_target_is_the_default_and_unrolls_depthwise_convs_last() -> None:
     names = [p.name for p in iree_prepare_passes()]
     assert names == [p.name for p in iree_prepare_passes("cpu")]
-    assert names == ["linalg-canonicalizations", "linalg-fuse-ops", "lower-tensor-ext", "unroll-depthwise-conv"]
+    assert names == [
+        "linalg-canonicalizations",
+        "demote-f64",
+        "linalg-fuse-ops",
+        "lower-tensor-ext",
+        "unroll-depthwise-conv",
+    ]
     assert [p.name for p in iree_prepare_passes("gpu")] == names[:-1]
 
 
