@@ -203,7 +203,9 @@ class NarrowUnusedWidening(OpPattern[Operation], OutsideGenericBodies):
     rounding: `x` is exact in both types).
 
     Legality: two data operands of different float types, the wider one the
-    accumulator's type. The values computed are the input's: the rounding put back is
+    accumulator's type and computed at run time, the narrower one a compile-time
+    constant (the weight; a wide constant matrix with a narrow runtime vector, as
+    `legalize-for-heir` writes, is left alone). The values computed are the input's: the rounding put back is
     the one `WidenLinearOpInput` took away (a fold that used the widening leaves a
     uniform op, or rounds its folded input once where the input rounded at least once).
     Pools are not linear ops here (their window operand is a shape, not data)."""
@@ -224,6 +226,8 @@ class NarrowUnusedWidening(OpPattern[Operation], OutsideGenericBodies):
             return
         inputs = list(op.operands[:2])
         wide_value = inputs[wide_index]
+        if is_compile_time_constant(wide_value) or not is_compile_time_constant(inputs[1 - wide_index]):
+            return  # not a runtime input with a narrow weight (e.g. a wide matrix, narrow vector)
         source = extf_source(wide_value)
         pre: list[Operation] = []
         if source is not None and _element(source) == narrow:

@@ -7,9 +7,10 @@
 // tests/unit/test_iree_f16_mixed_conv.py compiles the iree-prepare output. A conv that
 // reads `extf(x)` of its filter's type reads `x`. Negative: a batch norm folded into the
 // conv before (the widening it used stays: no truncf/extf between them), a truncf
-// before the next conv restored; an f32 model untouched. The restored cases are exact
-// (the same roundings as exported); the folded one is within f16 rounding (the fold
-// drops one rounding and rounds its folded weights to f16 once).
+// before the next conv restored; an f32 model untouched; a wide constant matrix with a
+// narrow runtime vector untouched (the weight must be the narrow operand). The restored
+// cases are exact (the same roundings as exported); the folded one is within f16
+// rounding (the fold drops one rounding and rounds its folded weights to f16 once).
 // RUN: heirpy-opt %s -p linalg-fuse-linear-ops | filecheck %s
 // RUN: heirpy-opt %s -p linalg-fuse-linear-ops | iree-opt | filecheck %s --check-prefix=MLIR
 // RUN: heirpy-opt %s -p linalg-fuse-linear-ops -o %t
@@ -18,8 +19,9 @@
 // RUN: heirpy-equiv %s %t --function extf_input_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function bn_then_conv_f16 --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function f32_untouched | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function wide_matrix_narrow_vector | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
-// MLIR-COUNT-5: func.func @
+// MLIR-COUNT-6: func.func @
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
@@ -127,4 +129,21 @@ func.func @f32_untouched(%arg0: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
   %init = linalg.fill ins(%zero : f32) outs(%e32 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg0, %w : tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %c : tensor<1x8x4x4xf32>
+}
+
+// Guard: the narrow operand must be the constant weight. A wide constant matrix with a
+// narrow runtime vector (legalize-for-heir's form of a conv reading f16) is left alone:
+// rounding the matrix would lose its f32 digits.
+// CHECK-LABEL: func.func @wide_matrix_narrow_vector
+// CHECK-NOT: truncf
+// CHECK: linalg.matvec ins(%{{.*}}, %arg0 : tensor<4x4xf32>, tensor<4xf16>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NOT: truncf
+// CHECK: return
+func.func @wide_matrix_narrow_vector(%arg0: tensor<4xf16>) -> tensor<4xf32> {
+  %m = arith.constant dense<[[0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7, 0.8], [-0.1, -0.2, -0.3, -0.4], [1.1, 1.2, 1.3, 1.4]]> : tensor<4x4xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %y = linalg.matvec ins(%m, %arg0 : tensor<4x4xf32>, tensor<4xf16>) outs(%init : tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
 }
