@@ -90,7 +90,10 @@ from heirpy.transforms.linear.fusion_cost import (
     cost_rule,
 )
 from heirpy.transforms.linear.linalg_fuse_conv_pool import SpellingTable, conv_pool_patterns
-from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
+from heirpy.transforms.linear.mixed_precision import (
+    populate_mixed_precision_patterns,
+    populate_narrow_unused_widening_patterns,
+)
 from heirpy.transforms.lowering.lower_tensor_ext import LowerFusedConvPool
 from heirpy.transforms.rewrite import PatternSet, apply_pattern_sets
 
@@ -149,7 +152,8 @@ def populate_linalg_canonicalizations_patterns(
         # A back end that pays MACs (IREE) keeps one batch norm; under CKKS each linear
         # reader takes its own copy in, and the level is saved.
         sets.append(PatternSet.of(AffineRunPerLinearReader(ConstantFolder(ctx))))
-    return sets
+    # Last: a widening no fold used goes back to torch-mlir's narrow operands.
+    return [*sets, *populate_narrow_unused_widening_patterns()]
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,10 @@ from heirpy.transforms.linear.fusion_cost import (
     FusionCost,
     cost_rule,
 )
-from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
+from heirpy.transforms.linear.mixed_precision import (
+    populate_mixed_precision_patterns,
+    populate_narrow_unused_widening_patterns,
+)
 from heirpy.transforms.linear.orion_cost import conv_pool_diagonals
 from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
@@ -429,7 +432,11 @@ def conv_pool_patterns(
 def populate_linalg_fuse_conv_pool_patterns(rule: CostRule | None = None) -> list[PatternSet]:
     """The pattern sets of this pass, also run by `linalg-fuse-ops`: torch-mlir's f16
     form normalised (`mixed_precision`), then conv + pool."""
-    return [*populate_mixed_precision_patterns(), PatternSet.of(*conv_pool_patterns(rule))]
+    return [
+        *populate_mixed_precision_patterns(),
+        PatternSet.of(*conv_pool_patterns(rule)),
+        *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
+    ]
 
 
 @dataclass(frozen=True)

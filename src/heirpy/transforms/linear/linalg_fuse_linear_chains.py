@@ -148,7 +148,10 @@ from heirpy.transforms.linear.linear_maps import (
     choose_form,
     matrix_form,
 )
-from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
+from heirpy.transforms.linear.mixed_precision import (
+    populate_mixed_precision_patterns,
+    populate_narrow_unused_widening_patterns,
+)
 from heirpy.transforms.linear.orion_cost import (
     enclosing_function,
     linear_layer_diagonals,
@@ -434,6 +437,7 @@ def populate_linalg_fuse_linear_chains_patterns(
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
         PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name)),
         PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
+        *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
     ]
 
 

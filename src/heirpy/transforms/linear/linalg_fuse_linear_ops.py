@@ -111,7 +111,10 @@ from heirpy.transforms.linear.linear_match import (
     may_be_linear_op,
     weight_slots,
 )
-from heirpy.transforms.linear.mixed_precision import populate_mixed_precision_patterns
+from heirpy.transforms.linear.mixed_precision import (
+    populate_mixed_precision_patterns,
+    populate_narrow_unused_widening_patterns,
+)
 from heirpy.transforms.linear.runtime_operands import (
     broadcast_along,
     channel_source,
@@ -660,6 +663,8 @@ def populate_linalg_fuse_linear_ops_patterns(
         ),
         # After every fold into a linear op: what is left of a batch-norm is merged.
         PatternSet.of(MergeAffineRun(reader)),
+        # Last: a widening no fold used goes back to torch-mlir's narrow operands.
+        *populate_narrow_unused_widening_patterns(),
     ]
 
 

@@ -17,6 +17,8 @@ chose for it (f32), and rounded to the storage type (f16/bf16) once, where the r
   `y` (a named op casts its inputs to its output type; only the rounding goes).
 * `WidenSumPool`: a sum pool of `truncf(y)` into a zero (or constant) f16 init sums `y`
   into an f32 init; a `truncf` follows it.
+* `NarrowUnusedWidening` (run last, after the folds): a conv / matmul left with a wide
+  input and a narrow filter (a widening no fold used) reads the narrow value again.
 * `WidenElementwise`: an elementwise generic of add/sub/mul/div/neg (and `extf`) whose
   inputs are `truncf(y)` or constants computes in f32: it reads `y`, its f16 constants
   are widened outside the body (an `extf` generic of the constant, which constant
@@ -163,6 +165,83 @@ class WidenLinearOpInput(OpPattern[Operation], OutsideGenericBodies):
             attributes=dict(op.attributes), properties=dict(op.properties),
         )
         rewriter.replace(op, widened)
+
+
+def extf_source(value: SSAValue) -> SSAValue | None:
+    """`x` when `value` is `extf(x)`, elementwise (a one-op generic or `arith.extf` on
+    tensors) from a narrower float; None otherwise."""
+    owner = value.owner
+    source: SSAValue | None = None
+    if isinstance(owner, GenericOp) and _single_cast_body(owner, arith.ExtFOp):
+        source = owner.inputs[0]
+    elif isinstance(owner, arith.ExtFOp) and isinstance(value.type, TensorType):
+        source = owner.input
+    if source is None:
+        return None
+    wide, narrow = _element(value), _element(source)
+    wide_bits, narrow_bits = _float_width(wide) if wide else None, _float_width(narrow) if narrow else None
+    if narrow_bits is None or wide_bits is None or wide_bits <= narrow_bits:
+        return None
+    return source
+
+
+class NarrowUnusedWidening(OpPattern[Operation], OutsideGenericBodies):
+    """A linear op with mixed narrow / wide data operands reads both narrow again.
+
+    `WidenLinearOpInput` moves a `truncf` past a conv / matmul so that folds see f32;
+    where no fold then used it, the op is left reading an f32 input with an f16 filter,
+    a form torch-mlir never writes and back ends reject (IREE's im2col of a 1x1 conv).
+    Run after the folds, this restores torch-mlir's form: narrow operands, wide
+    accumulator.
+
+        %c = linalg.conv_2d_nchw_fchw ins(%y, %w : ..xf32, ..xf16) outs(%b : ..xf32)
+      ->
+        %t = linalg.generic ins(%y : ..xf32) outs(..) { truncf } -> ..xf16
+        %c = linalg.conv_2d_nchw_fchw ins(%t, %w : ..xf16, ..xf16) outs(%b : ..xf32)
+
+    and a wide operand that is `extf(x)` of the narrow type reads `x` itself (no
+    rounding: `x` is exact in both types).
+
+    Legality: two data operands of different float types, the wider one the
+    accumulator's type and computed at run time, the narrower one a compile-time
+    constant (the weight; a wide constant matrix with a narrow runtime vector, as
+    `legalize-for-heir` writes, is left alone). The values computed are the input's: the rounding put back is
+    the one `WidenLinearOpInput` took away (a fold that used the widening leaves a
+    uniform op, or rounds its folded input once where the input rounded at least once).
+    Pools are not linear ops here (their window operand is a shape, not data)."""
+
+    op_types = LINEAR_OP_TYPES
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1 or len(op.operands) != 3:
+            return
+        accumulator = _element(op.results[0])
+        elements = [_element(v) for v in op.operands[:2]]
+        widths = [_float_width(e) if e is not None else None for e in elements]
+        if None in widths or elements[0] == elements[1] or widths[0] == widths[1]:
+            return
+        wide_index = 0 if widths[0] > widths[1] else 1  # type: ignore[operator]
+        narrow = elements[1 - wide_index]
+        if elements[wide_index] != accumulator or narrow is None:
+            return
+        inputs = list(op.operands[:2])
+        wide_value = inputs[wide_index]
+        if is_compile_time_constant(wide_value) or not is_compile_time_constant(inputs[1 - wide_index]):
+            return  # not a runtime input with a narrow weight (e.g. a wide matrix, narrow vector)
+        source = extf_source(wide_value)
+        pre: list[Operation] = []
+        if source is not None and _element(source) == narrow:
+            inputs[wide_index] = source
+        else:
+            pre = cast_generic(wide_value, narrow, arith.TruncFOp)
+            inputs[wide_index] = pre[-1].results[0]
+        build: Callable[..., Operation] = type(op)  # a named linalg op: (ins, outs, res)
+        narrowed = build(
+            inputs, [op.operands[2]], [op.results[0].type],
+            attributes=dict(op.attributes), properties=dict(op.properties),
+        )
+        rewriter.insert(pre, InsertPoint.before(op))
+        rewriter.replace(op, narrowed)
 
 
 class WidenSumPool(OpPattern[PoolingNchwSumOp], OutsideGenericBodies):
@@ -353,3 +432,9 @@ class WidenElementwise(OpPattern[GenericOp], OutsideGenericBodies):
 def populate_mixed_precision_patterns() -> list[PatternSet]:
     """The normalisation every linear-fusion pass runs first (a no-op on f32 IR)."""
     return [PatternSet.of(WidenLinearOpInput(), WidenSumPool(), WidenElementwise())]
+
+
+def populate_narrow_unused_widening_patterns() -> list[PatternSet]:
+    """Run last by every pass that runs `populate_mixed_precision_patterns`: what no fold
+    used goes back to narrow operands (a no-op on f32 IR and on uniform ops)."""
+    return [PatternSet.of(NarrowUnusedWidening())]
