@@ -109,7 +109,11 @@ def heir_parser() -> argparse.ArgumentParser:
                         help="heir-prepare's options, e.g. slot-count=8192 flat-results=false")
     parser.add_argument("--level-budget", type=int, metavar="N",
                         help="heir-opt's greedy-level-budget (default: heirpy's depth + 1, at least 10)")
-    parser.add_argument("--timeout", type=float, default=3600.0, metavar="S", help="heir-opt's limit in seconds")
+    # ResNet-20 at 32x32 takes heir-opt ~35 min of CPU; an hour of wall time was not
+    # enough on a loaded machine, where README's command must still finish.
+    parser.add_argument(
+        "--timeout", type=float, default=14400.0, metavar="S", help="heir-opt's limit in seconds (default: 4 h)"
+    )
     parser.add_argument("--prepared", type=Path, metavar="FILE", help="write heirpy's output (heir-opt's input)")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write heir-opt's output")
     parser.add_argument("--heir-opt", metavar="PATH", help="the heir-opt to run (default: PATH, then heir-py's)")
