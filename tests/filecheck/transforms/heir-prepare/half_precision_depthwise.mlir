@@ -9,7 +9,7 @@
 // RUN: heirpy-opt %s --split-input-file -p heir-prepare | filecheck %s
 // RUN: heirpy-opt %s --split-input-file -p heir-prepare | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
 
-func.func @main(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x3x3xf32> {
+func.func @depthwise_f16(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x3x3xf32> {
   %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[-1.0, 0.5], [0.25, -2.0]]]> : tensor<2x2x2xf16>
   %b = arith.constant dense<[0.5, -1.5]> : tensor<2xf32>
   %e = tensor.empty() : tensor<1x2x3x3xf32>
@@ -17,7 +17,7 @@ func.func @main(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x3x3xf32> {
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xf16>, tensor<2x2x2xf16>) outs(%init : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
   return %r : tensor<1x2x3x3xf32>
 }
-// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @depthwise_f16(
 // CHECK:       %[[F:.*]] = tensor.collapse_shape %x {{.*}} into tensor<32xf16>
 // CHECK:       %[[E:.*]] = tensor.expand_shape %[[F]] {{.*}} : tensor<32xf16> into tensor<1x32x1x1xf16>
 // CHECK:       %[[Z:.*]] = arith.constant 0.000000e+00 : f16
@@ -25,12 +25,12 @@ func.func @main(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x3x3xf32> {
 // CHECK:       tensor.yield %[[Z]] : f16
 // CHECK:       } : tensor<1x32x1x1xf16> to tensor<1x32x5x5xf16>
 // CHECK:       linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.*}} : tensor<1x32x5x5xf16>, tensor<2x32x3x3xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
-// MLIR-LABEL:  func.func @main
+// MLIR-LABEL:  func.func @depthwise_f16(
 // MLIR:        tensor.expand_shape {{.*}} : tensor<32xf16> into tensor<1x32x1x1xf16>
 
 // -----
 
-func.func @main(%x: tensor<1x2x4x4xbf16>) -> tensor<1x2x3x3xf32> {
+func.func @depthwise_bf16(%x: tensor<1x2x4x4xbf16>) -> tensor<1x2x3x3xf32> {
   %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[-1.0, 0.5], [0.25, -2.0]]]> : tensor<2x2x2xbf16>
   %b = arith.constant dense<[0.5, -1.5]> : tensor<2xf32>
   %e = tensor.empty() : tensor<1x2x3x3xf32>
@@ -38,8 +38,8 @@ func.func @main(%x: tensor<1x2x4x4xbf16>) -> tensor<1x2x3x3xf32> {
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xbf16>, tensor<2x2x2xbf16>) outs(%init : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
   return %r : tensor<1x2x3x3xf32>
 }
-// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @depthwise_bf16(
 // CHECK:       tensor.expand_shape {{.*}} : tensor<32xbf16> into tensor<1x32x1x1xbf16>
 // CHECK:       linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x5x5xbf16>, tensor<2x32x3x3xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
-// MLIR-LABEL:  func.func @main
+// MLIR-LABEL:  func.func @depthwise_bf16(
 // MLIR:        tensor.expand_shape {{.*}} : tensor<32xbf16> into tensor<1x32x1x1xbf16>

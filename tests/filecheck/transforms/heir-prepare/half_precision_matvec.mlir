@@ -9,7 +9,7 @@
 // RUN: heirpy-opt %s --split-input-file -p heir-prepare | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
 
 module {
-  func.func @main(%arg0: tensor<1x4x11x5xf16>, %arg1: tensor<4x4x3x1xf16>) -> tensor<1x79x3xf16> {
+  func.func @matvec_f16(%arg0: tensor<1x4x11x5xf16>, %arg1: tensor<4x4x3x1xf16>) -> tensor<1x79x3xf16> {
     %cst23 = arith.constant 1.000000e+00 : f16
     %cst1 = arith.constant 0.000000e+00 : f16
     %v2 = tensor.empty() : tensor<1x4x5x5xf16>
@@ -84,16 +84,16 @@ module {
     }
   }
 #-}
-// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @matvec_f16(
 // CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<12x180xf16>, tensor<180xf16>) outs(%{{.*}} : tensor<12xf32>) -> tensor<12xf32>
 // CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<225x180xf16>, tensor<180xf16>) outs(%{{.*}} : tensor<225xf16>) -> tensor<225xf16>
-// MLIR-LABEL:  func.func @main
+// MLIR-LABEL:  func.func @matvec_f16(
 // MLIR:        linalg.matvec {{.*}} -> tensor<12xf32>
 
 // -----
 
 module {
-  func.func @main(%arg0: tensor<1x4x11x5xbf16>, %arg1: tensor<4x4x3x1xbf16>) -> tensor<1x79x3xbf16> {
+  func.func @matvec_bf16(%arg0: tensor<1x4x11x5xbf16>, %arg1: tensor<4x4x3x1xbf16>) -> tensor<1x79x3xbf16> {
     %cst23 = arith.constant 1.000000e+00 : bf16
     %cst1 = arith.constant 0.000000e+00 : bf16
     %v2 = tensor.empty() : tensor<1x4x5x5xbf16>
@@ -168,8 +168,8 @@ module {
     }
   }
 #-}
-// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @matvec_bf16(
 // CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<12x180xbf16>, tensor<180xbf16>) outs(%{{.*}} : tensor<12xf32>) -> tensor<12xf32>
 // CHECK:       linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<225x180xbf16>, tensor<180xbf16>) outs(%{{.*}} : tensor<225xbf16>) -> tensor<225xbf16>
-// MLIR-LABEL:  func.func @main
+// MLIR-LABEL:  func.func @matvec_bf16(
 // MLIR:        linalg.matvec {{.*}} -> tensor<12xf32>

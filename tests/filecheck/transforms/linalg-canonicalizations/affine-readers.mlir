@@ -35,6 +35,7 @@
 // MAC-COUNT-2: linalg.generic
 // MAC-NOT:     linalg.generic
 // MAC:         return
+// MAC-LABEL: func.func @bn_after_square_f16(
 func.func @bn_after_square(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %w = arith.constant dense<[[[[0.024, 0.901, -0.712], [0.897, -0.376, -0.153], [0.655, -0.182, 0.099]], [[-0.945, 0.507, 0.076], [-0.341, 0.577, -0.394], [-0.093, -0.732, -0.194]]], [[[-0.593, -0.475, 0.501], [-0.439, -0.030, 0.961], [0.923, 0.450, 0.082]], [[-0.446, -0.679, 0.940], [0.032, -0.768, 0.247], [0.553, 0.226, 0.835]]]]> : tensor<2x2x3x3xf32>

@@ -46,8 +46,10 @@
 // AT-LIMIT-LABEL: func.func @fork_simple(
 // AT-LIMIT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>)
 // AT-LIMIT-NEXT: return %[[R]], %a
+// AT-LIMIT-LABEL: func.func @fork_simple_f16(
 // UNDER-LABEL: func.func @fork_simple(
 // UNDER: linalg.conv_2d_nchw_fchw {{.*}} ins(%a,
+// UNDER-LABEL: func.func @fork_simple_f16(
 
 // CHECK-LABEL: func.func @mobilenet_blocks(
 // CHECK: %[[H1:.*]] = arith.maximumf %c1

@@ -245,6 +245,7 @@ func.func @shared_chain(%x: tensor<2x2x8xf32>) -> (tensor<4x1xf32>, tensor<4x8xf
 // DEFAULT-NOT:   tensor.collapse_shape %x
 // DEFAULT:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%x :
 // DEFAULT:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins(%x, %b :
+// DEFAULT-LABEL: func.func @shared_transpose(
 
 // (3), other side: a transpose read by two pointwise ops, both of which may absorb it:
 // both read %x directly and the transpose goes.
