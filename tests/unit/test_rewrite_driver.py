@@ -186,9 +186,11 @@ def _every_heirpy_pattern() -> list[RewritePattern]:
 # The patterns that may act on any op, each for a reason its `op_types` comment gives.
 # A new pattern declares its op types, or joins this list on purpose.
 DELIBERATELY_GENERIC = {
+    "AffineRunPerLinearReader",
     "ConstantsToTheRight",
     "ElementwiseToGeneric",
     "FoldAffineIntoMatvec",
+    "FuseElementwiseIntoGroupedConv",
     "FuseElementwiseIntoLinearOp",
     "FuseLinearChain",
     "FuseRuntimeBiasIntoInit",

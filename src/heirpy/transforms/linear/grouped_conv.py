@@ -75,7 +75,7 @@ class FuseElementwiseIntoGroupedConv(OpPattern[Operation], OutsideGenericBodies)
         %o = tensor.collapse_shape (linalg.conv_2d_ngchw_gfchw ins(%x, %w * k) outs(%z * k)) [[0], [1, 2], [3], [4]]
     """
 
-    op_types = (Operation,)
+    op_types = (Operation,)  # the scale or shift: an arith op or a linalg.generic, as FuseElementwiseIntoLinearOp
 
     def __init__(self, reader: ConstantFolder, bias_into_init: bool = True):
         self.reader = reader
