@@ -98,19 +98,27 @@ def _single_cast_body(op: GenericOp, cast: type[Operation]) -> bool:
 def truncf_source(value: SSAValue) -> SSAValue | None:
     """`y` when `value` is `truncf(y)`, elementwise (a one-op generic or `arith.truncf` on
     tensors) from a wider float; None otherwise."""
+    return _cast_source(value, arith.TruncFOp, source_wider=True)
+
+
+def _cast_source(value: SSAValue, cast: type[Operation], source_wider: bool) -> SSAValue | None:
+    """The operand of the float cast `cast` that computes `value` elementwise (a one-op
+    generic or the arith op on tensors), when the operand's float is wider
+    (`source_wider`) or narrower than the result's; None otherwise."""
     owner = value.owner
     source: SSAValue | None = None
-    if isinstance(owner, GenericOp) and _single_cast_body(owner, arith.TruncFOp):
+    if isinstance(owner, GenericOp) and _single_cast_body(owner, cast):
         source = owner.inputs[0]
-    elif isinstance(owner, arith.TruncFOp) and isinstance(value.type, TensorType):
-        source = owner.input
+    elif isinstance(owner, cast) and isinstance(value.type, TensorType):
+        source = owner.operands[0]
     if source is None:
         return None
-    narrow, wide = _element(value), _element(source)
-    narrow_bits, wide_bits = _float_width(narrow) if narrow else None, _float_width(wide) if wide else None
-    if narrow_bits is None or wide_bits is None or wide_bits <= narrow_bits:
+    result, operand = _element(value), _element(source)
+    result_bits = _float_width(result) if result else None
+    operand_bits = _float_width(operand) if operand else None
+    if result_bits is None or operand_bits is None or result_bits == operand_bits:
         return None
-    return source
+    return source if (operand_bits > result_bits) == source_wider else None
 
 
 def cast_generic(
@@ -170,19 +178,7 @@ class WidenLinearOpInput(OpPattern[Operation], OutsideGenericBodies):
 def extf_source(value: SSAValue) -> SSAValue | None:
     """`x` when `value` is `extf(x)`, elementwise (a one-op generic or `arith.extf` on
     tensors) from a narrower float; None otherwise."""
-    owner = value.owner
-    source: SSAValue | None = None
-    if isinstance(owner, GenericOp) and _single_cast_body(owner, arith.ExtFOp):
-        source = owner.inputs[0]
-    elif isinstance(owner, arith.ExtFOp) and isinstance(value.type, TensorType):
-        source = owner.input
-    if source is None:
-        return None
-    wide, narrow = _element(value), _element(source)
-    wide_bits, narrow_bits = _float_width(wide) if wide else None, _float_width(narrow) if narrow else None
-    if narrow_bits is None or wide_bits is None or wide_bits <= narrow_bits:
-        return None
-    return source
+    return _cast_source(value, arith.ExtFOp, source_wider=False)
 
 
 class NarrowUnusedWidening(OpPattern[Operation], OutsideGenericBodies):
