@@ -219,13 +219,15 @@ def test_pattern_list_is_exported() -> None:
     """torch-mlir's f16 form normalised first (linear/mixed_precision.py), then chains,
     alone in their set (the step memo's assumption), then chains through skip adds and
     forks (a branch output or sum with other users), which read the fused chains as
-    branches and share the set of convs kept for a skip."""
-    *normalise, chains, through_adds = populate_linalg_fuse_linear_chains_patterns()
+    branches and share the set of convs kept for a skip; last, the widenings no fold
+    used are undone (a narrow read put back)."""
+    *normalise, chains, through_adds, narrow = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
         "WidenLinearOpInput", "WidenSumPool", "WidenElementwise"
     ]
     assert [type(p).__name__ for p in chains.patterns] == ["FuseLinearChain"]
     assert [type(p).__name__ for p in through_adds.patterns] == ["FuseChainThroughAdd", "FuseChainThroughFork"]
+    assert [type(p).__name__ for p in narrow.patterns] == ["NarrowUnusedWidening"]
     add, fork = through_adds.patterns
     assert fork.kept is add.kept  # type: ignore[attr-defined]
 
