@@ -104,6 +104,7 @@ from heirpy.ir.utils import (
     int_values,
     iterator_kinds,
     loop_sizes,
+    producers,
     shape_of,
     tensor_bytes,
 )
@@ -476,19 +477,7 @@ def _adds_into_outputs(op: Operation, block: Block) -> bool:
 
 def _block_args_of(values: Iterable[SSAValue], block: Block) -> set[BlockArgument]:
     """The arguments of `block` that `values` are computed from (within `block`)."""
-    found: set[BlockArgument] = set()
-    seen: set[SSAValue] = set()
-    stack = list(values)
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        if isinstance(current, BlockArgument) and current.owner is block:
-            found.add(current)
-        elif isinstance(current.owner, Operation) and current.owner.parent_block() is block:
-            stack.extend(current.owner.operands)
-    return found
+    return {v for v in producers(values, block) if isinstance(v, BlockArgument) and v.owner is block}
 
 
 

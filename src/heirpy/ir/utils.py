@@ -8,7 +8,8 @@ it. Nothing here imports heirpy's dialects: they import this.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from math import prod
 
 from xdsl.dialects.builtin import (
@@ -318,20 +319,24 @@ def op_degree(name: str, operand_degrees: Sequence[int]) -> int | None:
     return None
 
 
+def producers(values: Iterable[SSAValue], block: Block | None = None) -> Iterator[SSAValue]:
+    """`values` and every value they are computed from, each once, depth first through
+    the ops that produce them (only ops in `block` when given; block arguments end a path)."""
+    seen: set[SSAValue] = set()
+    pending = list(values)
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        yield current
+        owner = current.owner
+        if isinstance(owner, Operation) and (block is None or owner.parent_block() is block):
+            pending.extend(owner.operands)
+
+
 def computed_from(value: SSAValue, source: SSAValue, block: Block | None = None, limit: int | None = None) -> bool:
     """Whether `value` is `source` or computed from it, through the ops that produce it
     (only ops in `block` when given; at most `limit` values visited when given: not found
     within them reads as False)."""
-    seen: set[SSAValue] = set()
-    pending = [value]
-    while pending and (limit is None or len(seen) < limit):
-        current = pending.pop()
-        if current is source:
-            return True
-        if current in seen:
-            continue
-        seen.add(current)
-        owner = current.owner
-        if isinstance(owner, Operation) and (block is None or owner.parent_block() is block):
-            pending.extend(owner.operands)
-    return False
+    return any(current is source for current in islice(producers([value], block), limit))
