@@ -179,9 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     jobs = order(specs, args.dtype)
     for spec, dtype in jobs:
         path = args.cache / spec.name / dtype / "result.json"
-        if args.redo and path.exists():
-            path.unlink()
         late = args.until is not None and time.strftime("%H:%M", time.gmtime()) >= args.until
+        if args.redo and path.exists() and not args.table_only and not late:
+            path.unlink()  # only once the model is sure to be measured again: a late job keeps its figures
         if not args.table_only and not late and not done(path, args.untimed):
             previous = json.loads(path.read_text()) if path.exists() else None
             before = resource.getrusage(resource.RUSAGE_CHILDREN)

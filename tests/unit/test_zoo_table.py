@@ -113,3 +113,25 @@ def test_an_f16_output_pytorch_overflows_is_not_comparable_not_a_crash() -> None
     arrays["f32_result0"] = np.array([2.0, 1.0], np.float32)
     assert measure.numerics(module, arrays) == {"verdict": "ok", "max_abs_error": 0.0, "torch_f16_error": 0.0,
                                                 "allowed": 4 * float(np.finfo(np.float16).eps) * 2.0}
+
+
+def test_redo_keeps_a_cached_result_that_until_says_is_too_late_to_measure(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    import json
+    import subprocess
+
+    import run_zoo
+
+    path = tmp_path / "lcnet_050" / "f32" / "result.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(result("lcnet_050", "f32", 10, 8, clock="cpu", seconds=5.0)))
+
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a model was measured after --until")
+
+    monkeypatch.setattr(subprocess, "run", never)
+    argv = ["--only", "lcnet_050", "--dtype", "f32", "--cache", str(tmp_path), "--redo"]
+    assert run_zoo.main(argv + ["--until", "00:00"]) == 0  # every time of day is at or past 00:00
+    assert path.exists() and json.loads(path.read_text())["depth"]["after"] == 10
+    assert run_zoo.main(argv + ["--table-only"]) == 0
+    assert path.exists()
