@@ -146,6 +146,19 @@ def torch_ms(spec: Spec, runs: int = 10) -> float:
     return float(np.median(times)) * 1e3
 
 
+def persist_buffers(model: Any) -> None:
+    """Register every non-persistent buffer (LeViT's `attention_bias_idxs`) as persistent.
+
+    torch-mlir's importer looks each buffer of the exported program up in the state dict,
+    which leaves non-persistent buffers out, and stops with "Could not find state mapping
+    for buffer"; a persistent buffer is the same tensor, so the model computes the same."""
+    for module in model.modules():
+        saved = module.state_dict(keep_vars=True)
+        for name, buffer in list(module.named_buffers(recurse=False)):
+            if name not in saved and buffer is not None:
+                module.register_buffer(name, buffer, persistent=True)
+
+
 def export(spec: Spec, dtype: str, directory: Path) -> dict[str, float]:
     """Write `model.mlir` and `model.npz` for `spec` in `dtype` ('f32' or 'f16') under
     `directory`; returns the export's seconds."""
@@ -169,6 +182,7 @@ def export(spec: Spec, dtype: str, directory: Path) -> dict[str, float]:
             results = f32_results
     arrays["arg0"] = x.numpy()
     arrays.update({f"result{i}": r for i, r in enumerate(results)})
+    persist_buffers(model)
     start = time.perf_counter()
     module = fx.export_and_import(model, x, output_type="linalg-on-tensors", func_name="main")
     text = str(module)

@@ -84,3 +84,29 @@ def test_iree_compiles_and_runs_heirpy_output(exported: tuple[Path, str]) -> Non
                     f"--input=@{directory / 'arg0.npy'}", f"--output=@{directory / 'out0.npy'}"],
                    check=True, capture_output=True)
     np.testing.assert_allclose(np.load(directory / "out0.npy"), arrays["result0"], rtol=1e-4, atol=1e-4)
+
+
+def test_a_non_persistent_buffer_exports_once_it_is_made_persistent() -> None:
+    """LeViT keeps its attention-bias indices in a non-persistent buffer, which torch-mlir's
+    importer cannot find in the state dict; `models.persist_buffers` registers it as
+    persistent, and the model computes the same."""
+    import torch
+    from torch_mlir import fx
+
+    class Indexed(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("idx", torch.tensor([2, 0, 1]), persistent=False)
+            self.scale = torch.nn.Parameter(torch.tensor([1.0, 2.0, 3.0]))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.index_select(x, 1, self.idx) * self.scale
+
+    x = torch.tensor([[1.0, 2.0, 3.0]])
+    model = Indexed().eval()
+    with pytest.raises(AssertionError, match="state mapping"):
+        fx.export_and_import(model, x, output_type="linalg-on-tensors", func_name="main")
+    expected = model(x)
+    models.persist_buffers(model)
+    assert "idx" in model.state_dict() and torch.equal(model(x), expected)
+    assert "linalg" in str(fx.export_and_import(model, x, output_type="linalg-on-tensors", func_name="main"))
