@@ -148,6 +148,9 @@ class ConstantFolder:
         deep models. An op once found to depend on an argument does not become constant
         within a pass run; a wrong entry could only stop a fusion, never change a
         value. The set lives as long as the folder: one pass run."""
+        self._unrounded: dict[SSAValue, np.ndarray] = {}
+        """Constants a fold wrote in a narrow float (f16, bf16), each with the float64
+        value it rounds (`remember_unrounded`)."""
 
     def slice_of(self, value: SSAValue) -> list[Operation] | None:
         """The ops `value` depends on, in an order the evaluator can run them, or None
@@ -206,10 +209,37 @@ class ConstantFolder:
 
     def init_value(self, value: SSAValue) -> np.ndarray | None:
         """The constant an op's init holds, with a `tensor.empty` init read as zeros
-        (its contents are undefined, and any value refines undefined)."""
+        (its contents are undefined, and any value refines undefined); an init a fold
+        wrote in a narrow float reads unrounded (`fold_unrounded`)."""
         if isinstance(value.owner, tensor.EmptyOp):
             assert isinstance(value.type, TensorType)
             return np.zeros(value.type.get_shape(), dtype=element_dtype(value.type))
+        return self.fold_unrounded(value)
+
+    def remember_unrounded(self, value: SSAValue, exact: np.ndarray) -> None:
+        """`value` is a weight or init a fold just wrote: `exact` (float64) rounded to
+        its element type. For a float narrower than f32 the next fold into the same op
+        starts from `exact`, so a run of folds (batch norm's 1/sqrt(var+eps), gamma)
+        rounds the weight to f16/bf16 once, where it ends, not once per fold. f32
+        keeps its per-fold rounding (an f32 ulp is below every tolerance, and the f32
+        figures stay bit for bit)."""
+        element = value.type.get_element_type() if isinstance(value.type, TensorType) else None
+        if not isinstance(element, AnyFloat) or element.bitwidth >= 32:
+            return
+        # Entries of values no op reads any more (folded again, erased) go.
+        for dead in [v for v in self._unrounded if not v.uses]:
+            del self._unrounded[dead]
+        self._unrounded[value] = np.asarray(exact, dtype=np.float64)
+
+    def fold_unrounded(self, value: SSAValue) -> np.ndarray | None:
+        """`fold(value)`, except for a constant a fold wrote in a narrow float
+        (`remember_unrounded`) and that only one op reads (the linear op it was written
+        for): its float64 value before the rounding. A fold into that op computes from
+        it and rounds once; the op's value differs from the IR's only by the one
+        rounding that the fold rewrites anyway."""
+        exact = self._unrounded.get(value)
+        if exact is not None and value.has_one_use():
+            return exact
         return self.fold(value)
 
 

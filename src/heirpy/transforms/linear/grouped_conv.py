@@ -93,7 +93,7 @@ class FuseElementwiseIntoGroupedConv(OpPattern[Operation], OutsideGenericBodies)
             return
         collapse, conv = found
         x, w, init_value = conv.operands
-        weight = self.reader.fold(w)
+        weight = self.reader.fold_unrounded(w)
         init = self.reader.init_value(init_value)
         if weight is None or init is None or self.reader.fold(x) is not None:
             return
@@ -122,6 +122,10 @@ class FuseElementwiseIntoGroupedConv(OpPattern[Operation], OutsideGenericBodies)
         new_conv = conv.clone()
         new_conv.operands[1] = weight_op.result
         new_conv.operands[2] = new_init
+        # f16/bf16: the next fold (batch norm's next scale) starts from the unrounded values.
+        self.reader.remember_unrounded(weight_op.result, folded.weight.reshape(weight.shape))
+        if init_ops:
+            self.reader.remember_unrounded(new_init, folded.init.reshape(init_shape))
         new_collapse = collapse.clone()
         new_collapse.operands[0] = new_conv.results[0]
         rewriter.insert(weight_op, constant_insertion_point(conv))

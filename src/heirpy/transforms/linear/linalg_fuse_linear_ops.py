@@ -208,6 +208,9 @@ class FuseElementwiseIntoLinearOp(OpPattern[Operation], OutsideGenericBodies):
         new_linear = view.op.clone()
         new_linear.operands[view.weight_index] = weight_op.result
         new_linear.operands[2] = init_result
+        self.reader.remember_unrounded(weight_op.result, folded.weight)  # f16: rounded once per run
+        if init_ops:
+            self.reader.remember_unrounded(init_result, folded.init)
         rewriter.insert(weight_op, constant_insertion_point(view.op))
         rewriter.insert([*init_ops, new_linear], InsertPoint.before(view.op))
         old_operands = [*op.operands, *view.op.operands]

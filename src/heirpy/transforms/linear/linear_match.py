@@ -333,7 +333,7 @@ def linear_op_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None
     on static tensors whose weight operand is a constant; None otherwise (weights that
     are function arguments are `weight_slots`' business)."""
     for slot in weight_slots(op):
-        weight = reader.fold(slot.weight)
+        weight = reader.fold_unrounded(slot.weight)  # a fold's narrow weight: rounded once
         if weight is None:
             continue
         if reader.fold(op.operands[slot.activation_index]) is not None:
