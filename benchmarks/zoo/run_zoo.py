@@ -73,6 +73,15 @@ def retime(spec: Spec, dtype: str, directory: Path) -> int:
     return 0
 
 
+def until(hh_mm: str, now: float) -> float:
+    """The first time at or after `now` (seconds since the epoch) whose UTC clock reads
+    `hh_mm`: `--until 00:30` given at 22:55 means half past midnight, not a time already past."""
+    hours, minutes = (int(part) for part in hh_mm.split(":"))
+    day = now - now % 86400
+    deadline = day + hours * 3600 + minutes * 60
+    return deadline if deadline > now else deadline + 86400
+
+
 def done(path: Path, untimed: bool) -> bool:
     """A cached result that this run need not touch: a timed run completes untimed ones."""
     return current(path) and (untimed or not json.loads(path.read_text()).get("untimed"))
@@ -177,9 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     start = time.perf_counter()
     jobs = order(specs, args.dtype)
+    deadline = None if args.until is None else until(args.until, time.time())
     for spec, dtype in jobs:
         path = args.cache / spec.name / dtype / "result.json"
-        late = args.until is not None and time.strftime("%H:%M", time.gmtime()) >= args.until
+        late = deadline is not None and time.time() >= deadline
         if args.redo and path.exists() and not args.table_only and not late:
             path.unlink()  # only once the model is sure to be measured again: a late job keeps its figures
         if not args.table_only and not late and not done(path, args.untimed):

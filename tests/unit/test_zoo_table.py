@@ -130,8 +130,22 @@ def test_redo_keeps_a_cached_result_that_until_says_is_too_late_to_measure(
         raise AssertionError("a model was measured after --until")
 
     monkeypatch.setattr(subprocess, "run", never)
+    clock = iter([DAY + 23 * 3600 + 58 * 60] + [DAY + 23 * 3600 + 59 * 60 + 30] * 10)
+    monkeypatch.setattr(run_zoo.time, "time", lambda: next(clock))  # 23:58 at the start, then 23:59:30
     argv = ["--only", "lcnet_050", "--dtype", "f32", "--cache", str(tmp_path), "--redo"]
-    assert run_zoo.main(argv + ["--until", "00:00"]) == 0  # every time of day is at or past 00:00
+    assert run_zoo.main(argv + ["--until", "23:59"]) == 0
     assert path.exists() and json.loads(path.read_text())["depth"]["after"] == 10
     assert run_zoo.main(argv + ["--table-only"]) == 0
     assert path.exists()
+
+
+DAY = 20_000 * 86400  # a midnight, UTC, in seconds since the epoch
+
+
+def test_until_is_the_next_time_the_clock_reads_it_across_midnight() -> None:
+    import run_zoo
+
+    assert run_zoo.until("00:35", DAY + 22 * 3600 + 55 * 60) == DAY + 86400 + 35 * 60
+    assert run_zoo.until("23:50", DAY + 22 * 3600 + 55 * 60) == DAY + 23 * 3600 + 50 * 60
+    assert run_zoo.until("22:55", DAY + 22 * 3600 + 55 * 60) == DAY + 86400 + 22 * 3600 + 55 * 60
+    assert run_zoo.until("22:56", DAY + 22 * 3600 + 55 * 60) == DAY + 22 * 3600 + 56 * 60
