@@ -5,13 +5,23 @@
 // and only then can fusion and canonicalization act on the matvec and the elementwise
 // op after it. The settled form: the conv's bias is a splat constant added in the
 // elementwise op (the matvec starts from zeros), and the pool's / 3 is in the matrix.
+// (`cmp`, not `diff`: lit's built-in diff leaves PYTHONPATH set to lit's own directory
+// for the RUN lines after it, which then import an installed heirpy, not this tree's.)
 // RUN: heirpy-opt %S/Inputs/fixpoint_programs.mlir -p heir-prepare -o %t.1
 // RUN: heirpy-opt %t.1 -p heir-prepare -o %t.2
-// RUN: diff %t.1 %t.2
+// RUN: cmp %t.1 %t.2
 // RUN: filecheck %s < %t.1
 // RUN: heirpy-equiv %S/Inputs/fixpoint_programs.mlir %t.1 --function conv_then_add | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %S/Inputs/fixpoint_programs.mlir %t.1 --function batch2_conv_then_add | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %S/Inputs/fixpoint_programs.mlir %t.1 --function pool_scale_then_square | filecheck %s --check-prefix=EQUIV
+// The same programs in f16 (one round was no fixpoint there either):
+// RUN: sed 's/f32/f16/g' %S/Inputs/fixpoint_programs.mlir > %t.f16
+// RUN: heirpy-opt %t.f16 -p heir-prepare -o %t.f16.1
+// RUN: heirpy-opt %t.f16.1 -p heir-prepare -o %t.f16.2
+// RUN: cmp %t.f16.1 %t.f16.2
+// RUN: heirpy-equiv %t.f16 %t.f16.1 --function conv_then_add | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %t.f16 %t.f16.1 --function batch2_conv_then_add | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %t.f16 %t.f16.1 --function pool_scale_then_square | filecheck %s --check-prefix=EQUIV
 
 // CHECK-LABEL: func.func @conv_then_add
 // CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<6xf32>
