@@ -28,11 +28,11 @@ INPUTS = Path(__file__).resolve().parents[1] / "filecheck" / "transforms" / "leg
 GUARDED = ["legalize-for-heir", "heir-prepare", "unroll-depthwise-conv", FULL_PIPELINE]
 """The specs whose guards the edge layers aim at: more examples than the other passes."""
 PIPELINE_ALLOWED = {"non_idempotent"}  # test_generated_programs.py's module doc
-PIPELINES = {FULL_PIPELINE, "heir-prepare"}
-"""Pipelines (heir-prepare is canonicalize, fuse, legalize): a second run may change the
-output once (canonicalization reorders a `tensor.empty` that legalization wrote, or folds
-what it made), a third must not (`not_converging`). Found on these programs: heir-prepare
-is not idempotent in one step on 2 of the 3 seeded ones (issue 35's report)."""
+PIPELINES = {FULL_PIPELINE}
+"""The default pipeline: a second run may change the output once (canonicalization folds
+what lower-tensor-ext wrote), a third must not (`not_converging`). heir-prepare runs its
+passes to a fixpoint, so a second run must change nothing (before issue 35's fix it did
+on 2 of the 3 seeded programs)."""
 
 
 def _drawn(count: int, at: int) -> list[Program]:

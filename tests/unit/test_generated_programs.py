@@ -10,10 +10,12 @@ lower-tensor-ext, emits forms (`linalg.fill` inits, pointwise `linalg.generic` e
 that linalg-canonicalizations folds on a second run (splat constants, tensor arith), and
 fusion outputs generics that canonicalization turns back into tensor ops when nothing is
 left to fuse. So for the pipeline the test requires that a third run changes nothing. The same holds
-for the one-step pipelines: `iree-prepare` is that pipeline under a cost rule and ends with
-lower-tensor-ext and unroll-depthwise-conv (whose generics a second run's canonicalization
-folds); `heir-prepare` ends with legalize-for-heir, whose matvecs a second run's
-canonicalization and fusion can fold further (a 1x1 matvec of a constant-scaled input, say).
+for `iree-prepare`, that pipeline under a cost rule, which ends with lower-tensor-ext and
+unroll-depthwise-conv (whose generics a second run's canonicalization folds).
+`heir-prepare` is held to idempotence, heir-prepare(heir-prepare(x)) == heir-prepare(x):
+it runs its passes in rounds until one changes nothing (issue 35: one round left forms
+that the next round's fusion and canonicalization changed on about a third of the
+generated programs).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from strategies import Program, programs  # noqa: E402
 EXAMPLES_PER_PASS = 20
 EXAMPLES_PIPELINE = 40
 PIPELINE_ALLOWED = {"non_idempotent"}  # see the module docstring
-LOWERING_PIPELINES = {"iree-prepare", "heir-prepare"}  # one-step pipelines (ditto)
+LOWERING_PIPELINES = {"iree-prepare"}  # one-step pipelines (ditto; heir-prepare is idempotent)
 # test_generator_covers_every_layer_kind's fixed sample (not the profile's budgets).
 _settings = dict(deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
