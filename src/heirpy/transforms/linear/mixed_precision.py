@@ -24,6 +24,11 @@ chose for it (f32), and rounded to the storage type (f16/bf16) once, where the r
   are widened outside the body (an `extf` generic of the constant, which constant
   folding evaluates), a captured f16 scalar becomes an f32 scalar, and a `truncf`
   follows when its result was f16.
+* `WidenRunBeforeExtf` (the other direction): an `extf` of a narrow linear step's result
+  (a sum pool or reduction into a constant init, an elementwise op affine in its one
+  runtime operand, a reshape) moves to the step's input and the step computes wide:
+  torch-mlir's f16 global average pool (f16 sum, f16 divide, flatten, then the Linear's
+  `extf`) becomes an f32 pool that folds into the Linear as in f32.
 
     %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<..xf16>, ..) outs(%b : tensor<..xf32>)
     %t = linalg.generic ins(%c : ..xf32) outs(.. : ..xf16) { truncf }

@@ -16,9 +16,10 @@
 // RUN: heirpy-equiv %s %t --function pool_head_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function pool_head_bf16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function sum_pool_head_f16 | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function pool_conv_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function runtime_init_f16 | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
-// REPARSE-COUNT-7: func.func @
+// REPARSE-COUNT-8: func.func @
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #sum = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
@@ -182,7 +183,7 @@ func.func @pool_head_bf16(%x: tensor<1x2x4x4xbf16>) -> tensor<1x3xbf16> {
 // LOOSE: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x32xf32>, tensor<32x3xf32>) outs(%{{.*}} : tensor<1x3xf32>)
 // LOOSE-NOT: linalg.matmul
 // LOOSE: return
-// LOOSE-LABEL: func.func @pooled_value_reused_f16(
+// LOOSE-LABEL: func.func @pool_conv_f16(
 func.func @sum_pool_head_f16(%x: tensor<1x2x4x4xf16>) -> tensor<1x3xf16> {
   %zero = arith.constant 0.0 : f16
   %zero32 = arith.constant 0.0 : f32
@@ -200,6 +201,40 @@ func.func @sum_pool_head_f16(%x: tensor<1x2x4x4xf16>) -> tensor<1x3xf16> {
   %mm = linalg.matmul ins(%fw, %w : tensor<1x2xf32>, tensor<2x3xf32>) outs(%z3 : tensor<1x3xf32>) -> tensor<1x3xf32>
   %r = arith.truncf %mm : tensor<1x3xf32> to tensor<1x3xf16>
   return %r : tensor<1x3xf16>
+}
+
+// timm's squeeze-excite and conv_head: the pooled f16 value goes straight into a 1x1 conv
+// that reads f16 and accumulates in f32 (no extf to move): the chain fuses as in f32 into
+// one matmul with f16 weights (the conv's storage type, the pool's 1/9 folded in).
+// CHECK-LABEL: func.func @pool_conv_f16(
+// CHECK-NOT: "reduction"
+// CHECK: tensor.collapse_shape %x {{\[}}[0], [1, 2, 3]] : tensor<1x4x3x3xf16> into tensor<1x36xf16>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x36xf16>, tensor<36x2xf16>) outs(%{{.*}} : tensor<1x2xf32>)
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: arith.truncf
+// CHECK: return
+func.func @pool_conv_f16(%x: tensor<1x4x3x3xf16>) -> tensor<1x2x1x1xf16> {
+  %zero = arith.constant 0.0 : f16
+  %zero32 = arith.constant 0.0 : f32
+  %n = arith.constant 9.0 : f16
+  %w = arith.constant dense<[[[[0.25]], [[-0.5]], [[0.75]], [[1.0]]], [[[0.5]], [[0.125]], [[-0.25]], [[2.0]]]]> : tensor<2x4x1x1xf16>
+  %e1 = tensor.empty() : tensor<1x4x1x1xf16>
+  %z1 = linalg.fill ins(%zero : f16) outs(%e1 : tensor<1x4x1x1xf16>) -> tensor<1x4x1x1xf16>
+  %s = linalg.generic {indexing_maps = [#id4, #sum], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : tensor<1x4x3x3xf16>) outs(%z1 : tensor<1x4x1x1xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %a = arith.addf %in, %acc : f16
+    linalg.yield %a : f16
+  } -> tensor<1x4x1x1xf16>
+  %m = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x1x1xf16>) outs(%e1 : tensor<1x4x1x1xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %q = arith.divf %in, %n : f16
+    linalg.yield %q : f16
+  } -> tensor<1x4x1x1xf16>
+  %e2 = tensor.empty() : tensor<1x2x1x1xf32>
+  %z2 = linalg.fill ins(%zero32 : f32) outs(%e2 : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%m, %w : tensor<1x4x1x1xf16>, tensor<2x4x1x1xf16>) outs(%z2 : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %r = arith.truncf %c : tensor<1x2x1x1xf32> to tensor<1x2x1x1xf16>
+  return %r : tensor<1x2x1x1xf16>
 }
 
 // Must not fire: the pooled f16 value is returned too, so the narrow pool stays and
