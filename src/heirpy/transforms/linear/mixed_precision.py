@@ -435,9 +435,9 @@ _AFFINE_BINARY = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
 
 
 def _affine_in(operands: list[bool], op: Operation) -> bool | None:
-    """Pure: whether `op` (add/sub/mul/div/neg) is affine in the runtime value, given
-    which of its operands depend on it (`operands`); None when it is not affine
-    (a product of two such operands, or a division by one)."""
+    """Pure: how the result of `op` (add/sub/mul/div/neg) depends on the runtime value
+    x, given which of its operands depend on x (`operands`): True affinely, False not at
+    all (constants only), None not affinely (x * x, K / x)."""
     if isinstance(op, arith.MulfOp) and all(operands):
         return None
     if isinstance(op, arith.DivfOp) and operands[1]:
