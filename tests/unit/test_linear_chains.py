@@ -223,7 +223,7 @@ def test_pattern_list_is_exported() -> None:
     used are undone (a narrow read put back)."""
     *normalise, chains, through_adds, narrow = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
-        "WidenLinearOpInput", "WidenSumPool", "WidenElementwise"
+        "WidenLinearOpInput", "WidenSumPool", "WidenElementwise", "WidenRunBeforeExtf"
     ]
     assert [type(p).__name__ for p in chains.patterns] == ["FuseLinearChain"]
     assert [type(p).__name__ for p in through_adds.patterns] == ["FuseChainThroughAdd", "FuseChainThroughFork"]

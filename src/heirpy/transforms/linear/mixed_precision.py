@@ -24,6 +24,11 @@ chose for it (f32), and rounded to the storage type (f16/bf16) once, where the r
   are widened outside the body (an `extf` generic of the constant, which constant
   folding evaluates), a captured f16 scalar becomes an f32 scalar, and a `truncf`
   follows when its result was f16.
+* `WidenRunBeforeExtf` (the other direction): an `extf` of a narrow linear step's result
+  (a sum pool or reduction into a constant init, an elementwise op affine in its one
+  runtime operand, a reshape) moves to the step's input and the step computes wide:
+  torch-mlir's f16 global average pool (f16 sum, f16 divide, flatten, then the Linear's
+  `extf`) becomes an f32 pool that folds into the Linear as in f32.
 
     %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<..xf16>, ..) outs(%b : tensor<..xf32>)
     %t = linalg.generic ins(%c : ..xf32) outs(.. : ..xf16) { truncf }
@@ -58,7 +63,7 @@ from heirpy.ir.dialects.linalg import (
 )
 from heirpy.ir.utils import affine_maps, all_parallel, is_identity, iterator_attrs
 from heirpy.transforms.linear.constant_folding import is_compile_time_constant
-from heirpy.transforms.linear.linear_match import LINEAR_OP_TYPES
+from heirpy.transforms.linear.linear_match import LINEAR_OP_TYPES, match_sum_reduction
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, in_generic_body
 
 _LINEAR_BODY_OPS = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp)
@@ -337,8 +342,9 @@ class WidenElementwise(OpPattern[GenericOp], OutsideGenericBodies):
         rewriter.insert([*pre_ops, empty, generic, *post], InsertPoint.before(op))
         rewriter.replace(op, [], [(post[-1] if post else generic).results[0]])
 
+    @staticmethod
     def _wide_body(
-        self, op: GenericOp, new_inputs: list[SSAValue], wide: AnyFloat, pre_ops: list[Operation]
+        op: GenericOp, new_inputs: list[SSAValue], wide: AnyFloat, pre_ops: list[Operation]
     ) -> Block | None:
         """The body of `op` computing in `wide` on `new_inputs`: each extf of a wide
         value dropped, each binary/unary op rebuilt (its result type follows its
@@ -348,7 +354,7 @@ class WidenElementwise(OpPattern[GenericOp], OutsideGenericBodies):
         new_block = Block(arg_types=[cast_type(v).get_element_type() for v in new_inputs] + [wide])
         mapping: dict[SSAValue, SSAValue] = dict(zip(block.args[: len(op.inputs)], new_block.args))
         for inner in body[:-1]:
-            operands = [self._wide_value(v, mapping, wide, pre_ops) for v in inner.operands]
+            operands = [WidenElementwise._wide_value(v, mapping, wide, pre_ops) for v in inner.operands]
             wide_operands = [v for v in operands if v is not None and v.type == wide]
             if len(wide_operands) != len(operands):
                 return None
@@ -359,7 +365,7 @@ class WidenElementwise(OpPattern[GenericOp], OutsideGenericBodies):
             new_op = build(*wide_operands)
             new_block.add_op(new_op)
             mapping[inner.results[0]] = new_op.results[0]
-        result = self._wide_value(body[-1].operands[0], mapping, wide, pre_ops)
+        result = WidenElementwise._wide_value(body[-1].operands[0], mapping, wide, pre_ops)
         if result is None:
             return None
         new_block.add_op(YieldOp(result))
@@ -425,9 +431,205 @@ class WidenElementwise(OpPattern[GenericOp], OutsideGenericBodies):
         return None
 
 
+_AFFINE_BINARY = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
+
+
+def _affine_in(operands: list[bool], op: Operation) -> bool | None:
+    """Pure: how the result of `op` (add/sub/mul/div/neg) depends on the runtime value
+    x, given which of its operands depend on x (`operands`): True affinely, False not at
+    all (constants only), None not affinely (x * x, K / x)."""
+    if isinstance(op, arith.MulfOp) and all(operands):
+        return None
+    if isinstance(op, arith.DivfOp) and operands[1]:
+        return None
+    return any(operands)
+
+
+def _one_runtime_input(values: list[SSAValue]) -> int | None:
+    """The index of the one operand not computed from constants, or None."""
+    runtime = [i for i, v in enumerate(values) if not is_compile_time_constant(v)]
+    return runtime[0] if len(runtime) == 1 else None
+
+
+def _affine_generic_body(op: GenericOp, runtime: int) -> bool:
+    """Is the elementwise generic `op` an affine map of its input `runtime` (read through
+    the identity, at the result's shape), its body add/sub/mul/div/neg only?"""
+    maps = affine_maps(op.indexing_maps)
+    if not all_parallel(op.iterator_types) or not is_identity(maps[-1]) or not is_identity(maps[runtime]):
+        return False
+    if cast_type(op.inputs[runtime]).get_shape() != cast_type(op.res[0]).get_shape():
+        return False
+    block = op.body.block
+    if block.args[len(op.inputs)].uses:
+        return False
+    depends: set[SSAValue] = {block.args[runtime]}
+    body = list(block.ops)
+    for inner in body[:-1]:
+        if not isinstance(inner, (*_AFFINE_BINARY, arith.NegfOp)):
+            return False
+        reads = _affine_in([v in depends for v in inner.operands], inner)
+        if reads is None:
+            return False
+        if reads:
+            depends.add(inner.results[0])
+    return body[-1].operands[0] in depends
+
+
+class WidenRunBeforeExtf(OpPattern[Operation], OutsideGenericBodies):
+    """An `extf` of a narrow linear step's result widens the step: the step computes in
+    the wide type on its widened input, and the `extf` moves to that input.
+
+    torch-mlir writes an f16 global average pool as an f16 sum and an f16 divide; the
+    Linear after it widens the pooled value (`extf`) and multiplies in f32. The linear
+    chain pool -> divide -> flatten -> Linear is then broken by the cast. Applied until
+    the `extf` reaches the start of the run, the chain is f32 throughout and fuses as in
+    f32:
+
+        %s = linalg.generic {.. reduction ..} ins(%x : tensor<1x8x2x2xf16>) outs(%z16) { addf }
+        %d = arith.divf %s, %four : tensor<1x8x1x1xf16>
+        %f = tensor.collapse_shape %d [[0], [1, 2, 3]] : tensor<1x8x1x1xf16> into tensor<1x8xf16>
+        %e = arith.extf %f : tensor<1x8xf16> to tensor<1x8xf32>
+        %m = linalg.matmul ins(%e, %w : tensor<1x8xf32>, tensor<8x4xf32>) ..
+      -> (three applications)
+        %xw = linalg.generic ins(%x : ..xf16) outs(.. : ..xf32) { extf }
+        %s = linalg.generic {.. reduction ..} ins(%xw : tensor<1x8x2x2xf32>) outs(%z32) { addf }
+        %d = arith.divf %s, %four32 : tensor<1x8x1x1xf32>   // %four32: extf of %four
+        %f = tensor.collapse_shape %d [[0], [1, 2, 3]] : .. into tensor<1x8xf32>
+        %m = linalg.matmul ins(%f, %w : tensor<1x8xf32>, tensor<8x4xf32>) ..
+
+    The steps: a sum reduction generic (`linear_match.match_sum_reduction`) or a
+    `linalg.pooling_nchw_sum` into a constant init; an elementwise op affine in its one
+    runtime operand (`arith` add/sub/mul/div/neg on tensors, or a generic whose body is
+    built of them, the runtime input read through the identity), its constants widened
+    (an `extf` generic of each, which constant folding evaluates; a captured scalar
+    becomes a wide scalar); a `tensor.collapse_shape` / `expand_shape`. The step's
+    result has no other user (the narrow value is not needed elsewhere). The values
+    differ from the input's only by the f16 roundings of the step removed, so the
+    output is at least as close to the exact result; `extf` is exact, so the new input
+    cast changes nothing."""
+
+    op_types = (GenericOp, arith.ExtFOp)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1 or in_generic_body(op):
+            return
+        narrow = extf_source(op.results[0])
+        wide = _element(op.results[0])
+        if narrow is None or not isinstance(wide, AnyFloat) or not narrow.has_one_use():
+            return
+        step = narrow.owner
+        if not isinstance(step, Operation):
+            return
+        built = _widen_step(step, wide)
+        if built is None:
+            return
+        ops, result = built
+        rewriter.insert(ops, InsertPoint.before(step))
+        rewriter.replace(op, [], [result])
+        rewriter.erase(step)
+
+
+def _widen_step(step: Operation, wide: AnyFloat) -> tuple[list[Operation], SSAValue] | None:
+    """The ops computing `step` in `wide` on widened operands, and its wide result;
+    None when `step` is not one of `WidenRunBeforeExtf`'s linear steps."""
+    if len(step.results) != 1:
+        return None
+    narrow_type = cast_type(step.results[0])
+    wide_type = TensorType(wide, narrow_type.get_shape())
+    if isinstance(step, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
+        pre = cast_generic(step.operands[0], wide, arith.ExtFOp)
+        reshape = type(step).create(
+            operands=[pre[-1].results[0], *step.operands[1:]], result_types=[wide_type],
+            properties=dict(step.properties), attributes=dict(step.attributes),
+        )
+        return [*pre, reshape], reshape.results[0]
+    if isinstance(step, (*_AFFINE_BINARY, arith.NegfOp)):
+        runtime = _one_runtime_input(list(step.operands))
+        if runtime is None or _affine_in([i == runtime for i in range(len(step.operands))], step) is None:
+            return None
+        pre, operands = _widened(list(step.operands), wide)
+        arith_op = type(step).create(
+            operands=operands, result_types=[wide_type],
+            properties=dict(step.properties), attributes=dict(step.attributes),
+        )
+        return [*pre, arith_op], arith_op.results[0]
+    if isinstance(step, PoolingNchwSumOp):
+        return _widen_sum(step, [step.operands[0]], wide_type)
+    if isinstance(step, GenericOp) and match_sum_reduction(step) is not None:
+        return _widen_sum(step, list(step.inputs), wide_type)
+    if isinstance(step, GenericOp) and len(step.outputs) == 1 and len(step.res) == 1:
+        runtime = _one_runtime_input(list(step.inputs))
+        if runtime is None or not _affine_generic_body(step, runtime):
+            return None
+        pre, inputs = _widened(list(step.inputs), wide)
+        block = WidenElementwise._wide_body(step, inputs, wide, pre)
+        if block is None:
+            return None
+        empty = tensor.EmptyOp([], wide_type)
+        generic = GenericOp(
+            inputs, [empty.tensor], Region(block), step.indexing_maps.data, step.iterator_types,
+            [wide_type],
+        )
+        return [*pre, empty, generic], generic.results[0]
+    return None
+
+
+def _widened(values: list[SSAValue], wide: AnyFloat) -> tuple[list[Operation], list[SSAValue]]:
+    """Each of `values` cast to `wide` (an `extf` generic, or the value when it is wide
+    already), and the ops doing it."""
+    ops: list[Operation] = []
+    result: list[SSAValue] = []
+    for value in values:
+        if _element(value) == wide:
+            result.append(value)
+            continue
+        cast = cast_generic(value, wide, arith.ExtFOp)
+        ops += cast
+        result.append(cast[-1].results[0])
+    return ops, result
+
+
+def _widen_sum(
+    step: Operation, summed: list[SSAValue], wide_type: TensorType
+) -> tuple[list[Operation], SSAValue] | None:
+    """A sum (pool or reduction generic) of `summed` widened, into a wide copy of its
+    constant init (a fill of a scalar constant, or any compile-time constant)."""
+    init = step.operands[-1]
+    wide = wide_type.get_element_type()
+    assert isinstance(wide, AnyFloat)
+    fill = init.owner
+    scalar = fill.operands[0].owner if isinstance(fill, FillOp) else None
+    pre: list[Operation]
+    if isinstance(scalar, arith.ConstantOp) and isinstance(scalar.value, FloatAttr):
+        zero = arith.ConstantOp(FloatAttr(scalar.value.value.data, wide))
+        empty = tensor.EmptyOp([], wide_type)
+        wide_fill = FillOp([zero.result], [empty.tensor], [wide_type])
+        pre, wide_init = [zero, empty, wide_fill], wide_fill.results[0]
+    elif is_compile_time_constant(init):
+        pre = cast_generic(init, wide, arith.ExtFOp)
+        wide_init = pre[-1].results[0]
+    else:
+        return None
+    cast_ops, inputs = _widened(summed, wide)
+    pre += cast_ops
+    if isinstance(step, PoolingNchwSumOp):
+        new: Operation = PoolingNchwSumOp(
+            [inputs[0], step.operands[1]], [wide_init], [wide_type], properties=dict(step.properties),
+        )
+    else:
+        assert isinstance(step, GenericOp)
+        block = Block(arg_types=[wide, wide])
+        add = arith.AddfOp(block.args[0], block.args[1])
+        block.add_ops([add, YieldOp(add.result)])
+        new = GenericOp(
+            inputs, [wide_init], Region(block), step.indexing_maps.data, step.iterator_types, [wide_type],
+        )
+    return [*pre, new], new.results[0]
+
+
 def populate_mixed_precision_patterns() -> list[PatternSet]:
     """The normalisation every linear-fusion pass runs first (a no-op on f32 IR)."""
-    return [PatternSet.of(WidenLinearOpInput(), WidenSumPool(), WidenElementwise())]
+    return [PatternSet.of(WidenLinearOpInput(), WidenSumPool(), WidenElementwise(), WidenRunBeforeExtf())]
 
 
 def populate_narrow_unused_widening_patterns() -> list[PatternSet]:
