@@ -14,7 +14,9 @@ pipeline:
   crash      the pipeline raised something else than a user-facing `HeirpyError`
   refused    a `HeirpyError` (kept apart: a documented limit, not a dtype bug)
   invalid    heirpy's verifier rejects the output
-  iree       iree-opt does not parse the output (all outputs of a batch go through one
+  dtype      the output holds a float type the input holds nowhere (an f32 constant, body
+             or accumulator in an all-f16 program, an f16 one in a bf16 program)
+  iree       iree-opt does not parse the output (not Orion's: NOT_FOR_MLIR_TOOLS; all outputs of a batch go through one
              `iree-opt --split-input-file` call; an error's line names the program)
   mismatch   the output differs from the input under the evaluator by more than
              `dtype_tolerance` (bf16 runs as `ml_dtypes.bfloat16`, heirpy.ir.constants)
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from heirpy.api import context_of, parse, print_module, run_pipeline
+from heirpy.export.orion import ORION_PIPELINE
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.interp.resources import load_module, module_resources
 from heirpy.ir.diagnostics import HeirpyError, verify_module
@@ -45,8 +48,14 @@ from heirpy.ir.diagnostics import HeirpyError, verify_module
 MAIN_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
 HEIR_PIPELINE = "heir-prepare"
 PIPELINES = {"main": MAIN_PIPELINE, "iree": "iree-prepare", "heir": HEIR_PIPELINE}
+ALL_PIPELINES = {**PIPELINES, "iree-gpu": "iree-prepare{target=gpu}", "orion": ORION_PIPELINE}
+"""Every named pipeline: PIPELINES (the unit test's) plus IREE's GPU target and Orion's."""
+NOT_FOR_MLIR_TOOLS = frozenset({"orion"})
+"""Pipelines whose output heirpy's Orion exporter reads, not iree-opt: it keeps heirpy's
+`tensor_ext.kernel` ops (no `lower-tensor-ext`), so it is not sent through iree-opt."""
 ELEMENTS = ("f16", "bf16")
-DTYPE_ERRORS = ("crash", "invalid", "iree")  # what counts against the issue's target
+DTYPE_ERRORS = ("crash", "invalid", "dtype", "iree")  # what counts against the issue's target
+_FLOAT_TYPE = re.compile(r"(?:(?<=x)|\b)(bf16|f16|f32|f64)\b")
 SEEDS = (0, 1)
 
 _EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps), "bf16": 2.0**-7}
@@ -102,7 +111,7 @@ class Variant:
 class Finding:
     variant: str
     pipeline: str
-    kind: str  # crash | refused | invalid | iree | mismatch
+    kind: str  # crash | refused | invalid | dtype | iree | mismatch
     detail: str
 
 
@@ -114,6 +123,11 @@ class Outputs:
     findings: list[Finding] = field(default_factory=list)
 
 
+def float_types(text: str) -> set[str]:
+    """The float element types `text` spells anywhere (types, casts, resource names)."""
+    return set(_FLOAT_TYPE.findall(text))
+
+
 def _one_line(err: BaseException) -> str:
     lines = str(err).strip().splitlines()
     return f"{type(err).__name__}: {lines[-1] if lines else ''}"
@@ -122,6 +136,7 @@ def _one_line(err: BaseException) -> str:
 def run_variant(variant: Variant, pipelines: dict[str, str], outputs: Outputs, *, numerics: bool = True) -> None:
     """Run each pipeline on `variant`: verify, compare numerics, keep the output text."""
     reference = load_module(variant.text) if numerics else None
+    input_types = float_types(variant.text)
     for label, spec in pipelines.items():
         module = parse(variant.text)
         try:
@@ -138,7 +153,12 @@ def run_variant(variant: Variant, pipelines: dict[str, str], outputs: Outputs, *
         except Exception as err:  # noqa: BLE001
             outputs.findings.append(Finding(variant.name, label, "invalid", _one_line(err)))
             continue
-        outputs.texts.append((variant.name, label, print_module(module)))
+        text = print_module(module)
+        added = float_types(text) - input_types
+        if added:
+            outputs.findings.append(Finding(variant.name, label, "dtype", f"output holds {sorted(added)}, input none"))
+        if label not in NOT_FOR_MLIR_TOOLS:
+            outputs.texts.append((variant.name, label, text))
         if reference is None:
             continue
         tol = dtype_tolerance(variant.element, variant.layers)
