@@ -140,10 +140,10 @@ def type_problem(input_types: set[str], output_text: str, widening: bool) -> str
     output = float_types(output_text)
     half = input_types & {"f16", "bf16"}
     allowed = (input_types - half) | ({"f32"} if half else set()) if widening else input_types
-    if output - allowed:
-        return f"output holds {sorted(output - allowed)}, input none"
     if widening and output & half:
         return f"output keeps {sorted(output & half)} (heir-widen-half computes it in f32)"
+    if output - allowed:
+        return f"output holds {sorted(output - allowed)}, input none"
     return ""
 
 
