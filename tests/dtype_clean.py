@@ -21,7 +21,10 @@ pipeline:
   iree       iree-opt does not parse the output (not Orion's: NOT_FOR_MLIR_TOOLS; all outputs of a batch go through one
              `iree-opt --split-input-file` call; an error's line names the program)
   mismatch   the output differs from the input under the evaluator by more than
-             `dtype_tolerance` (bf16 runs as `ml_dtypes.bfloat16`, heirpy.ir.constants)
+             `dtype_tolerance` (bf16 runs as `ml_dtypes.bfloat16`, heirpy.ir.constants);
+             for heir-prepare, which computes the model in f32, also from the input
+             widened by `heir-widen-half` alone (the input's own f16 roundings are the
+             model's arithmetic, not the rewrite's: issue 34's rule)
 
 The tolerance is derived from the element type: fusion reassociates sums and, in half
 precision, removes intermediate roundings (the mixed-precision rule, docs/passes.md), so
@@ -40,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 
 from heirpy.api import context_of, parse, print_module, run_pipeline
 from heirpy.export.orion import ORION_PIPELINE
@@ -191,8 +195,30 @@ def run_variant(variant: Variant, pipelines: dict[str, str], outputs: Outputs, *
         except Exception as err:  # noqa: BLE001 - the evaluator failing on the output is a finding
             outputs.findings.append(Finding(variant.name, label, "mismatch", f"evaluating failed: {_one_line(err)}"))
             continue
+        if not report.ok and label in WIDENING and _as_widened_input(variant, module, label, tol):
+            continue  # the model's own half-precision arithmetic, not the rewrite (module doc)
         if not report.ok:
             outputs.findings.append(Finding(variant.name, label, "mismatch", report.summary().replace("\n", " | ")))
+
+
+def _as_widened_input(variant: Variant, module: ModuleOp, label: str, tol: float) -> bool:
+    """Whether `module` (a WIDENING pipeline's output) computes what `variant` computes
+    once `heir-widen-half` alone makes it f32: the input's own f16 roundings (an f16
+    matmul accumulating 192 products in f16) may be further from the widened output than
+    the tolerance, which heirpy is not to blame for (issue 34's rule: judged against the
+    model as computed in f32, not against its f16 arithmetic)."""
+    widened = load_module(variant.text)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            run_pipeline(widened.module, "heir-widen-half", verify=False)
+        report = check_equivalence(
+            widened.module, module, "main", seeds=SEEDS, rtol=tol, atol=tol,
+            resources_a=widened.resources, resources_b=module_resources(module, context_of(module)),
+            nonfinite_equal=True, row_major_results=label == "heir", padded_args=label == "heir", widened_floats=True,
+        )
+    except Exception:  # noqa: BLE001 - no widened reference: the first verdict stands
+        return False
+    return report.ok
 
 
 def iree_parse(texts: Sequence[tuple[str, str, str]], iree_opt: str = "iree-opt") -> list[Finding]:
