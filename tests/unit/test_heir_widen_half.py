@@ -93,3 +93,20 @@ def test_half_scalar_and_dense_constants_widen_exactly() -> None:
     # the f16 values exactly (0.333251953125 is f16's nearest to 1/3; heirpy prints f32 shortest)
     assert "dense<[0.333251953, -2.500000e+00, 6.550400e+04]> : tensor<3xf32>" in out
     assert "arith.constant 1.500000e+00 : f32" in out
+
+
+def test_a_name_spelling_f16_is_not_a_half_value() -> None:
+    """A callee or a message that says "f16" holds no half type: the caller is widened."""
+    text = """
+    func.func @scale_f16(%x: tensor<2xf16>) -> tensor<2xf16> {
+      %y = arith.addf %x, %x : tensor<2xf16>
+      return %y : tensor<2xf16>
+    }
+    func.func @main(%x: tensor<2xf16>) -> tensor<2xf16> {
+      %y = func.call @scale_f16(%x) : (tensor<2xf16>) -> tensor<2xf16>
+      return %y : tensor<2xf16>
+    }
+    """
+    out, err = _run(text, "heir-widen-half")
+    assert not re.search(r"(?:x|: |\()b?f16\b", out) and "keeps its half-precision types" not in err
+    assert "call @scale_f16(%x) : (tensor<2xf32>) -> tensor<2xf32>" in out

@@ -54,6 +54,8 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     FunctionType,
     ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -126,7 +128,7 @@ def why_not_widened(function: func.FuncOp, blobs: Blobs) -> str | None:
             if _mentions_half(op.result.type) and _constant_value(op, blobs) is None:
                 return "a half-precision constant heirpy cannot read"
         for name, attr in attrs.items():
-            if _mentions_half(attr):
+            if not isinstance(attr, StringAttr | SymbolRefAttr) and _mentions_half(attr):  # not a name
                 return f"a half-precision attribute `{name}` of {op.name}"
     return None
 
