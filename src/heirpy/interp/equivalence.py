@@ -280,7 +280,8 @@ def rounded_to(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     values = np.asarray(values)
     if values.dtype == dtype or not (is_float_dtype(values.dtype) and is_float_dtype(dtype)):
         return values
-    return values.astype(dtype)
+    with np.errstate(over="ignore"):  # past the narrow type's range is its Inf, as storing it gives
+        return values.astype(dtype)
 
 
 def check_equivalence(
