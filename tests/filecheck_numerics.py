@@ -32,7 +32,7 @@ from xdsl.dialects.tensor import ExtractOp
 
 from filecheck_chunks import chunks
 from heirpy.api import print_module, run_pipeline
-from heirpy.interp.equivalence import compare_arrays, padded_inputs, random_input
+from heirpy.interp.equivalence import compare_arrays, padded_inputs, random_input, rounded_to
 from heirpy.interp.errors import EvaluationError
 from heirpy.interp.evaluator import run_function
 from heirpy.interp.resources import LoadedModule, load_module
@@ -50,6 +50,13 @@ def pads_inputs(pipeline: str) -> bool:
     and with `heir-prepare`, whose default it is, unless it says `pad-input-channels=false`."""
     return "pad-input-channels=true" in pipeline or re.search(
         r"heir-prepare(?!\{[^}]*pad-input-channels=false)", pipeline) is not None
+
+
+def widens_floats(pipeline: str) -> bool:
+    """May `pipeline` compute a half-precision function in f32? With `heir-widen-half`,
+    and with `heir-prepare`, whose default it is, unless it says `widen-half=false`."""
+    return "heir-widen-half" in pipeline or re.search(
+        r"heir-prepare(?!\{[^}]*widen-half=false)", pipeline) is not None
 
 
 def returns_flat(pipeline: str) -> bool:
@@ -265,6 +272,8 @@ def numeric_problems(
                 problems.append(f"@{name}: {len(actual)} results instead of {len(expected)}")
                 continue
             for index, (a, b) in enumerate(zip(expected, actual)):
+                if widens_floats(pipeline):  # an f16 result computed in f32, read as f16
+                    b = rounded_to(b, a.dtype)
                 if returns_flat(pipeline) and a.shape != b.shape and a.size == b.size:
                     b = b.reshape(a.shape)  # a result returned flat, read in row-major order
                 defined = ~np.isnan(a) if a.dtype.kind == "f" else np.ones(a.shape, bool)

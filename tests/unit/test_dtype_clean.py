@@ -28,6 +28,7 @@ from dtype_clean import (  # noqa: E402
     dtype_tolerance,
     iree_parse,
     run_variant,
+    type_problem,
 )
 from heirpy.interp.evaluator import Evaluator  # noqa: E402
 from heirpy.interp.resources import load_module  # noqa: E402
@@ -174,3 +175,44 @@ def test_mixed_form_depthwise_convs_through_every_pipeline() -> None:
     outputs.findings += iree_parse(outputs.texts)
     assert not outputs.findings, "\n".join(f"{f.variant} [{f.pipeline}] {f.kind}: {f.detail}" for f in outputs.findings)
     assert len(outputs.texts) >= 4 * len(PIPELINES)
+
+
+WIDENED = """func.func @main(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %c = arith.constant dense<[0.5, 1.5, -2.0, 0.25]> : tensor<4xf16>
+  %a = arith.addf %x, %c : tensor<4xf16>
+  return %a : tensor<4xf16>
+}
+"""
+
+
+def test_an_f32_type_in_an_f16_program_is_a_dtype_error_unless_the_pipeline_widens() -> None:
+    """`heir-widen-half` (heir-prepare's last step) makes the f16 program f32: the element
+    type check flags that under any pipeline label but heir-prepare's (WIDENING), whose
+    output must hold f32 for f16 and nothing else; an f16 left there is flagged too."""
+    outputs = Outputs()
+    run_variant(Variant("#w/f16", "f16", WIDENED, 1), {"main": "heir-widen-half", "heir": "heir-widen-half"}, outputs)
+    kinds = sorted((f.pipeline, f.kind) for f in outputs.findings)
+    assert kinds == [("main", "dtype"), ("main", "mismatch")], outputs.findings
+    assert type_problem({"f16"}, "tensor<4xf32> tensor<4xf16>", widening=True).startswith("output keeps ['f16']")
+    assert type_problem({"f16", "f32"}, "tensor<4xf32>", widening=True) == ""
+    assert type_problem({"bf16", "f32"}, "tensor<4xf16>", widening=True).startswith("output holds ['f16']")
+    assert type_problem({"bf16"}, "tensor<4xbf16> f32", widening=False).startswith("output holds ['f32']")
+
+
+ROUNDING = """func.func @main(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %big = arith.constant dense<2048.0> : tensor<4xf16>
+  %a = arith.addf %x, %big : tensor<4xf16>
+  %b = arith.subf %a, %big : tensor<4xf16>
+  return %b : tensor<4xf16>
+}
+"""
+
+
+def test_widened_output_is_judged_against_the_input_computed_in_f32() -> None:
+    """(x + 2048) - 2048 in f16 loses x's fraction (f16's spacing at 2048 is 2), in f32 it
+    keeps it: the widened program is far from the f16 input, but it is what the input
+    computes in f32, so a widening pipeline (heir) is no mismatch; under another label the
+    same output is one (and a dtype error)."""
+    outputs = Outputs()
+    run_variant(Variant("#r/f16", "f16", ROUNDING, 2), {"main": "heir-widen-half", "heir": "heir-widen-half"}, outputs)
+    assert sorted((f.pipeline, f.kind) for f in outputs.findings) == [("main", "dtype"), ("main", "mismatch")]

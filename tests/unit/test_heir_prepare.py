@@ -83,18 +83,19 @@ def test_same_ir_compares_ops_order_and_types_but_not_names() -> None:
 
 def test_the_pipeline_spelling_names_the_count_in_both_passes() -> None:
     assert heir_prepare_pipeline(0) == (
-        "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true pad-input-channels=true}"
+        "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir{flat-results=true pad-input-channels=true},"
+        "heir-widen-half"
     )
     assert heir_prepare_pipeline(8192) == (
         "linalg-canonicalizations,linalg-fuse-ops{slot-budget=8192},"
-        "legalize-for-heir{slot-count=8192 flat-results=true pad-input-channels=true}"
+        "legalize-for-heir{slot-count=8192 flat-results=true pad-input-channels=true},heir-widen-half"
     )
-    assert heir_prepare_pipeline(0, flat_results=False, pad_input_channels=False) == (
+    assert heir_prepare_pipeline(0, flat_results=False, pad_input_channels=False, widen_half=False) == (
         "linalg-canonicalizations,linalg-fuse-ops,legalize-for-heir"
     )
     assert heir_prepare_pipeline(0, strided_on_grid=False) == (
         "linalg-canonicalizations,linalg-fuse-ops,"
-        "legalize-for-heir{flat-results=true strided-on-grid=false pad-input-channels=true}"
+        "legalize-for-heir{flat-results=true strided-on-grid=false pad-input-channels=true},heir-widen-half"
     )
     build_pipeline(heir_prepare_pipeline(8192))  # a pipeline heirpy-opt takes
     build_pipeline(heir_prepare_pipeline(0, strided_on_grid=False))
@@ -105,14 +106,18 @@ def test_the_component_passes_default_to_heir_prepares_defaults() -> None:
     a result no conv lays out comes back flat (flat-results, heir-prepare's default) and
     heirpy's slot count."""
     from heirpy.transforms.heir.heir_prepare import HeirPreparePass, heir_prepare_passes
+    from heirpy.transforms.heir.heir_widen_half import HeirWidenHalfPass
     from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass
 
     default = HeirPreparePass()
     passes = heir_prepare_passes()
     assert passes == heir_prepare_passes(
-        default.slot_count, default.flat_results, default.strided_on_grid, default.pad_input_channels
+        default.slot_count, default.flat_results, default.strided_on_grid, default.pad_input_channels,
+        default.widen_half,
     )
-    legalize = passes[-1]
+    assert isinstance(passes[-1], HeirWidenHalfPass) and default.widen_half
+    assert not any(isinstance(p, HeirWidenHalfPass) for p in heir_prepare_passes(widen_half=False))
+    legalize = passes[-2]
     assert isinstance(legalize, LegalizeForHeirPass) and legalize.flat_results and legalize.strided_on_grid
     assert legalize.pad_input_channels and not LegalizeForHeirPass().pad_input_channels
     assert HeirPreparePass(strided_on_grid=False).strided_on_grid != default.strided_on_grid

@@ -252,3 +252,28 @@ def test_check_equivalence_on_overflowing_inputs_is_not_comparable() -> None:
     assert not report.ok
     assert report.verdict == "not comparable: reference has NaN"
     assert report.summary().splitlines()[0].endswith("not comparable: reference has NaN")
+
+
+HALF = """func.func @main(%x: tensor<3xf16>) -> tensor<3xf16> {
+  %c = arith.constant dense<[0.5, 1.5, 65504.0]> : tensor<3xf16>
+  %a = arith.addf %x, %c : tensor<3xf16>
+  %b = arith.addf %a, %c : tensor<3xf16>
+  return %b : tensor<3xf16>
+}
+"""
+
+
+def test_widened_floats_compares_an_f32_twin_read_in_the_models_type() -> None:
+    """heir-prepare's f32 form of an f16 function: the arguments get the inputs in f32 and
+    the results are rounded to f16 (x + 2 * 65504, past f16's range, is f16's Inf on
+    both sides, with no overflow warning); without `widened_floats` the signatures differ."""
+    wide = load_module(HALF.replace("xf16", "xf32"))
+    half = load_module(HALF)
+    with np.errstate(over="raise"):
+        report = check_equivalence(half.module, wide.module, "main", seeds=(0, 1), rtol=1e-3, atol=1e-3,
+                                   widened_floats=True, nonfinite_equal=True)
+    assert report.ok, report.summary()
+    assert not check_equivalence(half.module, wide.module, "main", seeds=(0,)).ok
+    shifted = load_module(HALF.replace("xf16", "xf32").replace("0.5, 1.5", "0.75, 1.5"))
+    assert not check_equivalence(half.module, shifted.module, "main", seeds=(0,), rtol=1e-3, atol=1e-3,
+                                 widened_floats=True, nonfinite_equal=True).ok

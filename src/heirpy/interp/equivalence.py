@@ -250,17 +250,38 @@ def _widened(a: Attribute, b: Attribute) -> bool:
             and all(x <= y for x, y in zip(shape_a, shape_b)))
 
 
-def _signature_problems(a: FuncOp, b: FuncOp, padded_args: bool = False) -> list[str]:
+def _same_but_wider_float(a: Attribute, b: Attribute) -> bool:
+    """`b` is `a`'s shape in a float type at least as wide (f16 -> f32)."""
+    dtype_a, dtype_b = element_dtype(a), element_dtype(b)
+    return (static_shape(a) == static_shape(b) and is_float_dtype(dtype_a) and is_float_dtype(dtype_b)
+            and dtype_b.itemsize >= dtype_a.itemsize)
+
+
+def _signature_problems(a: FuncOp, b: FuncOp, padded_args: bool = False, widened_floats: bool = False) -> list[str]:
     problems = []
     ins_a, ins_b = a.function_type.inputs.data, b.function_type.inputs.data
     outs_a, outs_b = a.function_type.outputs.data, b.function_type.outputs.data
     if padded_args and len(ins_a) == len(ins_b) and all(x == y or _widened(x, y) for x, y in zip(ins_a, ins_b)):
+        pass
+    elif widened_floats and len(ins_a) == len(ins_b) and all(
+        x == y or _same_but_wider_float(x, y) for x, y in zip(ins_a, ins_b)
+    ):
         pass
     elif ins_a != ins_b:
         problems.append(f"argument types differ: ({', '.join(map(str, ins_a))}) vs ({', '.join(map(str, ins_b))})")
     if len(outs_a) != len(outs_b):
         problems.append(f"result counts differ: {len(outs_a)} vs {len(outs_b)}")
     return problems
+
+
+def rounded_to(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`values` rounded to the float `dtype` when both are floats of different types,
+    else `values` itself (a widened result read in the model's storage type)."""
+    values = np.asarray(values)
+    if values.dtype == dtype or not (is_float_dtype(values.dtype) and is_float_dtype(dtype)):
+        return values
+    with np.errstate(over="ignore"):  # past the narrow type's range is its Inf, as storing it gives
+        return values.astype(dtype)
 
 
 def check_equivalence(
@@ -277,6 +298,7 @@ def check_equivalence(
     row_major_results: bool = False,
     padded_args: bool = False,
     scale_atol: bool = False,
+    widened_floats: bool = False,
 ) -> EquivalenceReport:
     """Run `@function` of both modules on the same random inputs for each seed.
 
@@ -288,18 +310,28 @@ def check_equivalence(
     `padded_args`: an argument of the second module may be larger in each dim; it gets
     the same input with zeros added at the end (`pad-input-channels`).
     `scale_atol`: `atol` scales with each result's largest value (`magnitude_tolerance`).
+    `widened_floats`: the second module may compute in a wider float type than the first
+    (`heir-prepare`'s f32 form of an f16 model): its arguments get the same inputs in its
+    types, and each of its results is rounded to the first's type before comparing (as a
+    caller storing f16 reads it).
     """
     eval_a, eval_b = Evaluator(module_a, resources_a), Evaluator(module_b, resources_b)
     func_a, func_b = eval_a.function(function), eval_b.function(function)
     seeds = tuple(seeds)
-    problems = _signature_problems(func_a, func_b, padded_args)
+    problems = _signature_problems(func_a, func_b, padded_args, widened_floats)
     if problems:
         return EquivalenceReport(function, seeds, rtol, atol, (), tuple(problems))
     merged: list[ResultComparison] = []
     for seed in seeds:
         inputs = random_inputs(func_a, seed)
         results_a = eval_a.call(function, inputs)
-        results_b = eval_b.call(function, padded_inputs(inputs, func_b) if padded_args else inputs)
+        inputs_b = padded_inputs(inputs, func_b) if padded_args else inputs
+        if widened_floats:
+            types_b = func_b.function_type.inputs.data
+            inputs_b = [np.asarray(x).astype(element_dtype(t)) for x, t in zip(inputs_b, types_b)]
+        results_b = eval_b.call(function, inputs_b)
+        if widened_floats:
+            results_b = [rounded_to(b, a.dtype) for a, b in zip(results_a, results_b)]
         if row_major_results:
             results_b = [_in_shape_of(a, b) for a, b in zip(results_a, results_b)]
         comparisons = [compare_arrays(i, a, b, rtol, atol, nonfinite_equal=nonfinite_equal,

@@ -82,6 +82,12 @@ def _legalize_for_heir() -> type[ModulePass]:
     return LegalizeForHeirPass
 
 
+def _heir_widen_half() -> type[ModulePass]:
+    from heirpy.transforms.heir.heir_widen_half import HeirWidenHalfPass
+
+    return HeirWidenHalfPass
+
+
 def _heir_prepare() -> type[ModulePass]:
     from heirpy.transforms.heir.heir_prepare import HeirPreparePass
 
@@ -123,6 +129,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "unroll-depthwise-conv": _unroll_depthwise_conv,
     "demote-f64": _demote_f64,
     "legalize-for-heir": _legalize_for_heir,
+    "heir-widen-half": _heir_widen_half,
     "heir-prepare": _heir_prepare,
     "iree-prepare": _iree_prepare,
     "report-depth": _report_depth,

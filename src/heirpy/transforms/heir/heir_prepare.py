@@ -2,7 +2,8 @@
 
     heir-prepare{slot-count=N}
       ==  linalg-canonicalizations,linalg-fuse-ops{slot-budget=N},
-          legalize-for-heir{slot-count=N flat-results=true}     (in rounds, to a fixpoint)
+          legalize-for-heir{slot-count=N flat-results=true},heir-widen-half
+                                                                (in rounds, to a fixpoint)
 
 The slot count is the one number HEIR's `--torch-linalg-to-ckks=min-slot-count=N` and
 heirpy's passes must agree on: `linalg-fuse-ops` may fuse a chain into a dense matrix
@@ -14,9 +15,12 @@ remark when that is more than HEIR's default. A result that no conv lays out in 
 layout (a batch of 2 or more, rows of a non-power-of-two input) is returned as its flat
 vector, at the depth bound, instead of assembled in pieces at one level more; a remark
 names each such result and the shape to read it in. `flat-results=false` keeps every
-result's shape (`legalize-for-heir`'s own default). The components are the passes themselves,
-so `heir-prepare` prints exactly what the three print in a row
-(tests/unit/test_heir_prepare.py checks this), repeated until a round of the three
+result's shape (`legalize-for-heir`'s own default). Last, a half-precision (f16 / bf16)
+function is computed in f32 (`heir-widen-half`: CKKS slots hold reals, and heir-opt
+rejects convs mixing f16 inputs with an f32 accumulator); `widen-half=false` keeps the
+model's types. The components are the passes themselves,
+so `heir-prepare` prints exactly what its passes print in a row
+(tests/unit/test_heir_prepare.py checks this), repeated until a round of them
 changes nothing: each pass's input is the form the passes before it leave, but
 legalize-for-heir writes forms the earlier two act on. It turns convs into matvecs, and
 `linalg-fuse-ops` then fuses a matvec with the elementwise op after it, which the next
@@ -54,6 +58,7 @@ from heirpy.analysis.heir_command import command_remark
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, module_slots
 from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
 from heirpy.transforms.heir.heir_strided_convs import has_strided_conv
+from heirpy.transforms.heir.heir_widen_half import HeirWidenHalfPass
 from heirpy.transforms.heir.legalize_for_heir import LegalizeForHeirPass, check_slot_count
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
 
@@ -64,9 +69,11 @@ returned as the last round left it, which is valid and equivalent, only not a fi
 
 
 def heir_prepare_passes(
-    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True, pad_input_channels: bool = True
+    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True, pad_input_channels: bool = True,
+    widen_half: bool = True,
 ) -> tuple[ModulePass, ...]:
     """The passes `heir-prepare{slot-count=N}` runs, in order (0: heirpy picks the count)."""
+    widen: tuple[ModulePass, ...] = (HeirWidenHalfPass(),) if widen_half else ()
     return (
         LinalgCanonicalizationsPass(),
         LinalgFuseOpsPass(slot_budget=slot_count or DEFAULT_SLOT_COUNT),
@@ -74,18 +81,19 @@ def heir_prepare_passes(
             slot_count=slot_count, flat_results=flat_results, strided_on_grid=strided_on_grid,
             pad_input_channels=pad_input_channels,
         ),
-    )
+    ) + widen
 
 
 def heir_prepare_pipeline(
-    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True, pad_input_channels: bool = True
+    slot_count: int = 0, flat_results: bool = True, strided_on_grid: bool = True, pad_input_channels: bool = True,
+    widen_half: bool = True,
 ) -> str:
     """`heir-prepare{slot-count=N}` spelled as the pipeline of its component passes."""
     fuse = f"linalg-fuse-ops{{slot-budget={slot_count}}}" if slot_count else "linalg-fuse-ops"
     options = [f"slot-count={slot_count}"] * bool(slot_count) + ["flat-results=true"] * flat_results
     options += ["strided-on-grid=false"] * (not strided_on_grid) + ["pad-input-channels=true"] * pad_input_channels
     legalize = "legalize-for-heir" + (f"{{{' '.join(options)}}}" if options else "")
-    return f"linalg-canonicalizations,{fuse},{legalize}"
+    return f"linalg-canonicalizations,{fuse},{legalize}" + ",heir-widen-half" * widen_half
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,8 @@ class HeirPreparePass(ModulePass):
     argument that only convs read, like CIFAR's 1x3x32x32, becomes 1x4x32x32 (zero
     weights for the added channel): HEIR's first conv costs one level, not two. The
     remark names the new argument type; `pad-input-channels=false` keeps the signature.
+    `widen-half` (default true): a half-precision (f16 / bf16) function is computed in
+    f32 (`heir-widen-half`; the remark names its new signature); false keeps its types.
     (tests/filecheck/transforms/heir-prepare/docstring.mlir runs it on a net with a
     fused kernel and pipes the result through heir-opt.) The three passes run in rounds
     until one changes nothing (at most MAX_ROUNDS), so running heir-prepare again on
@@ -131,10 +141,15 @@ class HeirPreparePass(ModulePass):
     pad_input_channels: bool = True
     """`legalize-for-heir`'s (default true here, false there): an image argument only
     convs read gets a power-of-two number of channels (the signature changes)."""
+    widen_half: bool = True
+    """`heir-widen-half` last: an f16 / bf16 function computes in f32 (CKKS slots hold
+    reals; heir-opt rejects convs mixing f16 and f32)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_slot_count(self.name, self.slot_count)
-        passes = heir_prepare_passes(self.slot_count, self.flat_results, self.strided_on_grid, self.pad_input_channels)
+        passes = heir_prepare_passes(
+            self.slot_count, self.flat_results, self.strided_on_grid, self.pad_input_channels, self.widen_half
+        )
         remarks: list[str] = []
         try:
             for _ in range(MAX_ROUNDS):

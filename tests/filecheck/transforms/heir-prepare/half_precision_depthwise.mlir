@@ -6,8 +6,10 @@
 // once gave them the result's f32, which the verifier rejects: "expected collapsed type
 // to be 'tensor<32xf32>', but got 'tensor<32xf16>'"); the conv reads f16 and accumulates
 // in f32 as the depthwise conv did. The same with bf16 storage.
-// RUN: heirpy-opt %s --split-input-file -p heir-prepare | filecheck %s
-// RUN: heirpy-opt %s --split-input-file -p heir-prepare | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
+// widen-half=false: these pin legalize-for-heir's half-precision types, which heir-prepare's
+// last step (heir-widen-half, half_precision_widen.mlir) then computes in f32.
+// RUN: heirpy-opt %s --split-input-file -p 'heir-prepare{widen-half=false}' | filecheck %s
+// RUN: heirpy-opt %s --split-input-file -p 'heir-prepare{widen-half=false}' | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
 
 func.func @depthwise_f16(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x3x3xf32> {
   %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[-1.0, 0.5], [0.25, -2.0]]]> : tensor<2x2x2xf16>
