@@ -96,3 +96,22 @@ def test_a_parse_leaves_the_collector_as_it_was(enabled: bool) -> None:
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_an_op_without_a_position_is_named_without_one() -> None:
+    """IR built in Python (a pass's new op) has no file position: the message starts at
+    `error:`; the same op parsed from text names its place."""
+    from xdsl.dialects.builtin import ModuleOp, f32
+    from xdsl.dialects.func import FuncOp, ReturnOp
+
+    from heirpy.ir.diagnostics import location_prefix, verify_module
+
+    func = FuncOp("f", ((f32,), (f32, f32)))
+    func.body.block.add_op(ReturnOp(func.body.block.args[0]))
+    module = ModuleOp([func])
+    assert location_prefix(func) == ""
+    with pytest.raises(HeirpyError) as err:
+        verify_module(module)
+    assert str(err.value).startswith("error: 'func.return' op ")
+    parsed = parse("func.func @f(%a: f32) -> f32 {\n  return %a : f32\n}\n", "p.mlir")
+    assert location_prefix(next(iter(parsed.body.block.ops))) == "p.mlir:1:1: "
