@@ -158,3 +158,34 @@ def test_a_fused_conv_pool_names_a_non_4d_operand_and_a_result_off_its_init() ->
             f"k.mlir:2:8: error: 'tensor_ext.fused_conv_pool' op expects '{name}' to be two positive integers, got "
             f"[0, {was}, {was}]"
         )
+
+
+def test_kernel_assembly_round_trips_attributes_and_counts_types() -> None:
+    from heirpy.api import print_module
+
+    kernel = "tensor_ext.kernel ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>)"
+    tagged = PLAIN.replace("AFTER", "").replace(kernel, kernel + " attributes {tag = 7 : i64}")
+    text = print_module(parse(tagged, "k.mlir"))
+    assert "tensor_ext.kernel ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) attributes {tag = 7 : i64} -> " \
+        "tensor<4x6xf32> {" in text
+    assert print_module(parse(text, "k.mlir")) == text
+    plain = print_module(parse(PLAIN.replace("AFTER", ""), "k.mlir"))
+    assert "attributes" not in plain and "-> tensor<4x6xf32> {" in plain
+    short = PLAIN.replace("AFTER", "").replace("ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>)",
+                                               "ins(%a, %b : tensor<4x8xf32>)", 1)
+    error = error_of(short)
+    assert error.startswith("k.mlir:2:") and error.endswith("expected 2 operand type(s), got 1")
+
+
+def test_a_fused_conv_pool_built_in_python_takes_the_documented_defaults() -> None:
+    from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
+
+    module = parse(CONV_POOL.replace("RESULT", "tensor<1x4x7x7xf32>"), "k.mlir")
+    x, w, b, p = module.body.block.ops.first.body.block.args
+    op = FusedConvPoolOp(x, w, b, p, pool_window=(2, 2), pool_strides=(2, 2))
+    assert [op.int_values(n) for n in ("conv_strides", "conv_dilations", "pool_window", "pool_strides",
+                                       "pool_dilations")] == [(1, 1), (1, 1), (2, 2), (2, 2), (1, 1)]
+    assert op.divisor_value() is None and "divisor" not in op.properties and op.result.type == p.type
+    op.verify()
+    averaged = FusedConvPoolOp(x, w, b, p, conv_strides=(1, 1), pool_window=(2, 2), pool_strides=(2, 2), divisor=4.0)
+    assert averaged.divisor_value() == 4.0
