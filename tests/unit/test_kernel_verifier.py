@@ -189,3 +189,28 @@ def test_a_fused_conv_pool_built_in_python_takes_the_documented_defaults() -> No
     op.verify()
     averaged = FusedConvPoolOp(x, w, b, p, conv_strides=(1, 1), pool_window=(2, 2), pool_strides=(2, 2), divisor=4.0)
     assert averaged.divisor_value() == 4.0
+
+
+TWO_RESULT_ROOT = """func.func @f(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %k = tensor_ext.kernel ins(%a : tensor<4x8xf32>) -> tensor<4xf32> {
+  ^bb0(%ai: tensor<4x8xf32>):
+    %e = tensor.empty() : tensor<4xf32>
+    %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%ai : tensor<4x8xf32>) outs(%e, %e : tensor<4xf32>, tensor<4xf32>) {
+    ^bb0(%x: f32, %s: f32, %m: f32):
+      %s2 = arith.addf %s, %x : f32
+      %m2 = arith.maximumf %m, %x : f32
+      linalg.yield %s2, %m2 : f32, f32
+    } -> (tensor<4xf32>, tensor<4xf32>)
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%r#0 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%y: f32, %o: f32):
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+    tensor_ext.yield %g : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
+}"""
+
+
+def test_a_root_with_two_results_is_refused() -> None:
+    assert error_of(TWO_RESULT_ROOT) == (
+        "k.mlir:2:8: error: 'tensor_ext.kernel' op expects the root 'linalg.generic' to have one result")
