@@ -49,3 +49,24 @@ def test_a_blob_of_the_wrong_size_names_both_sizes(type_: str, data: str, size: 
         evaluate(type_, data)
     assert str(err.value) == (
         f"r.mlir:2:8: error: 'arith.constant' dense_resource blob has {size} bytes, expected {expected}")
+
+
+def test_a_dense_literal_built_with_too_few_elements_is_an_error() -> None:
+    """The parser refuses such a literal, but a pass building IR in Python can make one:
+    the evaluator names the count and the shape instead of reshaping garbage."""
+    import struct
+
+    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType, f32
+
+    import heirpy
+
+    module = heirpy.parse("func.func @f() -> tensor<3xf32> {\n  %c = arith.constant dense<[1.0, 2.0, 3.0]> : "
+                          "tensor<3xf32>\n  return %c : tensor<3xf32>\n}", "d.mlir")
+    constant = next(op for op in module.walk() if op.name == "arith.constant")
+    assert Evaluator(module).call("f", [])[0].tolist() == [1.0, 2.0, 3.0]
+    constant.properties["value"] = DenseIntOrFPElementsAttr(TensorType(f32, [3]), BytesAttr(struct.pack("<2f", 1, 2)))
+    with pytest.raises(EvaluationError) as err:
+        Evaluator(module).call("f", [])
+    assert str(err.value) == "d.mlir:2:8: error: 'arith.constant' has 2 dense elements for shape [3]"
+    constant.properties["value"] = DenseIntOrFPElementsAttr(TensorType(f32, [3]), BytesAttr(struct.pack("<1f", 5)))
+    assert Evaluator(module).call("f", [])[0].tolist() == [5.0, 5.0, 5.0]  # one element: a splat
