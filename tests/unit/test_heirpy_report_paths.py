@@ -111,3 +111,18 @@ def test_an_unwritable_plot_and_the_progress_on_a_terminal(
     err = capsys.readouterr().err
     assert err.startswith("[1/1] m ...\r")
     assert err.endswith(f"error: cannot write '{plot}': Is a directory\n")
+
+
+def test_a_model_is_rewritten_written_out_and_measured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = tmp_path / "m.mlir"
+    model.write_text(SQUARE.replace("%z = linalg.add ins(%y, %x", "%dead = linalg.add ins(%x, %x : tensor<4xf32>, "
+                                    "tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>\n  %z = linalg.add ins(%y, %x"))
+    monkeypatch.setattr("heirpy.analysis.iree_dispatches.find_iree_compile", lambda: None)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no heir-opt
+    out = tmp_path / "out"
+    cells = report_model(model, "dce", out, 1)
+    assert cells["error"] is None and cells["remarks"] == 0
+    assert cells["compute_ops"] == {"before": 3, "after": 2}  # dce removed the dead add
+    assert cells["evaluator"]["verdict"] == "ok" and cells["heir_opt"]["verdict"] == "n/a"
+    assert cells["pytorch"] is None and "iree_dispatches" not in cells
+    assert "%dead" not in (out / "m.mlir").read_text() and "linalg.add" in (out / "m.mlir").read_text()
