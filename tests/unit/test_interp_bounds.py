@@ -115,3 +115,54 @@ def test_loop_ranges_name_the_operand_that_disagrees() -> None:
     with pytest.raises(EvaluationError, match=r"cannot infer the range of loop\(s\) d1 from operand shapes$"):
         loop_ranges(op, [first], [(2,)])
     assert loop_ranges(op, [], []) == ()
+
+
+def test_predicate_zero_compares() -> None:
+    """Predicate 0 is `eq` for cmpi and `false` for cmpf: the first of each enum."""
+    text = """func.func @f(%a: i8, %b: i8, %x: f32) -> (i1, i1) {
+  %e = arith.cmpi eq, %a, %b : i8
+  %n = arith.cmpf false, %x, %x : f32
+  return %e, %n : i1, i1
+}"""
+    equal, never = run(text, np.int8(3), np.int8(3), np.float32(1.0))
+    assert bool(equal) is True and bool(never) is False
+    (differ, _) = run(text, np.int8(3), np.int8(4), np.float32(1.0))
+    assert bool(differ) is False
+
+
+def test_a_product_with_a_value_computed_in_the_body_is_no_contraction() -> None:
+    """sum(a * exp(b)): the product's second operand is an op result, not an input, so
+    einsum must not take it for input #0 (the general path computes it)."""
+    text = """func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %init: tensor<2xf32>) -> tensor<2xf32> {
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b : tensor<2x3xf32>, tensor<2x3xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %t = math.exp %y : f32
+    %m = arith.mulf %x, %t : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2xf32>
+  return %g : tensor<2xf32>
+}"""
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    (got,) = run(text, a, b, np.array([0.5, -1.0], np.float32))
+    np.testing.assert_allclose(got, (a * np.exp(b)).sum(axis=1) + [0.5, -1.0], rtol=1e-6)
+
+
+def test_slice_offsets_of_another_rank_are_an_error() -> None:
+    """The parser checks the count, a pass building IR in Python may not: the evaluator
+    names it instead of slicing the wrong axes."""
+    from heirpy.ir.utils import i64_array
+
+    text = """func.func @f(%t: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %v = tensor.extract_slice %t[1, 0] [2, 4] [1, 1] : tensor<3x4xf32> to tensor<2x4xf32>
+  return %v : tensor<2x4xf32>
+}"""
+    module = heirpy.parse(text, "b.mlir")
+    t = np.arange(12, dtype=np.float32).reshape(3, 4)
+    assert Evaluator(module).call("f", [t])[0].tolist() == t[1:3].tolist()
+    op = next(o for o in module.walk() if o.name == "tensor.extract_slice")
+    op.properties["static_offsets"] = i64_array([1])
+    with pytest.raises(EvaluationError) as err:
+        Evaluator(module).call("f", [t])
+    assert str(err.value) == "b.mlir:2:8: error: 'tensor.extract_slice' has 1 offsets for a rank-2 tensor"

@@ -70,3 +70,18 @@ def test_iree_compile_beside_the_python_when_not_on_path(tmp_path: Path, monkeyp
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setattr(sys, "executable", str(bin_dir / "python"))
     assert find_iree_compile() == str(beside)
+
+
+def test_without_an_error_line_the_first_line_is_the_reason(tmp_path: Path) -> None:
+    tool = fake_compiler(tmp_path, "echo 'warning: only' >&2; echo 'note: second' >&2; exit 1")
+    with pytest.raises(HeirpyError) as err:
+        iree_dispatches("module {}", tool)
+    assert str(err.value) == "error: iree-compile failed: warning: only"
+    single = fake_compiler(tmp_path, "echo 'killed' >&2; exit 1")
+    with pytest.raises(HeirpyError) as err:
+        iree_dispatches("module {}", single)
+    assert str(err.value) == "error: iree-compile failed: killed"
+    worded = fake_compiler(tmp_path, "echo 'note: a' >&2; echo ' x.mlir:1:2: error: b ' >&2; exit 1")
+    with pytest.raises(HeirpyError) as err:
+        iree_dispatches("module {}", worded)
+    assert str(err.value) == "error: iree-compile failed: x.mlir:1:2: error: b"

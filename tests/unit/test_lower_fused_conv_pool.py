@@ -60,3 +60,21 @@ def test_a_zero_conv_init_adds_no_pool() -> None:
 def test_without_layout_ops_the_same_values(name: str) -> None:
     ops, _ = lowered(name, "lower-tensor-ext{layout-ops=false}")
     assert ops["tensor_ext.fused_conv_pool"] == 0
+
+
+def test_constant_inits_that_vary_in_space_fold_to_a_dense_constant() -> None:
+    import numpy as np
+
+    blob = np.arange(36, dtype="<f4").tobytes().hex().upper()
+    text = chunk("constant_weights").replace(
+        "%ci = linalg.broadcast ins(%b : tensor<2xf32>) outs(%e0 : tensor<2x2x3x3xf32>) dimensions = [0, 2, 3]",
+        f'%ci = arith.constant dense<"0x{blob}"> : tensor<2x2x3x3xf32>',
+    )
+    before, after = parse(text), parse(text)
+    run_pipeline(after, "lower-tensor-ext")
+    report = check_equivalence(before, after, function="constant_weights", seeds=(0,))
+    assert report.ok, report.summary()
+    ops = Counter(op.name for op in after.walk())
+    assert ops["tensor_ext.fused_conv_pool"] == 0 and ops["linalg.pooling_nchw_sum"] == 0
+    assert ops["linalg.broadcast"] == 0 and ops["linalg.fill"] == 0  # neither splat nor per channel
+    assert "tensor<2x2x1x1xf32>" in print_module(after)  # the folded term, a dense constant of the result type
