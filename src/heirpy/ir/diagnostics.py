@@ -348,11 +348,12 @@ class LocatingParser(Parser):
         # fifth of the time to parse a network with a hundred weight constants.
         if not _dense_literal_type_constraint().verifies(literal_type):
             self.raise_error(
-                "Expected memref, vector or tensor type of integer, index, float, or complex type"
+                "Expected memref, vector or tensor type of integer, index, float, or complex type",
+                type_span,  # at the type, not at the token after it (often the next line)
             )
         assert isinstance(literal_type, TensorType | VectorType | MemRefType)
         if any(dim == DYNAMIC_INDEX for dim in literal_type.get_shape()):
-            self.raise_error("Dense literal attribute should have a static shape.")
+            self.raise_error("Dense literal attribute should have a static shape.", type_span)
         count = prod(literal_type.get_shape())
         if count > MAX_CONSTANT_ELEMENTS:
             self.raise_error(
