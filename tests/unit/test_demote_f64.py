@@ -137,3 +137,10 @@ def test_a_declaration_is_skipped() -> None:
     out = _demoted(text)
     assert "func.func private @ext(tensor<4xf32>) -> tensor<4xf32>" in out
     assert "f64" not in out
+
+
+def test_an_f64_scalar_below_f32s_range_becomes_f32s_zero() -> None:
+    """Rounded as f32 (as IREE does), 1e-50 is 0: written as `1e-50 : f32` it would name a
+    value f32 cannot hold."""
+    out = _demoted(SCALAR.replace("arith.constant 0.1 : f64", "arith.constant 1.0e-50 : f64"))
+    assert "arith.constant 0.000000e+00 : f32" in out
