@@ -83,6 +83,25 @@ func.func @main(%x: tensor<1x3x4x4xf32>, %d: tensor<1x3x6x6xf32>) -> tensor<1x1x
   return %c : tensor<1x1x3x3xf32>
 }"""
 
+INIT_READ = """
+func.func @main(%x: tensor<1x3x4x4xf32>, %d: tensor<1x2x6x6xf32>) -> tensor<1x3x4x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<3x2x3x3xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%d, %w : tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>) outs(%x : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %c : tensor<1x3x4x4xf32>
+}"""
+
+PAD_AS_INIT = """
+func.func @main(%x: tensor<1x3x4x4xf32>, %d: tensor<1x2x8x8xf32>) -> tensor<1x3x6x6xf32> {
+  %z = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<3x2x3x3xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x3x4x4xf32> to tensor<1x3x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%d, %w : tensor<1x2x8x8xf32>, tensor<3x2x3x3xf32>) outs(%p : tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xf32>
+  return %c : tensor<1x3x6x6xf32>
+}"""
+
 PAD_READ_ELSEWHERE = f"""
 func.func @main(%x: tensor<1x3x8x8xf32>) -> (tensor<1x2x8x8xf32>, tensor<1x3x10x10xf32>) {{
   %z = arith.constant 0.0 : f32
@@ -97,7 +116,8 @@ func.func @main(%x: tensor<1x3x8x8xf32>) -> (tensor<1x2x8x8xf32>, tensor<1x3x10x
 }}"""
 
 
-@pytest.mark.parametrize("text", [FILTER_READ, PAD_READ_ELSEWHERE], ids=["read-as-filter", "pad-returned"])
+@pytest.mark.parametrize("text", [FILTER_READ, INIT_READ, PAD_AS_INIT, PAD_READ_ELSEWHERE],
+                         ids=["read-as-filter", "read-as-init", "pad-as-init", "pad-returned"])
 def test_an_argument_read_otherwise_keeps_its_type(text: str) -> None:
     out = print_module(run_pipeline(parse(text), PASS))
     assert "%x: tensor<1x3x" in out and "%x: tensor<1x4x" not in out
