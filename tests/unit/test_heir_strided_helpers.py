@@ -31,6 +31,12 @@ def test_grid_array_spreads_a_channel_constant_and_spaces_a_varying_one() -> Non
     np.testing.assert_array_equal(grid[:, :, ::2, ::3][:, :, :2, :3], varying)
     assert np.count_nonzero(grid) == varying.size  # zeros between
     assert grid.shape == (1, 2, 4, 7) and grid.dtype == varying.dtype
+    for along in (2, 3):  # varying along H only, or W only: spaced too
+        one_axis = np.ones((1, 2, 2, 3)) * np.arange(1.0, 3.0 if along == 2 else 4.0).reshape(
+            (1, 1, 2, 1) if along == 2 else (1, 1, 1, 3))
+        spaced = grid_array(one_axis, (1, 2, 4, 7), (2, 3))
+        np.testing.assert_array_equal(spaced[:, :, ::2, ::3][:, :, :2, :3], one_axis)
+        assert np.count_nonzero(spaced) == one_axis.size
 
 
 @pytest.mark.parametrize(("results", "spatial"), [
