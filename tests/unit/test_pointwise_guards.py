@@ -57,18 +57,22 @@ def test_keeps_reduction_space() -> None:
 
 
 CHAIN = """
-func.func @f(%x: tensor<2x6xf32>) -> (tensor<12xf32>, tensor<2x6xf32>) {
+func.func @f(%x: tensor<2x6xf32>) -> (tensor<12xf32>, tensor<2x6xf32>, tensor<12xf32>) {
+  %a = tensor.collapse_shape %x [[0, 1]] : tensor<2x6xf32> into tensor<12xf32>
+  %b = tensor.expand_shape %a [[0, 1]] output_shape [4, 3] : tensor<12xf32> into tensor<4x3xf32>
+  %q = tensor.collapse_shape %b [[0, 1]] : tensor<4x3xf32> into tensor<12xf32>
   %c = tensor.collapse_shape %x [[0, 1]] : tensor<2x6xf32> into tensor<12xf32>
   %e = tensor.expand_shape %c [[0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
   %r = tensor.collapse_shape %e [[0, 1]] : tensor<3x4xf32> into tensor<12xf32>
   %e2 = tensor.expand_shape %c [[0, 1]] output_shape [2, 6] : tensor<12xf32> into tensor<2x6xf32>
-  return %r, %e2 : tensor<12xf32>, tensor<2x6xf32>
+  return %r, %e2, %q : tensor<12xf32>, tensor<2x6xf32>, tensor<12xf32>
 }"""
 
 
 def test_chain_dies() -> None:
     ops = {op.results[0].name_hint: op for op in parse(CHAIN).walk() if op.results and op.results[0].name_hint}
     assert chain_dies([ops["e"]], ops["r"])
+    assert chain_dies([ops["a"], ops["b"]], ops["q"])  # two links, each read by the next
     assert not chain_dies([ops["c"], ops["e"]], ops["r"])  # %c is read by %e2 too
     assert not chain_dies([ops["e"]], ops["e2"])  # %e is read by %r, not %e2
     assert chain_dies([], ops["r"])
