@@ -620,3 +620,12 @@ def test_recompute_only_along_reductions() -> None:
     assert not recompute_only_along_reductions(amap("(d0, d1) -> (0)"), [4, 6], kinds)
     assert recompute_only_along_reductions(amap("(d0, d1) -> (0)"), [1, 6], kinds)
     assert recompute_only_along_reductions(amap("(d0, d1) -> (d0, d1)"), [4, 1], kinds)
+
+
+def test_refine_loops_never_gives_a_dynamic_loop_a_static_size() -> None:
+    """A dynamic loop kept whole stays dynamic; one factor that names a static size (0
+    or 4) would change the loop's size, and is refused like a split of it."""
+    assert refine_loops([-1, 3], {}) is not None
+    for factor in (0, 4):
+        assert refine_loops([-1, 3], {0: [factor]}) is None
+    assert refine_loops([-1, 3], {0: [-1, 2]}) is None
