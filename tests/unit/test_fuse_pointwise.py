@@ -41,6 +41,7 @@ from heirpy.transforms.pointwise.pointwise_maps import (
     loops_inferable,
     no_recompute,
     read_splits,
+    recompute_only_along_reductions,
     refine_loops,
     source_map,
     split_keeps_reductions_whole,
@@ -598,3 +599,33 @@ def test_absorbing_a_layout_chain_updates_the_generic_in_place() -> None:
     assert list(generic.inputs) == [_functions(module)[0].args[0]]
     assert str(generic.indexing_maps.data[0].data) == "(d0, d1, d2) -> (d0, d2, d1)"
     assert _equivalent(_TRANSPOSED_RELU, module)
+
+
+def test_map_helpers_refuse_what_is_not_a_bare_dim() -> None:
+    """A constant other than 0 is no bare dim; a permutation holds no constant."""
+    assert bare_dims(amap("(d0, d1) -> (d1, 1)")) is None
+    assert inverse_of_permutation(amap("(d0, d1) -> (d1, 0, d0)")) is None
+    assert inverse_of_permutation(amap("(d0, d1) -> (d1, d0)")) == [1, 0]
+    assert loops_inferable([amap("(d0, d1) -> (d1)"), amap("(d0, d1) -> (d0, 0)")], 2)
+    assert not loops_inferable([amap("(d0, d1) -> (d1)")], 2)
+
+
+def test_recompute_only_along_reductions() -> None:
+    """A producer read by every parallel loop and no reduction loop is recomputed only
+    along the reductions; a broadcast over a parallel loop, or a read that varies along a
+    reduction, is not that; unit loops do not count."""
+    kinds = ["parallel", "reduction"]
+    assert recompute_only_along_reductions(amap("(d0, d1) -> (d0)"), [4, 6], kinds)
+    assert not recompute_only_along_reductions(amap("(d0, d1) -> (d0, d1)"), [4, 6], kinds)
+    assert not recompute_only_along_reductions(amap("(d0, d1) -> (0)"), [4, 6], kinds)
+    assert recompute_only_along_reductions(amap("(d0, d1) -> (0)"), [1, 6], kinds)
+    assert recompute_only_along_reductions(amap("(d0, d1) -> (d0, d1)"), [4, 1], kinds)
+
+
+def test_refine_loops_never_gives_a_dynamic_loop_a_static_size() -> None:
+    """A dynamic loop kept whole stays dynamic; one factor that names a static size (0
+    or 4) would change the loop's size, and is refused like a split of it."""
+    assert refine_loops([-1, 3], {}) is not None
+    for factor in (0, 4):
+        assert refine_loops([-1, 3], {0: [factor]}) is None
+    assert refine_loops([-1, 3], {0: [-1, 2]}) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from heirpy.ir.diagnostics import HeirpyError
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, cost_rule
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark, cost_rule
 
 # LeNet-5's second chain: the 2x2 pool (as a [16, 16, 2, 2] conv) and FC1 (400x120)
 # become one 1600x120 matrix, one level saved.
@@ -169,3 +169,43 @@ def test_constant_growth_option() -> None:
     assert cost_rule("balanced", 4, 0, "p", max_constant_growth=1.5) == CostRule(max_constant_growth=1.5)
     with pytest.raises(HeirpyError, match=r"max-constant-growth=0.5}: expected 0 \(off\) or a number >= 1"):
         cost_rule("balanced", 4, 0, "p", max_constant_growth=0.5)
+
+
+def test_weight_and_size_bounds_at_their_limits() -> None:
+    """Exactly 4x weights for one level (16x for two) fuses under `balanced`, just over
+    does not; `size` fuses a chain whose weights stay equal."""
+    assert CostRule().allows(FusionCost(1, 10, 40, 1, 1))
+    assert not CostRule().allows(FusionCost(1, 10, 41, 1, 1))
+    assert CostRule().allows(FusionCost(2, 10, 160, 1, 1)) and not CostRule().allows(FusionCost(2, 10, 161, 1, 1))
+    assert CostRule("size").allows(FusionCost(1, 10, 10, 1, 1))
+    assert not CostRule("size").allows(FusionCost(1, 10, 11, 1, 1))
+
+
+def test_options_at_their_lower_limits_are_accepted() -> None:
+    assert cost_rule("balanced", 1, 1, "p", 1, 1, 1) == CostRule("balanced", 1.0, 1.0, 1.0, 1, 1.0)
+    assert cost_rule("depth", 1.0, 0, "p", max_constant_growth=0) == CostRule("depth", 1.0, 0.0)
+    with pytest.raises(HeirpyError, match=r"^error: p\{orion-slots=True\}: expected a power of two \(N / 2\)$"):
+        cost_rule("diagonals", 4, 0, "p", 2, True)  # type: ignore[arg-type]
+    with pytest.raises(HeirpyError, match=r"^error: p\{max-mac-growth=0.99\}: expected 0 \(off\) or a number >= 1$"):
+        cost_rule("balanced", 4, 0.99, "p")
+    with pytest.raises(HeirpyError, match=r"^error: p\{max-weight-growth=0.99\}: expected a number >= 1$"):
+        cost_rule("balanced", 0.99, 0, "p")
+    with pytest.raises(HeirpyError, match=r"^error: p\{max-diagonal-growth=0.99\}: expected a number >= 1$"):
+        cost_rule("diagonals", 4, 0, "p", 0.99)
+
+
+def test_the_constant_growth_remark_spells_levels_and_bytes() -> None:
+    one = constant_growth_remark("linalg-fuse-ops", "f.mlir:3:5: ", _stored(1, 100, 300), 2)
+    assert one == (
+        "f.mlir:3:5: remark: linalg-fuse-ops: fused a linear chain saving 1 level although its constants "
+        "grow 3.0x (200 -> 600 bytes), more than 1.5x per level saved: its weights grow 1.0x, within the "
+        "cost rule; max-constant-growth=1.5 keeps such chains apart"
+    )
+    two = constant_growth_remark("p", "", _stored(2, 1000, 3000), 4)
+    assert two.startswith("remark: p: fused a linear chain saving 2 levels although its constants grow 3.0x "
+                          "(4,000 -> 12,000 bytes)")
+
+
+def test_the_remark_counts_at_least_one_level() -> None:
+    assert not CostRule.grows_constants(_stored(0, 100, 150))
+    assert CostRule.grows_constants(_stored(0, 100, 151))

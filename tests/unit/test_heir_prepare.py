@@ -271,3 +271,26 @@ def test_resnet20_leaves_no_strided_conv_for_heir_and_keeps_pytorchs_values() ->
         arrays = load_npz(path.with_suffix(".npz"))
         results = run_function(module, "main", padded_inputs(reference_inputs(arrays, 1, "resnet20.npz"), func))
         assert all(c.ok for c in compare_with_reference(arrays, results, 1e-4, 1e-5, "resnet20.npz"))
+
+
+def test_prepared_flags_take_the_first_function_with_a_body_and_the_larger_slot_count() -> None:
+    """A declaration before the entry is skipped (`--secretize=function=` needs a body);
+    an asked slot count above what the vectors need is kept, one below is raised; a
+    module without a function has no flags and no remark."""
+    from heirpy.transforms.heir.heir_prepare import prepared_module_flags, prepared_remark
+
+    module = parse("""
+func.func private @ext(tensor<4xf32>) -> tensor<4xf32>
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %s = arith.mulf %x, %x : tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+func.func @second(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}""")
+    assert prepared_module_flags(module) == ("main", 1024, 1, True)
+    assert prepared_module_flags(module, 4096) == ("main", 4096, 1, True)
+    assert prepared_module_flags(module, 16) == ("main", 1024, 1, True)
+    empty = parse("module {\n}")
+    assert prepared_module_flags(empty) is None
+    assert prepared_remark("heir-prepare", empty) == ""

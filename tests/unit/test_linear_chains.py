@@ -331,6 +331,13 @@ def test_slot_budget_rule() -> None:
     assert not SlotBudget(1024, 1500).allows(1600, 120, 1600, 120)
     assert not SlotBudget(1024, 1600).allows(120, 1700, 120, 1700)
     assert not SlotBudget(64, 200).allows(128, 32, 256, 64)  # batch 2: 256 > 200
+    # At each limit and one past it: the output vector as the input, the tensors against `carried`.
+    assert SlotBudget(100, 0).allows(50, 100, 50, 100)
+    assert not SlotBudget(100, 0).allows(50, 101, 50, 101)
+    assert SlotBudget(1024, 1600).allows(1600, 120, 1600, 120)
+    assert SlotBudget(1024, 1700).allows(120, 1700, 120, 1700)
+    assert SlotBudget(64, 256).allows(128, 32, 256, 64) and SlotBudget(64, 256).allows(32, 128, 64, 256)
+    assert not SlotBudget(64, 255).allows(32, 128, 64, 256)
 
 
 @pytest.mark.parametrize("budget", [0, 64])
