@@ -14,11 +14,17 @@
 // RUN: heirpy-equiv %S/Inputs/fixpoint_programs.mlir %t.1 --function conv_then_add | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %S/Inputs/fixpoint_programs.mlir %t.1 --function batch2_conv_then_add | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %S/Inputs/fixpoint_programs.mlir %t.1 --function pool_scale_then_square | filecheck %s --check-prefix=EQUIV
-// The same programs in f16 (one round was no fixpoint there either):
+// The same programs in f16 (one round was no fixpoint there either), with f16 kept
+// (`widen-half=false`) so heirpy-equiv compares like types, and as heir-prepare leaves
+// them by default, computed in f32, which is a fixpoint too:
 // RUN: sed 's/f32/f16/g' %S/Inputs/fixpoint_programs.mlir > %t.f16
-// RUN: heirpy-opt %t.f16 -p heir-prepare -o %t.f16.1
-// RUN: heirpy-opt %t.f16.1 -p heir-prepare -o %t.f16.2
+// RUN: heirpy-opt %t.f16 -p 'heir-prepare{widen-half=false}' -o %t.f16.1
+// RUN: heirpy-opt %t.f16.1 -p 'heir-prepare{widen-half=false}' -o %t.f16.2
 // RUN: cmp %t.f16.1 %t.f16.2
+// RUN: heirpy-opt %t.f16 -p heir-prepare -o %t.w.1
+// RUN: heirpy-opt %t.w.1 -p heir-prepare -o %t.w.2
+// RUN: cmp %t.w.1 %t.w.2
+// RUN: not grep f16 %t.w.1
 // RUN: heirpy-equiv %t.f16 %t.f16.1 --function conv_then_add | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %t.f16 %t.f16.1 --function batch2_conv_then_add | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %t.f16 %t.f16.1 --function pool_scale_then_square | filecheck %s --check-prefix=EQUIV
