@@ -164,6 +164,14 @@ class CostRule:
         return cost.constant_growth > REMARK_CONSTANT_GROWTH ** max(cost.levels_saved, 1)
 
 
+def within_growth_rule(growth: float, levels_bought: int, per_level: float = REMARK_CONSTANT_GROWTH) -> bool:
+    """Issue 37's rule for a whole model: its stored constants may grow by at most
+    `per_level` (1.5) for each level the growing fusions buy on its depth, compounded
+    (`per_level ** levels_bought`; no level bought: at most `per_level` once, the
+    growth the folds that cost nothing may bring)."""
+    return growth <= per_level ** max(levels_bought, 1)
+
+
 def constant_growth_remark(pass_name: str, where: str, cost: FusionCost, element_bytes: int) -> str:
     """One line saying that a fused chain grew its stored constants, by how much, and why
     it was fused anyway (module docstring)."""
@@ -176,6 +184,14 @@ def constant_growth_remark(pass_name: str, where: str, cost: FusionCost, element
         f"more than {REMARK_CONSTANT_GROWTH}x per level saved: its weights grow {cost.weight_growth:.1f}x, "
         f"within the cost rule; max-constant-growth={REMARK_CONSTANT_GROWTH} keeps such chains apart"
     )
+
+
+def check_constant_budget(budget: float, pass_name: str) -> None:
+    """The `constant-budget` option (`constant_budget.py`): 0 (off) or a number >= 1."""
+    if not (budget == 0 or budget >= 1.0):
+        raise HeirpyError(
+            f"error: {pass_name}{{constant-budget={budget}}}: expected 0 (off) or a number >= 1"
+        )
 
 
 def cost_rule(
