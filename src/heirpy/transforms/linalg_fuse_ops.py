@@ -110,7 +110,9 @@ class LinalgFuseOpsPass(ModulePass):
     linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`;
     `bias-into-init` is the linear-op group's bias rule (default false, unlike
     `linalg-fuse-linear-ops`); `iree-reductions` the pointwise group's (default
-    false, as `linalg-fuse-pointwise`); the order is in
+    false, as `linalg-fuse-pointwise`); `constant-budget` (default 1.5; 0: off) holds
+    the module's stored constants to 1.5x per level the growing linear chains buy, else
+    refuses them (`heirpy.transforms.linear.constant_budget`); the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """

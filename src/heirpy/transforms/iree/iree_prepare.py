@@ -1,10 +1,12 @@
 """`iree-prepare`: heirpy's whole preparation for IREE, one named step per target.
 
     iree-prepare             (target=cpu)
-      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
+      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
+          linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext,unroll-depthwise-conv
     iree-prepare{target=gpu}
-      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
+      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
+          linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext{target=gpu}
 
 Why each step (docs/iree.md has the measurements): the main pipeline fuses for CKKS

@@ -55,7 +55,10 @@ splat init one, a per-channel one C). A fused chain whose constants grow more th
 it was fused (its weights are within `max-weight-growth`); `max-constant-growth=X` (0,
 off, by default) refuses such a chain instead, X^k for k levels saved, as for weights:
 `max-constant-growth=1.5` holds every fused chain to 1.5x per level saved, at the cost
-of e.g. the level ResNet-20's global pool + Linear saves (64x its constants).
+of e.g. the level ResNet-20's global pool + Linear saves (64x its constants). The main
+pipeline prices the whole module instead (`constant_budget.py`, option `constant-budget`
+of `linalg-fuse-ops`, default 1.5): its constants may grow 1.5x per level the growing
+chains buy, compounded (`within_growth_rule`).
 
 Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain
 (`orion_cost.py` counts its diagonals when the policy asks for them);
