@@ -11,7 +11,10 @@
   PyTorch's f16 kernels, but not worse in kind).
 - depth, depth bound, linear ops and weight bytes of the main pipeline's output
   (`heirpy.analysis.depth`, through heirpy-report's `depth_figures`), constant bytes before
-  and after (`heirpy.analysis.kernels.constant_bytes`) for the main and the IREE pipeline.
+  and after (`heirpy.analysis.kernels.constant_bytes`) for the main and the IREE pipeline;
+  the levels the chains that grow the constants buy (`weight_rule`: the depth with none of
+  them minus the main pipeline's) and whether the growth is within issue 37's rule, 1.5x
+  per level bought.
 - compile speed: `heirpy-opt -p <IREE pipeline>` on the file (CPU seconds of a fresh
   process, start-up included; the file it writes is heirpy's IREE input) against `iree-opt`
   parsing and printing the same file (CPU seconds).
@@ -40,14 +43,25 @@ sys.path.insert(0, str(ZOO.parent))  # benchmarks/: bench_iree's helpers
 
 from bench_iree import Variant, benchmark  # noqa: E402
 from harness import Tools, run  # noqa: E402
+from heirpy.analysis.depth import analyze_function  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, dispatch_kind  # noqa: E402
 from heirpy.analysis.kernels import constant_bytes  # noqa: E402
 from heirpy.api import clone_module, parse, print_module, run_pipeline  # noqa: E402
 from heirpy.interp.evaluator import run_function  # noqa: E402
 from heirpy.interp.reference import compare_with_reference  # noqa: E402
-from heirpy.tools.heirpy_report import REFERENCE_ATOL, REFERENCE_RTOL, depth_figures  # noqa: E402
+from heirpy.tools.heirpy_report import (  # noqa: E402
+    REFERENCE_ATOL,
+    REFERENCE_RTOL,
+    depth_figures,
+    first_function,
+    same_function,
+)
+from heirpy.transforms.linear.fusion_cost import within_growth_rule  # noqa: E402
 
 MAIN_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
+# The main pipeline with no linear chain that grows its constants: the depth the growing
+# chains buy their levels from (issue 37's weight rule, `constant_budget.py`).
+FRUGAL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops{constant-budget=0 max-constant-growth=1}"
 BEST_FLAGS = ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")
 FLAG_SETS = {"default": (), "best": BEST_FLAGS}
 _EXPORT = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
@@ -123,11 +137,25 @@ def heirpy_side(raw: Path, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
     out: dict[str, Any] = {"main_pipeline_s": time.perf_counter() - start}
     out["constant_bytes"] = {"before": constant_bytes(before), "main": constant_bytes(after)}
     out.update(depth_figures(before, after))
+    out["weight_rule"] = weight_rule(before, out["depth"]["after"], out["constant_bytes"])
     print_module(after)  # what heirpy prints must print (the file itself is not needed)
     start = time.perf_counter()
     out["numerics"] = numerics(after, arrays, before)
     out["evaluator_s"] = time.perf_counter() - start
     return out
+
+
+def weight_rule(before: Any, depth: int, sizes: dict[str, int]) -> dict[str, Any]:
+    """Levels the growing chains buy (the depth without them, `FRUGAL_PIPELINE`, minus the
+    main pipeline's) and whether the main pipeline's growth is within issue 37's rule:
+    at most 1.5x per level bought (`fusion_cost.within_growth_rule`)."""
+    frugal = clone_module(before)
+    run_pipeline(frugal, FRUGAL_PIPELINE)
+    entry = first_function(before).sym_name.data
+    frugal_depth = analyze_function(same_function(frugal, entry)).depth
+    growth = sizes["main"] / sizes["before"] if sizes["before"] else 1.0
+    return {"frugal_depth": frugal_depth, "levels_bought": frugal_depth - depth,
+            "within": within_growth_rule(growth, frugal_depth - depth)}
 
 
 def compile_speed(raw: Path, ours: Path) -> dict[str, Any]:

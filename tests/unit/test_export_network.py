@@ -95,10 +95,12 @@ def test_fused_nets_need_heirpy_depth_bound_in_orion(name: str) -> None:
 def test_fused_mobilenet_block_reaches_its_bound_with_one_linear_after_the_pool() -> None:
     """heirpy's main pipeline fuses the global pool, flatten and Linear into one
     contraction generic; Orion reads it as Flatten + one Linear over the whole 64x32x32
-    feature map, so the pool costs no level of its own."""
+    feature map, so the pool costs no level of its own. (With the weight budget off: the
+    main pipeline's `constant-budget=1.5` refuses this fold, 213x this block's constants
+    for one level.)"""
     loaded = load_file(EXAMPLES / "mobilenet_block.mlir")
     raw = extract_network(loaded.module)
-    heirpy.run_pipeline(loaded.module, PIPELINE)
+    heirpy.run_pipeline(loaded.module, PIPELINE.replace("linalg-fuse-ops", "linalg-fuse-ops{constant-budget=0}"))
     net = extract_network(loaded.module)
     (depth,) = analyze_module(loaded.module)
     assert orion_depth(net) == depth.depth == 5 < orion_depth(raw) == 6

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from heirpy.ir.diagnostics import HeirpyError
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark, cost_rule
+from heirpy.transforms.linear.fusion_cost import (
+    CostRule,
+    FusionCost,
+    check_constant_budget,
+    constant_growth_remark,
+    cost_rule,
+    within_growth_rule,
+)
 
 # LeNet-5's second chain: the 2x2 pool (as a [16, 16, 2, 2] conv) and FC1 (400x120)
 # become one 1600x120 matrix, one level saved.
@@ -209,3 +216,24 @@ def test_the_constant_growth_remark_spells_levels_and_bytes() -> None:
 def test_the_remark_counts_at_least_one_level() -> None:
     assert not CostRule.grows_constants(_stored(0, 100, 150))
     assert CostRule.grows_constants(_stored(0, 100, 151))
+
+
+def test_within_growth_rule_at_its_limit_and_each_side() -> None:
+    """A model may grow 1.5x per level its growing chains buy, compounded, and 1.5x with
+    none bought (issue 37's rule, `constant-budget`)."""
+    assert within_growth_rule(1.5, 0) and within_growth_rule(1.5, 1)
+    assert not within_growth_rule(1.5001, 0) and not within_growth_rule(1.5001, 1)
+    assert within_growth_rule(2.25, 2) and not within_growth_rule(2.2501, 2)
+    assert within_growth_rule(1.5 ** 20, 20) and not within_growth_rule(1.5 ** 20 * 1.001, 20)
+    assert not within_growth_rule(3.23, 1)  # shufflenet_v2_x0_5's 1 level for 3.23x
+    assert within_growth_rule(2.50, 20)  # mobilenet_v3_small's 20 levels for 2.50x
+    assert within_growth_rule(1.2, -1)  # a run deeper than without growth: 1.5x at most
+    assert within_growth_rule(29.0, 1, per_level=29.0) and not within_growth_rule(29.0, 1, per_level=28.99)
+
+
+def test_constant_budget_option() -> None:
+    check_constant_budget(0, "p")
+    check_constant_budget(1, "p")
+    check_constant_budget(1.5, "p")
+    with pytest.raises(HeirpyError, match=r"^error: p\{constant-budget=0.5\}: expected 0 \(off\) or a number >= 1$"):
+        check_constant_budget(0.5, "p")

@@ -33,7 +33,7 @@ TRANSFORM_TESTS = ROOT / "tests" / "filecheck" / "transforms"
 COMPONENTS = {
     "linalg-fuse-linear-ops": "linalg-fuse-ops{conv-pool=false linear-chains=false pointwise=false bias-into-init=true}",
     "linalg-fuse-conv-pool": "linalg-fuse-ops{linear-ops=false linear-chains=false pointwise=false}",
-    "linalg-fuse-linear-chains": "linalg-fuse-ops{linear-ops=false conv-pool=false pointwise=false}",
+    "linalg-fuse-linear-chains": "linalg-fuse-ops{linear-ops=false conv-pool=false pointwise=false constant-budget=0}",
     "linalg-fuse-pointwise": "linalg-fuse-ops{linear-ops=false conv-pool=false linear-chains=false}",
 }
 

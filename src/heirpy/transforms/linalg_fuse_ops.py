@@ -33,12 +33,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
+from heirpy.transforms.linear.constant_budget import DEFAULT_CONSTANT_BUDGET, fuse_within_budget
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
     DEFAULT_ORION_SLOTS,
     DEFAULT_POLICY,
     CostRule,
+    check_constant_budget,
     cost_rule,
 )
 from heirpy.transforms.linear.linalg_fuse_conv_pool import (
@@ -108,7 +110,9 @@ class LinalgFuseOpsPass(ModulePass):
     linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`;
     `bias-into-init` is the linear-op group's bias rule (default false, unlike
     `linalg-fuse-linear-ops`); `iree-reductions` the pointwise group's (default
-    false, as `linalg-fuse-pointwise`); the order is in
+    false, as `linalg-fuse-pointwise`); `constant-budget` (default 1.5; 0: off) holds
+    the module's stored constants to 1.5x per level the growing linear chains buy, else
+    refuses them (`heirpy.transforms.linear.constant_budget`); the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
     docstring.mlir runs the example).
     """
@@ -128,6 +132,9 @@ class LinalgFuseOpsPass(ModulePass):
     orion_slots: int = DEFAULT_ORION_SLOTS
     max_constant_growth: int | float = 0
     """The linear-chain group's bound on stored constants (`linalg-fuse-linear-chains`)."""
+    constant_budget: int | float = DEFAULT_CONSTANT_BUDGET
+    """The linear-chain group's model-level weight budget, per level bought
+    (`heirpy.transforms.linear.constant_budget`; 0: off)."""
     bias_into_init: bool = False
     """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
     HEIR's, is true)."""
@@ -140,16 +147,29 @@ class LinalgFuseOpsPass(ModulePass):
             self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
             self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
-        sets = populate_linalg_fuse_ops_patterns(
-            ctx,
-            linear_ops=self.linear_ops,
-            conv_pool=self.conv_pool,
-            linear_chains=self.linear_chains,
-            pointwise=self.pointwise,
-            slot_budget=self.slot_budget or None,
-            rule=rule,
-            bias_into_init=self.bias_into_init,
-            pass_name=self.name,
-            iree_reductions=self.iree_reductions,
-        )
-        apply_pattern_sets(op, sets)
+        check_constant_budget(self.constant_budget, self.name)
+
+        def groups(chosen: CostRule, early: bool = False, chains: bool = False,
+                   late: bool = False) -> list[PatternSet]:
+            return populate_linalg_fuse_ops_patterns(
+                ctx,
+                linear_ops=early and self.linear_ops,
+                conv_pool=early and self.conv_pool,
+                linear_chains=chains and self.linear_chains,
+                pointwise=late and self.pointwise,
+                slot_budget=self.slot_budget or None,
+                rule=chosen,
+                bias_into_init=self.bias_into_init,
+                pass_name=self.name,
+                iree_reductions=self.iree_reductions,
+            )
+
+        # The groups in order, the linear-chain group within the weight budget (it is
+        # the one that can grow the constants: `constant_budget.py`).
+        apply_pattern_sets(op, groups(rule, early=True))
+        if self.linear_chains:
+            fuse_within_budget(
+                op, lambda module, chosen: apply_pattern_sets(module, groups(chosen, chains=True)),
+                rule, float(self.constant_budget), self.name,
+            )
+        apply_pattern_sets(op, groups(rule, late=True))

@@ -1,10 +1,12 @@
 """`iree-prepare`: heirpy's whole preparation for IREE, one named step per target.
 
     iree-prepare             (target=cpu)
-      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},
+      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
+          linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext,unroll-depthwise-conv
     iree-prepare{target=gpu}
-      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},
+      ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
+          linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext{target=gpu}
 
 Why each step (docs/iree.md has the measurements): the main pipeline fuses for CKKS
@@ -51,7 +53,9 @@ def iree_prepare_passes(target: str = "cpu") -> tuple[ModulePass, ...]:
     passes: tuple[ModulePass, ...] = (
         LinalgCanonicalizationsPass(max_mac_growth=1),
         DemoteF64Pass(),
-        LinalgFuseOpsPass(max_mac_growth=1, iree_reductions=True),
+        # constant-budget=0: the weight budget prices constants in CKKS levels, which IREE
+        # has none of; max-mac-growth=1 is IREE's rule for what a fusion may grow.
+        LinalgFuseOpsPass(max_mac_growth=1, iree_reductions=True, constant_budget=0),
         LowerTensorExtPass(target=target),
     )
     return passes + (UnrollDepthwiseConvPass(),) * (target == "cpu")
@@ -61,7 +65,7 @@ def iree_prepare_pipeline(target: str = "cpu") -> str:
     """`iree-prepare{target=...}` spelled as the pipeline of its component passes."""
     fuse = (
         "linalg-canonicalizations{max-mac-growth=1},demote-f64,"
-        "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true}"
+        "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0}"
     )
     if target == "gpu":
         return f"{fuse},lower-tensor-ext{{target=gpu}}"

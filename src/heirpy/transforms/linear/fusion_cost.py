@@ -55,7 +55,10 @@ splat init one, a per-channel one C). A fused chain whose constants grow more th
 it was fused (its weights are within `max-weight-growth`); `max-constant-growth=X` (0,
 off, by default) refuses such a chain instead, X^k for k levels saved, as for weights:
 `max-constant-growth=1.5` holds every fused chain to 1.5x per level saved, at the cost
-of e.g. the level ResNet-20's global pool + Linear saves (64x its constants).
+of e.g. the level ResNet-20's global pool + Linear saves (64x its constants). The main
+pipeline prices the whole module instead (`constant_budget.py`, option `constant-budget`
+of `linalg-fuse-ops`, default 1.5): its constants may grow 1.5x per level the growing
+chains buy, compounded (`within_growth_rule`).
 
 Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain
 (`orion_cost.py` counts its diagonals when the policy asks for them);
@@ -164,6 +167,14 @@ class CostRule:
         return cost.constant_growth > REMARK_CONSTANT_GROWTH ** max(cost.levels_saved, 1)
 
 
+def within_growth_rule(growth: float, levels_bought: int, per_level: float = REMARK_CONSTANT_GROWTH) -> bool:
+    """Issue 37's rule for a whole model: its stored constants may grow by at most
+    `per_level` (1.5) for each level the growing fusions buy on its depth, compounded
+    (`per_level ** levels_bought`; no level bought: at most `per_level` once, the
+    growth the folds that cost nothing may bring)."""
+    return growth <= per_level ** max(levels_bought, 1)
+
+
 def constant_growth_remark(pass_name: str, where: str, cost: FusionCost, element_bytes: int) -> str:
     """One line saying that a fused chain grew its stored constants, by how much, and why
     it was fused anyway (module docstring)."""
@@ -176,6 +187,14 @@ def constant_growth_remark(pass_name: str, where: str, cost: FusionCost, element
         f"more than {REMARK_CONSTANT_GROWTH}x per level saved: its weights grow {cost.weight_growth:.1f}x, "
         f"within the cost rule; max-constant-growth={REMARK_CONSTANT_GROWTH} keeps such chains apart"
     )
+
+
+def check_constant_budget(budget: float, pass_name: str) -> None:
+    """The `constant-budget` option (`constant_budget.py`): 0 (off) or a number >= 1."""
+    if not (budget == 0 or budget >= 1.0):
+        raise HeirpyError(
+            f"error: {pass_name}{{constant-budget={budget}}}: expected 0 (off) or a number >= 1"
+        )
 
 
 def cost_rule(

@@ -126,6 +126,7 @@ from heirpy.transforms.linear.chains import (
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
+from heirpy.transforms.linear.constant_budget import fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -139,6 +140,7 @@ from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_POLICY,
     CostRule,
     FusionCost,
+    check_constant_budget,
     constant_growth_remark,
     cost_rule,
 )
@@ -464,7 +466,11 @@ class LinalgFuseLinearChainsPass(ModulePass):
     times the replaced ones per level saved, default 4), `max-mac-growth=X` (also bound
     MACs per sample; default 0, off), `max-constant-growth=X` (refuse a chain whose
     stored constants, a contraction's dense matrix and the inits included, grow more than
-    X per level saved; default 0: such a chain is fused with a remark past 1.5x per level).
+    X per level saved; default 0: such a chain is fused with a remark past 1.5x per level),
+    `constant-budget=X` (0, off, here: each chain is judged alone; `linalg-fuse-ops`, the
+    main pipeline, sets 1.5: the module's constants may grow at most X per level the
+    growing chains buy, compounded, else those chains are all refused, with a remark
+    either way: `constant_budget.py`).
     """
 
     name = "linalg-fuse-linear-chains"
@@ -475,11 +481,17 @@ class LinalgFuseLinearChainsPass(ModulePass):
     max_diagonal_growth: int | float = DEFAULT_MAX_DIAGONAL_GROWTH
     orion_slots: int = DEFAULT_ORION_SLOTS
     max_constant_growth: int | float = 0
+    constant_budget: int | float = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
             self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
             self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
+        check_constant_budget(self.constant_budget, self.name)
         budget = self.slot_budget or None
-        apply_pattern_sets(op, populate_linalg_fuse_linear_chains_patterns(ctx, budget, rule))
+
+        def run(module: ModuleOp, chosen: CostRule) -> None:
+            apply_pattern_sets(module, populate_linalg_fuse_linear_chains_patterns(ctx, budget, chosen))
+
+        fuse_within_budget(op, run, rule, float(self.constant_budget), self.name)

@@ -1,0 +1,132 @@
+"""The model-level weight budget of the linear-chain group: levels bought against bytes.
+
+Under CKKS a level costs a bootstrap (the expensive operation: seconds per ciphertext),
+while stored constants cost memory (plaintexts to encode, keys are unaffected); what an
+FHE engineer wants is to buy levels with memory, but at a bounded price. Issue 37's
+price is 1.5x of constants per level: a fusion that saves L levels may grow the model's
+constants by at most 1.5^L. Priced per fusion (`max-constant-growth=1.5`) that forbids
+every depthwise+pointwise composition (a dense 3x3 conv, ~9x the weights of the two,
+saving one level) although such a fold grows a whole MobileNet far less than its own
+weights; so the budget is the model's, compounded:
+
+    constants after / constants before  <=  budget ** max(L, 1)
+
+where L is the levels the growing fusions buy: the deepest function's depth with no
+chain that grows its constants (`max-constant-growth=1`, the frugal run) minus its depth
+with the cost rule's own fusions (the default run). With L = 0 (the growing fusions save
+no level on the depth-critical path: pure waste, e.g. a chain on a branch shallower than
+another) the module may grow `budget` once, what folds that grow little may bring.
+Beyond the budget, when the growing chains buy no level the frugal run is kept; else
+each chain is priced alone (`max-constant-growth=budget`: at most `budget` per level it
+saves, counted on the chain's own constants, the strict run, which is kept); a remark
+says how much the growing chains would have grown the constants for how many levels and
+what was kept. Kept growth past `budget` has a remark too. Why not per fusion from the start: the strict run keeps
+MobileNetV3-Small at 0.99x but 20 levels deeper (91 vs 71, 64x64), while the whole
+model grows 2.50x for those 20 levels, well within 1.5^20.
+
+Cost: the default run only, plus a count of the constants before and after, when the
+module stays within `budget` (most models); otherwise copies of the module made before
+the group, the frugal run (and the strict one when over budget) on them, and the depth
+analysis of both (`heirpy.analysis.depth`).
+
+Only under `policy=balanced`: `depth` fuses whatever it costs, `size` never grows the
+weights, and `diagonals` (Orion) bounds what Orion stores, its diagonals, itself.
+Option `constant-budget` of `linalg-fuse-linear-chains` and `linalg-fuse-ops`
+(default 1.5; 0: off, each chain is judged alone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+
+from heirpy.analysis.depth import analyze_function
+from heirpy.analysis.kernels import constant_bytes
+from heirpy.ir.context import clone_module
+from heirpy.ir.diagnostics import location_prefix
+from heirpy.transforms.linear.fusion_cost import CostRule, within_growth_rule
+
+DEFAULT_CONSTANT_BUDGET = 1.5
+
+
+def module_depth(module: ModuleOp) -> int:
+    """The deepest function's multiplicative depth (`analyze_function`)."""
+    depths = [analyze_function(op).depth for op in module.walk()
+              if isinstance(op, FuncOp) and op.body.blocks]
+    return max(depths, default=0)
+
+
+def _growth(before: int, after: int) -> float:
+    if before > 0:
+        return after / before
+    return 1.0 if after == 0 else float("inf")
+
+
+def _captured(run: Callable[[ModuleOp, CostRule], None], module: ModuleOp, rule: CostRule) -> str:
+    """Run the group on `module`, holding back its remarks (only the kept run's print)."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        run(module, rule)
+    return err.getvalue()
+
+
+def _take_body(target: ModuleOp, source: ModuleOp) -> None:
+    """Give `target` the ops of `source` (the strict run, made on a copy)."""
+    old = target.body.detach_block(0)
+    target.body.add_block(source.body.detach_block(0))
+    old.erase(safe_erase=False)
+
+
+def fuse_within_budget(
+    module: ModuleOp,
+    run: Callable[[ModuleOp, CostRule], None],
+    rule: CostRule,
+    budget: float,
+    pass_name: str,
+) -> None:
+    """Run the linear-chain group (`run(module, rule)`) and keep its result when the
+    module's constants stay within `budget` per level bought, else the strict run's
+    (module doc). `budget` 0 or a policy other than `balanced`: just `run`."""
+    if budget == 0 or rule.policy != "balanced":
+        run(module, rule)
+        return
+    before = constant_bytes(module)
+    pristine = clone_module(module)
+    remarks = _captured(run, module, rule)
+    after = constant_bytes(module)
+    growth = _growth(before, after)
+    if growth <= budget:
+        sys.stderr.write(remarks)
+        return
+    # Levels bought: the depth without any chain that grows its constants (a copy).
+    frugal = clone_module(pristine)
+    _captured(run, frugal, replace(rule, max_constant_growth=1.0))
+    fused_depth, frugal_depth = module_depth(module), module_depth(frugal)
+    levels = frugal_depth - fused_depth
+    where = location_prefix(module)
+    head = (f"{where}remark: {pass_name}: the fused linear chains grow the module's constants "
+            f"{growth:.2f}x ({before:,} -> {after:,} bytes) and buy {levels} level"
+            f"{'s' if levels != 1 else ''} (depth {frugal_depth} -> {fused_depth})")
+    allowed = budget ** max(levels, 1)
+    if within_growth_rule(growth, levels, budget):
+        sys.stderr.write(remarks)
+        print(f"{head}: within constant-budget={budget:g} per level bought ({allowed:.2f}x), kept",
+              file=sys.stderr)
+        return
+    if levels <= 0:  # the growing chains buy nothing: pure waste, none of them is kept
+        chosen, why = frugal, "they buy no level: refused every chain that grows its constants"
+    else:  # each chain priced alone, `budget` per level it saves
+        cap = budget if rule.max_constant_growth == 0 else min(budget, rule.max_constant_growth)
+        remarks = _captured(run, pristine, replace(rule, max_constant_growth=cap))
+        chosen, why = pristine, f"each chain priced alone instead, {cap:g}x per level it saves"
+    kept = constant_bytes(chosen)
+    _take_body(module, chosen)
+    sys.stderr.write(remarks if chosen is pristine else "")
+    print(f"{head}: more than constant-budget={budget:g} per level bought ({allowed:.2f}x); {why}: "
+          f"{_growth(before, kept):.2f}x ({kept:,} bytes), depth {module_depth(module)}", file=sys.stderr)
