@@ -205,6 +205,27 @@ func.func @main(%x: tensor<1x4x3x6xf32>) -> tensor<1x4x3x3xf32> {
 """
 
 
+_POOL_1X1_SIGMOID = _POOL_1X1.replace("  return %p : tensor<1x4x3x3xf32>", """  %one = arith.constant 1.0 : f32
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : tensor<1x4x3x3xf32>) outs(%e : tensor<1x4x3x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    %x2 = math.exp %n : f32
+    %d = arith.addf %x2, %one : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x3x3xf32>
+  return %g : tensor<1x4x3x3xf32>""")
+
+
+def test_a_selecting_conv_inside_a_kernel_is_read_through_the_kernel() -> None:
+    """Fusion puts the identity conv and the sigmoid after it into one kernel: the filter
+    is then the kernel's block argument, read as the constant it is."""
+    after = heirpy.parse(_POOL_1X1_SIGMOID)
+    heirpy.run_pipeline(after, MAIN_PIPELINE)
+    assert any(op.name == "tensor_ext.kernel" for op in after.walk())
+    assert _bound(_POOL_1X1_SIGMOID) == depth_bound(_entry(after)).depth == 0
+
+
 def test_a_one_element_sum_pool_keeps_its_bound_as_the_conv_canonicalization_makes() -> None:
     after = heirpy.parse(_POOL_1X1)
     heirpy.run_pipeline(after, MAIN_PIPELINE)

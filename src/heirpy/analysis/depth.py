@@ -547,7 +547,7 @@ def _selecting_filter(op: Operation, window: Sequence[int]) -> bool:
         return True
     parts = op.name.removeprefix("linalg.").split("_")  # conv 2d nchw fchw
     layout = parts[3] if len(parts) == 4 else ("hw"[: len(window)] if len(parts) == 2 else "")
-    array = constant_array(op.operands[1], NO_BLOBS)
+    array = constant_array(_outside_kernel(op.operands[1]), NO_BLOBS)  # a kernel reads it as an argument
     if len(layout) != len(window) or array is None or array.shape != tuple(window):
         return False
     outputs = [i for i, letter in enumerate(layout) if letter in "fg"]
