@@ -187,6 +187,7 @@ def summary(
     print(f"non-idempotent (passes, heir-prepare): {total('non_idempotent', pipeline=False)}")
     print(f"depth increases:                  {total('depth_increase')}")
     print(f"depth below the input's bound:    {total('below_bound')}")
+    print(f"bound changed by the rewrite:     {total('bound_changed')}")
     if forms is not None:
         for tool in forms.pending:
             print(f"{tool} rejects:                 {forms.rejected[tool]} of {forms.verified[tool]} outputs")

@@ -12,6 +12,8 @@ For `spec` (a pass or a pipeline) and an input text:
   depth_increase  the multiplicative depth of @main grew (heirpy.analysis.depth)
   below_bound     the depth after is below the input's depth bound (every chain of linear
                   ops fused: `depth_bound`): one of the two counts is wrong
+  bound_changed   the depth bound of the output differs from the input's: a correct
+                  rewrite changes neither what is computed nor how far it can be fused
 A report-only pass (it prints a table) must leave the IR text unchanged.
 """
 
@@ -35,7 +37,8 @@ from heirpy.ir.diagnostics import verify_module
 
 FULL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops,lower-tensor-ext"
 REPORT_PASSES = frozenset({"report-depth", "report-kernels", "report-slots"})
-CATEGORIES = ("crash", "invalid", "mismatch", "non_idempotent", "not_converging", "depth_increase", "below_bound")
+CATEGORIES = ("crash", "invalid", "mismatch", "non_idempotent", "not_converging", "depth_increase", "below_bound",
+              "bound_changed")
 
 # Float32 sums reassociated by fusion (a composed filter, a folded bias) differ from the
 # op-by-op order in the last bits; x*x and sigmoid chains amplify that a little.
@@ -113,6 +116,10 @@ def check_program(text: str, spec: str, *, numerics: bool = True) -> Outcome:
     beaten = {n: (bounds[n], d) for n, d in depth_after.items() if n in bounds and d < bounds[n]}
     if beaten:
         problems["below_bound"] = ", ".join(f"@{n}: depth {d} after, bound {b}" for n, (b, d) in beaten.items())
+    bounds_after = {op.sym_name.data: depth_bound(op).depth for op in module.walk() if isinstance(op, FuncOp)}
+    moved = {n: (bounds[n], b) for n, b in bounds_after.items() if n in bounds and b != bounds[n]}
+    if moved:
+        problems["bound_changed"] = ", ".join(f"@{n}: bound {a} -> {b}" for n, (a, b) in moved.items())
     problems.update(_rerun_problems(module, spec, after_text))
     return outcome
 

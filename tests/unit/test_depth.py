@@ -567,8 +567,9 @@ def test_a_one_channel_depthwise_conv_continues_a_chain_under_the_bound() -> Non
 
     assert (_one(net(1, False)).depth, _bound(net(1, False)).depth) == (3, 1)
     assert (_one(net(2, False)).depth, _bound(net(2, False)).depth) == (3, 1)
-    # conv (1), ct x ct depthwise (2), a new chain: the matmul (3), under either model
-    assert (_one(net(1, True)).depth, _bound(net(1, True)).depth) == (3, 3)
+    # conv (1), ct x ct depthwise (2), a new chain: the matmul (3); under the bound the
+    # conv's filter is one number (a uniform scale, free): depthwise 1, matmul 2
+    assert (_one(net(1, True)).depth, _bound(net(1, True)).depth) == (3, 2)
 
 
 _MULTIPLIER = """

@@ -157,9 +157,10 @@ def test_the_twins_count_what_the_layers_cost() -> None:
     for outside in (False, True):
         before, bound = _depths(_Program(3, True, True, outside, True).text())
         assert (before.depth, before.linear_ops, bound.depth) == (2, 2, 1)
-    # one channel: every scale is one number; only the conv costs a level
+    # one channel: every scale is one number; only the conv costs a level, and under the
+    # bound not even it (its 1x1x1x1 filter is one number too: a uniform scale)
     before, bound = _depths(_Program(1, True, True, False, False).text())
-    assert (before.depth, before.linear_ops, bound.depth) == (1, 1, 1)
+    assert (before.depth, before.linear_ops, bound.depth) == (1, 1, 0)
 
 
 def test_a_widened_per_channel_gamma_is_not_one_number() -> None:

@@ -63,7 +63,10 @@ level: one level per maximal chain of linear ops, per x² (per polynomial) and p
 product, the depth if every linear chain were fused into one op. Non-polynomial ops end a
 chain. Two linear ops cost what a rewrite makes of them, not a level: a sum pool whose
 window is one element (1x1, any stride) is a strided copy (conv-pool fusion folds it into
-the conv before it as the conv's stride; a slice is free), and a depthwise conv whose
+the conv before it as the conv's stride; a slice is free), so is a conv whose filter is one
+number, or whose filter only selects (each output channel one tap of one input channel, the
+same number throughout: canonicalization writes a one-element pool as such a conv), and
+a depthwise conv whose
 plaintext filter holds one number per tap (one channel, no multiplier) is a sum of
 shifted slices each scaled by one number, uniform scales (`unroll-depthwise-conv` writes
 it so). The depth itself keeps their level: as written, HEIR packs both as plaintext
@@ -315,7 +318,7 @@ class _Walker:
         shape = shape_of(op.operands[0])
         assert isinstance(dimension, IntegerAttr)
         if shape is not None and shape[dimension.value.data] == 1:
-            return input_
+            return _nonlinear(input_)  # exp and the divide still end a linear chain
         self.linear_ops += 1
         return Poly(input_.depth + 1)
 
@@ -377,14 +380,20 @@ class _Walker:
 
     def _multiplies_across_maps(self, op: Operation, block: Block) -> bool:
         """Does a ct x ct multiply in `op`'s body have factors read through different
-        indexing maps (the block arguments each factor is computed from)?"""
+        indexing maps (the maps of the block arguments each factor is computed from)?"""
         maps = _input_maps(op)
+
+        def read(factor: SSAValue) -> frozenset[str]:
+            return frozenset(str(maps[arg.index]) for arg in _block_args_of([factor], block)
+                             if arg.index < len(maps) and self.info(arg) is not None)
+
         for inner in block.ops:
             if inner.name not in _MUL_OPS or any(self.info(v) is None for v in inner.operands):
                 continue
-            read = {str(maps[arg.index]) for arg in _block_args_of(inner.operands, block)
-                    if arg.index < len(maps) and self.info(arg) is not None}
-            if len(read) >= 2:
+            # Factors read alike are one value squared, however many maps each reads (fusion
+            # puts LayerNorm's (x - mean)² into the sum: x and the broadcast mean, two maps
+            # per factor): the square, then the sum, as before the fusion.
+            if read(inner.operands[0]) != read(inner.operands[1]):
                 return True
         return False
 
@@ -509,7 +518,8 @@ def _sums_over_loops(op: Operation) -> bool:
 
 def _copy_or_uniform_scale(op: Operation) -> bool:
     """Is the linear op `op` (whose first operand is a ciphertext, its second plaintext)
-    a sum pool with a one-element window (a strided copy), or a depthwise conv whose
+    a sum pool with a one-element window (a strided copy), a conv whose filter is one
+    number (a strided copy times it), or a depthwise conv whose
     filter has one number per tap: its channel and multiplier dims (`c`, `m` of the
     filter layout in the op's name, e.g. `chw`, `hwcm`) all of size 1?"""
     window = shape_of(op.operands[1]) if len(op.operands) > 1 else None
@@ -517,6 +527,8 @@ def _copy_or_uniform_scale(op: Operation) -> bool:
         return False
     if op.name.startswith("linalg.pooling_"):  # the linear ones are sums
         return math.prod(window) == 1
+    if op.name.startswith("linalg.conv_"):
+        return _selecting_filter(op, window)
     if not op.name.startswith("linalg.depthwise_conv_"):
         return False
     parts = op.name.removeprefix("linalg.").split("_")  # depthwise conv 2d nchw chw [q]
@@ -524,6 +536,26 @@ def _copy_or_uniform_scale(op: Operation) -> bool:
     if len(layout) != len(window) or not set(layout) <= set("dhwcm"):
         return False
     return math.prod(n for letter, n in zip(layout, window) if letter in "cm") == 1
+
+
+def _selecting_filter(op: Operation, window: Sequence[int]) -> bool:
+    """Does the conv `op` only select: each output channel reads at most one tap of one
+    input channel, every such tap the same number? Then it is a strided slice (a channel
+    gather) times a uniform scale, as a one-element sum pool is; canonicalization writes
+    such a pool as a conv with an identity (or one-number) filter."""
+    if math.prod(window) == 1:
+        return True
+    parts = op.name.removeprefix("linalg.").split("_")  # conv 2d nchw fchw
+    layout = parts[3] if len(parts) == 4 else ("hw"[: len(window)] if len(parts) == 2 else "")
+    array = constant_array(_outside_kernel(op.operands[1]), NO_BLOBS)  # a kernel reads it as an argument
+    if len(layout) != len(window) or array is None or array.shape != tuple(window):
+        return False
+    outputs = [i for i, letter in enumerate(layout) if letter in "fg"]
+    rows = np.moveaxis(array, outputs, list(range(len(outputs)))).reshape(
+        math.prod(window[i] for i in outputs), -1)
+    nonzero = rows[rows != 0]
+    return bool(np.all(np.count_nonzero(rows, axis=1) <= 1) and np.all(nonzero == nonzero.flat[0])) \
+        if nonzero.size else True
 
 
 def _is_linear(name: str) -> bool:
