@@ -33,7 +33,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT
-from heirpy.transforms.linear.constant_budget import DEFAULT_CONSTANT_BUDGET, fuse_within_budget
+from heirpy.transforms.linear.constant_budget import (
+    DEFAULT_CONSTANT_BUDGET,
+    DEFAULT_FREE_CONSTANT_BYTES,
+    fuse_within_budget,
+)
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
@@ -41,6 +45,7 @@ from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_POLICY,
     CostRule,
     check_constant_budget,
+    check_free_constant_bytes,
     cost_rule,
 )
 from heirpy.transforms.linear.linalg_fuse_conv_pool import (
@@ -135,6 +140,8 @@ class LinalgFuseOpsPass(ModulePass):
     constant_budget: int | float = DEFAULT_CONSTANT_BUDGET
     """The linear-chain group's model-level weight budget, per level bought
     (`heirpy.transforms.linear.constant_budget`; 0: off)."""
+    free_constant_bytes: int = DEFAULT_FREE_CONSTANT_BYTES
+    """Growth of at most this many bytes is kept whatever its ratio (`constant_budget.py`)."""
     bias_into_init: bool = False
     """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
     HEIR's, is true)."""
@@ -148,6 +155,7 @@ class LinalgFuseOpsPass(ModulePass):
             self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
         check_constant_budget(self.constant_budget, self.name)
+        check_free_constant_bytes(self.free_constant_bytes, self.name)
 
         def groups(chosen: CostRule, early: bool = False, chains: bool = False,
                    late: bool = False) -> list[PatternSet]:
@@ -170,6 +178,6 @@ class LinalgFuseOpsPass(ModulePass):
         if self.linear_chains:
             fuse_within_budget(
                 op, lambda module, chosen: apply_pattern_sets(module, groups(chosen, chains=True)),
-                rule, float(self.constant_budget), self.name,
+                rule, float(self.constant_budget), self.name, self.free_constant_bytes,
             )
         apply_pattern_sets(op, groups(rule, late=True))

@@ -29,6 +29,12 @@ module stays within `budget` (most models); otherwise copies of the module made 
 the group, the frugal run (and the strict one when over budget) on them, and the depth
 analysis of both (`heirpy.analysis.depth`).
 
+Small models are exempt: growth that adds at most `free-constant-bytes` (default
+4 MiB, a million f32 weights) is kept whatever its ratio. A ratio over a few hundred KB
+is noise next to the ring's own plaintexts and keys (LeNet-5's two pool folds: 3.39x,
+but 252 KB -> 852 KB, for 2 levels), and problem 1's fold, a pool into the layer after
+it, is exactly the one such a ratio punishes on a small net. 0 prices every byte.
+
 Only under `policy=balanced`: `depth` fuses whatever it costs, `size` never grows the
 weights, and `diagonals` (Orion) bounds what Orion stores, its diagonals, itself.
 Option `constant-budget` of `linalg-fuse-linear-chains` and `linalg-fuse-ops`
@@ -53,6 +59,7 @@ from heirpy.ir.diagnostics import location_prefix
 from heirpy.transforms.linear.fusion_cost import CostRule, within_growth_rule
 
 DEFAULT_CONSTANT_BUDGET = 1.5
+DEFAULT_FREE_CONSTANT_BYTES = 1 << 22
 
 
 def module_depth(module: ModuleOp) -> int:
@@ -89,6 +96,7 @@ def fuse_within_budget(
     rule: CostRule,
     budget: float,
     pass_name: str,
+    free_bytes: int = DEFAULT_FREE_CONSTANT_BYTES,
 ) -> None:
     """Run the linear-chain group (`run(module, rule)`) and keep its result when the
     module's constants stay within `budget` per level bought, else the strict run's
@@ -103,6 +111,12 @@ def fuse_within_budget(
     growth = _growth(before, after)
     if growth <= budget:
         sys.stderr.write(remarks)
+        return
+    if after - before <= free_bytes:
+        sys.stderr.write(remarks)
+        print(f"{location_prefix(module)}remark: {pass_name}: the fused linear chains grow the module's "
+              f"constants {growth:.2f}x ({before:,} -> {after:,} bytes), adding at most "
+              f"free-constant-bytes={free_bytes:,}: kept", file=sys.stderr)
         return
     # Levels bought: the depth without any chain that grows its constants (a copy).
     frugal = clone_module(pristine)

@@ -197,6 +197,14 @@ def check_constant_budget(budget: float, pass_name: str) -> None:
         )
 
 
+def check_free_constant_bytes(free_bytes: int, pass_name: str) -> None:
+    """The `free-constant-bytes` option (`constant_budget.py`): a byte count, 0 or more."""
+    if free_bytes < 0:
+        raise HeirpyError(
+            f"error: {pass_name}{{free-constant-bytes={free_bytes}}}: expected a byte count >= 0"
+        )
+
+
 def cost_rule(
     policy: str,
     max_weight_growth: float,

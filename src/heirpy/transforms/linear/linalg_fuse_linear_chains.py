@@ -126,7 +126,7 @@ from heirpy.transforms.linear.chains import (
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
-from heirpy.transforms.linear.constant_budget import fuse_within_budget
+from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES, fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -141,6 +141,7 @@ from heirpy.transforms.linear.fusion_cost import (
     CostRule,
     FusionCost,
     check_constant_budget,
+    check_free_constant_bytes,
     constant_growth_remark,
     cost_rule,
 )
@@ -482,6 +483,7 @@ class LinalgFuseLinearChainsPass(ModulePass):
     orion_slots: int = DEFAULT_ORION_SLOTS
     max_constant_growth: int | float = 0
     constant_budget: int | float = 0
+    free_constant_bytes: int = DEFAULT_FREE_CONSTANT_BYTES
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
@@ -489,9 +491,10 @@ class LinalgFuseLinearChainsPass(ModulePass):
             self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
         check_constant_budget(self.constant_budget, self.name)
+        check_free_constant_bytes(self.free_constant_bytes, self.name)
         budget = self.slot_budget or None
 
         def run(module: ModuleOp, chosen: CostRule) -> None:
             apply_pattern_sets(module, populate_linalg_fuse_linear_chains_patterns(ctx, budget, chosen))
 
-        fuse_within_budget(op, run, rule, float(self.constant_budget), self.name)
+        fuse_within_budget(op, run, rule, float(self.constant_budget), self.name, self.free_constant_bytes)

@@ -11,35 +11,46 @@
 //                      (pure waste: refused under any budget below 29)
 //   @gap_linear_linear a second Linear after it: 18.125x (96 -> 1,740 bytes) for 2 levels
 // linalg-fuse-ops (the main pipeline) holds it to 1.5 by default: all four are refused.
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' | filecheck %s --check-prefixes=G1,G2,G0,G22
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
-// REMARK: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 1 level (depth 2 -> 1): more than constant-budget=1.5 per level bought (1.50x); each chain priced alone instead, 1.5x per level it saves: 1.00x (60 bytes), depth 2
-// REMARK: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (30 -> 870 bytes) and buy 1 level
-// REMARK: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 0 levels (depth 3 -> 3): more than constant-budget=1.5 per level bought (1.50x); they buy no level: refused every chain that grows its constants: 1.00x (60 bytes), depth 3
-// REMARK: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 18.12x (96 -> 1,740 bytes) and buy 2 levels (depth 3 -> 1): more than constant-budget=1.5 per level bought (2.25x)
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0}' | filecheck %s --check-prefixes=G1,G2,G0,G22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0}' 2>&1 >/dev/null | filecheck %s --check-prefix=SAYS
+// SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 1 level (depth 2 -> 1): more than constant-budget=1.5 per level bought (1.50x); each chain priced alone instead, 1.5x per level it saves: 1.00x (60 bytes), depth 2
+// SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (30 -> 870 bytes) and buy 1 level
+// SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 0 levels (depth 3 -> 3): more than constant-budget=1.5 per level bought (1.50x); they buy no level: refused every chain that grows its constants: 1.00x (60 bytes), depth 3
+// SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 18.12x (96 -> 1,740 bytes) and buy 2 levels (depth 3 -> 1): more than constant-budget=1.5 per level bought (2.25x)
 // At the limit for one level (29) everything fuses (no level need be counted: 29 <= 29^1);
 // just under it (28.99) the one-level chains are priced alone, each on its own constants
 // (27.19x, 64 -> 1,740 bytes: the pool's divisor counted) and fused, the waste is refused
 // and the two-level chain fuses (28.99^2); 4.26^2 = 18.15 keeps the two-level chain, with
 // a remark saying why; at 4.16 (4.16^2 = 17.31, below both 18.12x and the chain's own
 // 17.4x) it is refused.
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=29}' | filecheck %s --check-prefixes=F1,F2,F0,F22
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=4.26}' 2>&1 >/dev/null | filecheck %s --check-prefix=WITHIN
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=29}' | filecheck %s --check-prefixes=F1,F2,F0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=4.26}' 2>&1 >/dev/null | filecheck %s --check-prefix=WITHIN
 // WITHIN: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 18.12x (96 -> 1,740 bytes) and buy 2 levels (depth 3 -> 1): within constant-budget=4.26 per level bought (18.15x), kept
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=28.99}' | filecheck %s --check-prefixes=F1,F2,G0,F22
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=4.26}' | filecheck %s --check-prefixes=G1,G2,G0,F22
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=4.16}' | filecheck %s --check-prefixes=G1,G2,G0,G22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=28.99}' | filecheck %s --check-prefixes=F1,F2,G0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=4.26}' | filecheck %s --check-prefixes=G1,G2,G0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=4.16}' | filecheck %s --check-prefixes=G1,G2,G0,G22
 // Off (0), the component pass's default, and policy=depth: every chain fuses.
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=0}' | filecheck %s --check-prefixes=F1,F2,F0,F22
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false constant-budget=0}' 2>&1 >/dev/null | not grep "module's"
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=0}' | filecheck %s --check-prefixes=F1,F2,F0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=0}' 2>&1 >/dev/null | not grep "module's"
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | filecheck %s --check-prefixes=F1,F2,F0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false policy=depth}' | filecheck %s --check-prefixes=F1,F2,F0,F22
+// Growth that adds at most `free-constant-bytes` (default 4 MiB) is kept whatever its
+// ratio: these small modules all fuse by default. At the limit (@gap_linear and the
+// waste chain add exactly 1,680 bytes) they fuse, one byte under it they do not, while
+// the f16 chain (840) and the two-level one (1,644) still fit.
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' | filecheck %s --check-prefixes=F1,F2,F0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=1680}' | filecheck %s --check-prefixes=F1,F2,F0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=1679}' | filecheck %s --check-prefixes=G1,F2,G0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=FREE
+// FREE: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes), adding at most free-constant-bytes=4,194,304: kept
+// RUN: not heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{free-constant-bytes=-1}' 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: linalg-fuse-ops{free-constant-bytes=-1}: expected a byte count >= 0
 // The component pass takes the option too.
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{constant-budget=1.5}' | filecheck %s --check-prefixes=G1,G2,G0,G22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{constant-budget=1.5 free-constant-bytes=0}' | filecheck %s --check-prefixes=G1,G2,G0,G22
 // Numerics, f32 and f16, refused (the four in one module: 0 levels bought, the waste
 // branch is the deepest) and fused (budget off).
-// RUN: heirpy-opt %S/Inputs/constant_budget_all.mlir -p 'linalg-fuse-ops{pointwise=false}' -o %t.refused
-// RUN: heirpy-opt %S/Inputs/constant_budget_all.mlir -p 'linalg-fuse-ops{pointwise=false constant-budget=0}' -o %t.fused
+// RUN: heirpy-opt %S/Inputs/constant_budget_all.mlir -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0}' -o %t.refused
+// RUN: heirpy-opt %S/Inputs/constant_budget_all.mlir -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=0}' -o %t.fused
 // RUN: cat %t.refused | filecheck %s --check-prefixes=G1,G2,G0,G22
 // RUN: heirpy-equiv %S/Inputs/constant_budget_all.mlir %t.refused --function gap_linear_linear | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %S/Inputs/constant_budget_all.mlir %t.fused --function gap_linear_linear | filecheck %s --check-prefix=EQUIV
@@ -86,8 +97,8 @@ func.func @gap_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
 // G1-LABEL: func.func @gap_linear(
 // G1: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x4xf32>, tensor<4x3xf32>)
 // F1-LABEL: func.func @gap_linear(
-// F1: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
 // F1-NOT: tensor<4x3xf32>
+// F1: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
 
 // -----
 
@@ -130,8 +141,8 @@ func.func @gap_linear_f16(%x: tensor<1x4x6x6xf16>) -> (tensor<1x3xf16>) {
 // G2-LABEL: func.func @gap_linear_f16(
 // G2: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x4xf16>, tensor<4x3xf16>)
 // F2-LABEL: func.func @gap_linear_f16(
-// F2: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf16>, tensor<144x3xf16>)
 // F2-NOT: tensor<4x3xf16>
+// F2: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf16>, tensor<144x3xf16>)
 
 // -----
 
@@ -189,8 +200,8 @@ func.func @gap_linear_beside_deeper(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>
 // G0-LABEL: func.func @gap_linear_beside_deeper(
 // G0: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x4xf32>, tensor<4x3xf32>)
 // F0-LABEL: func.func @gap_linear_beside_deeper(
-// F0: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
 // F0-NOT: tensor<4x3xf32>
+// F0: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
 
 // -----
 
@@ -237,5 +248,5 @@ func.func @gap_linear_linear(%x: tensor<1x4x6x6xf32>) -> (tensor<1x3xf32>) {
 // G22-LABEL: func.func @gap_linear_linear(
 // G22: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x4xf32>, tensor<4x3xf32>)
 // F22-LABEL: func.func @gap_linear_linear(
-// F22: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
 // F22-NOT: tensor<4x3xf32>
+// F22: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
