@@ -185,12 +185,16 @@ def intermediate_bytes(module: ModuleOp) -> int:
     return sum(r.intermediate_bytes for r in analyze_module(module))
 
 
-def constant_bytes(module: ModuleOp) -> int:
+def constant_bytes(module: ModuleOp, element_size: int | None = None) -> int:
     """Bytes of constant tensor data the module carries: every `arith.constant` of a
     static tensor type at its full size, except a splat, which stores one element.
+    `element_size` counts every element at that many bytes whatever its type (CKKS
+    encodes an f16 weight as it does an f32 one).
 
     This is what a pass that materialises a broadcast makes grow (a `[C]` bias written
     out as `1xCxHxW`), and roughly what the printed file weighs."""
+    if element_size is not None:
+        return element_size * constant_elements(module)
     total = 0
     for op in module.walk():
         if not isinstance(op, arith.ConstantOp) or not isinstance(op.result.type, ShapedType):
@@ -204,6 +208,20 @@ def constant_bytes(module: ModuleOp) -> int:
         total += full
     return total
 
+
+def constant_elements(module: ModuleOp) -> int:
+    """Elements of constant tensor data the module carries, counted as `constant_bytes`
+    counts bytes (a splat is one element)."""
+    total = 0
+    for op in module.walk():
+        if not isinstance(op, arith.ConstantOp) or not isinstance(op.result.type, ShapedType):
+            continue
+        shape = op.result.type.get_shape()
+        if any(d < 0 for d in shape):
+            continue
+        value = op.value
+        total += 1 if isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat() else math.prod(shape)
+    return total
 
 
 def loop_points(module: ModuleOp) -> int:

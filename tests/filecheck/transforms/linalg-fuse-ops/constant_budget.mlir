@@ -6,15 +6,17 @@
 // Each chunk is one module (a global average pool merged into a Linear: 3x4 weights
 // written as a 144x3 matrix):
 //   @gap_linear        29x (60 -> 1,740 bytes) for 1 level
-//   @gap_linear_f16    29x (30 -> 870 bytes) for 1 level, 2 bytes an element
+//   @gap_linear_f16    29x for 1 level: priced as its f32 twin (60 -> 1,740 bytes: every element
+//                      counts 4 bytes, as CKKS encodes f16 and f32 alike; it stores 30 -> 870)
 //   @gap_linear_beside_deeper  the same chain beside a deeper branch (x^8): 29x for 0 levels
 //                      (pure waste: refused under any budget below 29)
 //   @gap_linear_linear a second Linear after it: 18.125x (96 -> 1,740 bytes) for 2 levels
-// linalg-fuse-ops (the main pipeline) holds it to 1.5 by default: all four are refused.
+// linalg-fuse-ops (the main pipeline) holds it to 1.5 by default; with free-constant-bytes=0
+// (these modules are far under its 4 MiB) all four are refused.
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0}' | filecheck %s --check-prefixes=G1,G2,G0,G22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0}' 2>&1 >/dev/null | filecheck %s --check-prefix=SAYS
 // SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 1 level (depth 2 -> 1): more than constant-budget=1.5 per level bought (1.50x); each chain priced alone instead, 1.5x per level it saves: 1.00x (60 bytes), depth 2
-// SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (30 -> 870 bytes) and buy 1 level
+// SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 1 level
 // SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes) and buy 0 levels (depth 3 -> 3): more than constant-budget=1.5 per level bought (1.50x); they buy no level: refused every chain that grows its constants: 1.00x (60 bytes), depth 3
 // SAYS: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 18.12x (96 -> 1,740 bytes) and buy 2 levels (depth 3 -> 1): more than constant-budget=1.5 per level bought (2.25x)
 // At the limit for one level (29) everything fuses (no level need be counted: 29 <= 29^1);
@@ -35,12 +37,12 @@
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains | filecheck %s --check-prefixes=F1,F2,F0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false policy=depth}' | filecheck %s --check-prefixes=F1,F2,F0,F22
 // Growth that adds at most `free-constant-bytes` (default 4 MiB) is kept whatever its
-// ratio: these small modules all fuse by default. At the limit (@gap_linear and the
-// waste chain add exactly 1,680 bytes) they fuse, one byte under it they do not, while
-// the f16 chain (840) and the two-level one (1,644) still fit.
+// ratio: these small modules all fuse by default. At the limit (@gap_linear, its f16
+// twin and the waste chain add exactly 1,680 bytes, each element priced as 4) they fuse,
+// one byte under it they do not, while the two-level one (1,644) still fits.
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' | filecheck %s --check-prefixes=F1,F2,F0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=1680}' | filecheck %s --check-prefixes=F1,F2,F0,F22
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=1679}' | filecheck %s --check-prefixes=G1,F2,G0,F22
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=1679}' | filecheck %s --check-prefixes=G1,G2,G0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=FREE
 // FREE: remark: linalg-fuse-ops: the fused linear chains grow the module's constants 29.00x (60 -> 1,740 bytes), adding at most free-constant-bytes=4,194,304: kept
 // RUN: not heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{free-constant-bytes=-1}' 2>&1 | filecheck %s --check-prefix=NEGATIVE
