@@ -31,6 +31,9 @@
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=28.99}' | filecheck %s --check-prefixes=F1,F2,G0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=4.26}' | filecheck %s --check-prefixes=G1,G2,G0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=4.16}' | filecheck %s --check-prefixes=G1,G2,G0,G22
+// A per-fusion cap above the chains' growth (30x) lets the group fuse them all; over the
+// budget, each is then priced at the smaller of the two, 1.5x, and refused as by default.
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 max-constant-growth=30}' | filecheck %s --check-prefixes=G1,G2,G0,G22
 // Off (0), the component pass's default, and policy=depth: every chain fuses.
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=0}' | filecheck %s --check-prefixes=F1,F2,F0,F22
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false free-constant-bytes=0 constant-budget=0}' 2>&1 >/dev/null | not grep "module's"
