@@ -242,6 +242,10 @@ class HeirpyOptMain(xDSLOptMain):
         if self.args.list_passes:
             self.list_passes(sys.stdout)
             return
+        target = parse_spec(self.args.target).name
+        if target not in self.available_targets:  # before any input is read or written
+            raise HeirpyError(f"error: unknown target '{target}' (-t): heirpy-opt's targets are "
+                              f"{', '.join(sorted(self.available_targets))}")
         chunks = self.read_chunks()
         output = self.open_output()
         failed = False

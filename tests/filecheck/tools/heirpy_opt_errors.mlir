@@ -5,6 +5,11 @@
 // MISSING: {{^}}error: cannot read '{{.*}}heirpy_opt_errors.mlir.missing': No such file or directory
 // MISSING-EMPTY:
 
+// An unknown output target is a usage error, not an internal one, reported before any input is read.
+// RUN: not heirpy-opt %s.missing -t irdl 2>&1 | filecheck %s --check-prefix=TARGET
+// TARGET: {{^}}error: unknown target 'irdl' (-t): heirpy-opt's targets are {{.*}}mlir{{.*}}{{$}}
+// TARGET-EMPTY:
+
 // RUN: not heirpy-opt %s -p no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
 // PASS: error: invalid pass pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']
 
