@@ -102,18 +102,31 @@ def generate(workdir: Path, lit: list[str] | None = None) -> None:
         raise SystemExit("mutmut did not generate its mutants (output above)")
 
 
-def sample(names: list[str], per_module: int, seed: int) -> list[str]:
+def sample(names: list[str], per_module: int, seed: int, exclude: frozenset[str] = frozenset()) -> list[str]:
     """Up to `per_module` mutants of each module, drawn with `seed` (sorted first, so a
-    seed picks the same mutants whatever order mutmut lists them in)."""
+    seed picks the same mutants whatever order mutmut lists them in), never one of
+    `exclude`: the mutants an earlier sample drew, whose survivors have tests by now, so
+    a second sample on the same date (the same seed) is fresh, not a re-run of the first."""
     by_module: dict[str, list[str]] = defaultdict(list)
     for name in sorted(names):
-        by_module[module_of(name)].append(name)
+        if name not in exclude:
+            by_module[module_of(name)].append(name)
     rng = random.Random(seed)
     picked: list[str] = []
     for module in sorted(by_module):
         mutants = by_module[module]
         picked.extend(rng.sample(mutants, min(per_module, len(mutants))))
     return picked
+
+
+def drawn_before(paths: list[Path]) -> frozenset[str]:
+    """The mutant names listed in `paths` (one per line; blank lines and # comments skipped)."""
+    names: set[str] = set()
+    for path in paths:
+        for line in path.read_text().splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                names.add(line.strip())
+    return frozenset(names)
 
 
 def equivalents(path: Path) -> dict[str, str]:
@@ -239,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         help="test N mutants per module, drawn at random (all of them when omitted)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample's draw")
+    parser.add_argument(
+        "--exclude", type=Path, nargs="*", default=[], metavar="FILE",
+        help="files of mutant names (one per line, # comments) that --sample never draws: "
+             "those earlier samples drew (benchmarks/mutation/drawn-*.txt)",
+    )
     parser.add_argument("--report-only", action="store_true", help="print the table of the last run")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -250,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             statuses = results(args.workdir)
             # mutmut re-runs every mutant it is given by name: give it only those this
             # sample has not judged yet, so a run cut short (a time limit) resumes.
-            names = [n for n in sample(list(statuses), args.sample, args.seed) if statuses[n] == "not checked"]
+            names = [n for n in sample(list(statuses), args.sample, args.seed, drawn_before(args.exclude)) if statuses[n] == "not checked"]
         if names is None or names:
             run_mutmut(args.workdir, args.max_children, names, args.lit)
     statuses = results(args.workdir)
