@@ -251,7 +251,7 @@ def build_init(array: np.ndarray, type_: TensorType) -> tuple[list[Operation], S
     assert isinstance(element, AnyFloat), "linear-op inits are float tensors"
     axes = varying_axes(np.asarray(array))
     empty = tensor.EmptyOp([], type_)
-    if not axes and float(np.asarray(array).reshape(-1)[0]) == 0.0:
+    if not axes and (array.size == 0 or float(np.asarray(array).reshape(-1)[0]) == 0.0):
         zero = arith.ConstantOp(FloatAttr(0.0, element))
         fill = FillOp([zero.result], [empty.tensor], [type_])
         return [zero, empty, fill], fill.results[0]

@@ -275,7 +275,10 @@ def is_batch_invariant(full: np.ndarray) -> bool:
 
 
 def varying_axes(full: np.ndarray) -> tuple[int, ...]:
-    """The axes along which `full` is not constant."""
+    """The axes along which `full` is not constant (none for a zero-size array: it has
+    no two elements to differ)."""
+    if full.size == 0:
+        return ()
     axes = []
     for axis in range(full.ndim):
         first = np.take(full, [0], axis=axis)
