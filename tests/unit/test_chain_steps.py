@@ -13,6 +13,7 @@ from heirpy.api import parse
 from heirpy.interp.evaluator import run_function
 from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, step_of
 from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.linear_maps import depthwise_filter
 
 RNG = np.random.default_rng(35)
 
@@ -27,6 +28,10 @@ CASES = {
   %w = arith.constant {W} : tensor<3x2x2x2xf32>
   %b = arith.constant dense<0.5> : tensor<2x3x2x2xf32>
   %r = linalg.conv_2d_nchw_fchw {{dilations = dense<[1, 2]> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>}} ins(%x, %w : tensor<2x2x5x5xf32>, tensor<3x2x2x2xf32>) outs(%b : tensor<2x3x2x2xf32>) -> tensor<2x3x2x2xf32>"""),
+    "depthwise": ("tensor<2x3x5x5xf32>", "tensor<2x3x2x2xf32>", f"""
+  %w = arith.constant {_dense((3, 2, 2))} : tensor<3x2x2xf32>
+  %b = arith.constant dense<0.5> : tensor<2x3x2x2xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<[1, 2]> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>}} ins(%x, %w : tensor<2x3x5x5xf32>, tensor<3x2x2xf32>) outs(%b : tensor<2x3x2x2xf32>) -> tensor<2x3x2x2xf32>"""),
     "pool": ("tensor<2x3x5x5xf32>", "tensor<2x3x2x2xf32>", """
   %win = tensor.empty() : tensor<2x3xf32>
   %b = arith.constant dense<0.25> : tensor<2x3x2x2xf32>
@@ -100,11 +105,15 @@ def test_step_bookkeeping() -> None:
     steps = {name: step_of(_op_and_value(name)[0], ConstantFolder()) for name in CASES}  # type: ignore[arg-type]
     assert all(s is not None for s in steps.values())
     costly = {n for n, s in steps.items() if s.costly}  # type: ignore[union-attr]
-    assert costly == {"conv", "pool", "matmul", "matvec", "vecmat"}
+    assert costly == {"conv", "depthwise", "pool", "matmul", "matvec", "vecmat"}
     reshape_only = {n for n, s in steps.items() if s.reshape_only}  # type: ignore[union-attr]
     assert reshape_only == {"zero-pad", "ones-pad", "collapse", "expand", "transpose"}
     conv, pool, matmul, matvec = steps["conv"], steps["pool"], steps["matmul"], steps["matvec"]
     assert (conv.weights, conv.macs, conv.init_size, conv.mode) == (24, 3 * 2 * 2 * 2 * 2 * 2, 1, BATCHED)  # type: ignore[union-attr]
+    depthwise = steps["depthwise"]
+    # Its own 3*2*2 weights and 3*2*2 outputs * 2*2 taps MACs, not the diagonal filter's.
+    assert (depthwise.weights, depthwise.macs, depthwise.init_size) == (12, 3 * 2 * 2 * 2 * 2, 1)  # type: ignore[union-attr]
+    assert depthwise.conv is not None and depthwise_filter(depthwise.conv.weight) is not None  # type: ignore[union-attr]
     assert (pool.weights, pool.macs, pool.mode) == (0, 3 * 2 * 2 * 6, BATCHED)  # type: ignore[union-attr]
     assert (matmul.weights, matmul.macs, matmul.mode) == (12, 12, BATCHED)  # type: ignore[union-attr]
     assert (matvec.weights, matvec.macs, matvec.mode) == (12, 12, UNBATCHED)  # type: ignore[union-attr]
@@ -115,3 +124,18 @@ def test_step_bookkeeping() -> None:
     assert (scale.weights, scale.macs, scale.init_size) == (24, 12, 0)  # type: ignore[union-attr]
     assert (shift.weights, shift.macs, shift.init_size) == (0, 0, 24)  # type: ignore[union-attr]
     assert all(s.conv is not None for s in (divide, shift, scale))  # type: ignore[union-attr]
+
+
+def test_depthwise_filter_only_for_channel_diagonal_filters() -> None:
+    """A composed [F, C, KH, KW] filter is written as a depthwise conv only when it is
+    one: F == C and every off-diagonal tap exactly zero (one tap off it, however small,
+    and it is a dense conv)."""
+    diagonal = np.zeros((3, 3, 2, 2))
+    diagonal[np.arange(3), np.arange(3)] = RNG.uniform(-1, 1, (3, 2, 2))
+    got = depthwise_filter(diagonal)
+    assert got is not None and np.array_equal(got, diagonal[np.arange(3), np.arange(3)])
+    off = diagonal.copy()
+    off[0, 2, 1, 1] = 1e-30
+    assert depthwise_filter(off) is None
+    assert depthwise_filter(np.zeros((2, 3, 2, 2))) is None  # F != C
+    assert depthwise_filter(np.zeros((3, 3, 2))) is None  # not a 4-d filter

@@ -6,6 +6,7 @@ as one. The chains themselves, their forms and the pattern are in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 
@@ -16,6 +17,7 @@ from xdsl.ir import Operation, SSAValue
 
 from heirpy.ir.dialects.linalg import (
     Conv2DNchwFchwOp,
+    DepthwiseConv2DNchwChwOp,
     GenericOp,
     MatmulOp,
     MatvecOp,
@@ -97,18 +99,9 @@ def step_of(op: Operation, reader: ConstantFolder) -> Step | None:
         return None
     if any(static_shape(v.type) is None for v in op.operands if isinstance(v.type, TensorType)):
         return None
-    if isinstance(op, Conv2DNchwFchwOp):
-        return _conv_step(op, reader)
-    if isinstance(op, PoolingNchwSumOp):
-        return _pool_step(op, reader)
-    if isinstance(op, FusedConvPoolOp):
-        return _fused_conv_pool_step(op, reader)
-    if isinstance(op, MatmulOp):
-        return _matmul_step(op, reader)
-    if isinstance(op, (MatvecOp, VecmatOp)):
-        return _vector_step(op, reader)
-    if isinstance(op, tensor.PadOp):
-        return _pad_step(op, reader)
+    for kind, view in _READ_STEPS:
+        if isinstance(op, kind):
+            return view(op, reader)
     if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
         return _reshape_step(op)
     if isinstance(op, TransposeOp):
@@ -130,6 +123,26 @@ def _conv_step(op: Conv2DNchwFchwOp, reader: ConstantFolder) -> Step | None:
     )
     return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init],
                 weights=weight.size, macs=conv.macs(), init_size=init_elements(const))
+
+
+def _depthwise_step(op: DepthwiseConv2DNchwChwOp, reader: ConstantFolder) -> Step | None:
+    """A depthwise conv (`K[c, kh, kw]`: channel c reads channel c only) as the conv
+    whose `[C, C, KH, KW]` filter is zero off the channel diagonal, so it composes with
+    the convs around it like any conv (ShuffleNet's and GhostNet's depthwise -> batch
+    norm -> 1x1 conv). Its weights and MACs are the depthwise conv's own (C*KH*KW per
+    output position), not the diagonal filter's: the cost rule weighs what it stores."""
+    x, w, init = op.operands
+    weight = reader.fold(w)
+    const = _sample_const(reader.init_value(init))
+    if weight is None or weight.ndim != 3 or const is None or reader.fold(x) is not None:
+        return None
+    channels = weight.shape[0]
+    dense = np.zeros((channels, channels, *weight.shape[1:]), dtype=np.float64)
+    dense[np.arange(channels), np.arange(channels)] = weight.astype(np.float64)
+    conv = AffineConv(dense, int_pair(op.window_strides()), int_pair(op.window_dilations()), const)
+    return Step(op, x, True, BATCHED, conv.apply, conv=conv, constants=[w, init],
+                weights=weight.size, macs=const.size * prod(weight.shape[1:]),
+                init_size=init_elements(const))
 
 
 def _pool_step(op: PoolingNchwSumOp, reader: ConstantFolder) -> Step | None:
@@ -257,6 +270,18 @@ def _pad_step(op: tensor.PadOp, reader: ConstantFolder) -> Step | None:
         spatial = ((low[2], high[2]), (low[3], high[3]))
     return Step(op, op.source, False, BATCHED, apply, reshape_only=True, constants=[padding_value],
                 zero_pad=spatial)
+
+
+_READ_STEPS: tuple[tuple[type[Operation] | tuple[type[Operation], ...], Callable[..., Step | None]], ...] = (
+    (Conv2DNchwFchwOp, _conv_step),
+    (DepthwiseConv2DNchwChwOp, _depthwise_step),
+    (PoolingNchwSumOp, _pool_step),
+    (FusedConvPoolOp, _fused_conv_pool_step),
+    (MatmulOp, _matmul_step),
+    ((MatvecOp, VecmatOp), _vector_step),
+    (tensor.PadOp, _pad_step),
+)
+"""The ops `step_of` reads with the constant reader, each with its view."""
 
 
 def _reshape_step(op: Operation) -> Step | None:

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import (
     i64_vector,
@@ -38,6 +38,7 @@ from heirpy.transforms.linear.linear_maps import (
     affine_matrix,
     compose_affine_convs,
     composed_conv_fits,
+    depthwise_filter,
     pad_convs_input,
 )
 
@@ -194,7 +195,10 @@ class Chain:
             composed = compose_affine_convs(composed, conv)
         if not composed_conv_fits(_padded_hw(in_shape, pad), composed):
             return None
-        return PaddedConv(pad, composed)
+        # A chain of a depthwise conv and per-channel steps stays a depthwise conv (the
+        # dense form would store C times its weights, all but one channel's zero).
+        depthwise = any(isinstance(s.op, DepthwiseConv2DNchwChwOp) for s in self.steps)
+        return PaddedConv(pad, composed, depthwise and depthwise_filter(composed.weight) is not None)
 
 
 def _padded_hw(shape: tuple[int, ...], pad: SpatialPad) -> tuple[int, int]:
@@ -207,8 +211,12 @@ class PaddedConv:
 
     pad: SpatialPad
     conv: AffineConv
+    depthwise: bool = False  # emitted as `depthwise_conv_2d_nchw_chw` (its filter is diagonal)
 
     def form(self) -> Form:
+        if self.depthwise:
+            taps = prod(self.conv.weight.shape[2:])
+            return Form("conv", prod(self.conv.const.shape) * taps, self.conv.weight.shape[0] * taps)
         return Form("conv", self.conv.macs(), self.conv.weight.size)
 
 
@@ -341,11 +349,14 @@ def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
     batch = out_type.get_shape()[0]
     pad_ops = zero_pad_ops(chain.input, padded.pad)
     source = pad_ops[-1].results[0] if pad_ops else chain.input
-    weight_type = TensorType(storage_element(chain), list(conv.weight.shape))
-    weight = dense_constant(conv.weight.astype(element_dtype(weight_type)), weight_type)
+    filter_ = depthwise_filter(conv.weight) if padded.depthwise else None
+    values = conv.weight if filter_ is None else filter_
+    weight_type = TensorType(storage_element(chain), list(values.shape))
+    weight = dense_constant(values.astype(element_dtype(weight_type)), weight_type)
     full_init = np.broadcast_to(conv.const, (batch, *conv.const.shape)).astype(dtype)
     init_ops, init = build_init(full_init, out_type)
-    op = Conv2DNchwFchwOp(
+    kind = Conv2DNchwFchwOp if filter_ is None else DepthwiseConv2DNchwChwOp
+    op = kind(
         [source, weight.result], [init], [out_type],
         strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )

@@ -11,7 +11,9 @@ should cost one. Example (conv∘conv, no padding between):
 
 Chain steps (each acts on every sample of the batch alike; weights and inits must be
 compile-time constants, the same for every batch element):
-  costly (one level each): `conv_2d_nchw_fchw`, `pooling_nchw_sum`,
+  costly (one level each): `conv_2d_nchw_fchw`, `depthwise_conv_2d_nchw_chw` (a conv
+    with a channel-diagonal filter, weighed by its own C*KH*KW weights; a chain that
+    stays channel-diagonal is emitted as one depthwise conv), `pooling_nchw_sum`,
     `tensor_ext.fused_conv_pool`, `matmul` (activation on the left, torch's Linear after
     its weight transpose is folded), `matvec`, `vecmat`, and a `linalg.generic` that
     sums over sample axes (torch's global average pool, `(d0, d1, 0, 0)` output);

@@ -95,6 +95,20 @@ class AffineConv:
         return prod(self.const.shape) * prod(self.weight.shape[1:])
 
 
+def depthwise_filter(weight: np.ndarray) -> np.ndarray | None:
+    """`weight` [F, C, KH, KW] as a depthwise filter [C, KH, KW] when it is one: as many
+    output as input channels and every tap off the channel diagonal exactly zero (a
+    depthwise conv composed with per-channel scales, or with another depthwise conv);
+    else None."""
+    if weight.ndim != 4 or weight.shape[0] != weight.shape[1]:
+        return None
+    channels = weight.shape[0]
+    diagonal = weight[np.arange(channels), np.arange(channels)]
+    off = weight.copy()
+    off[np.arange(channels), np.arange(channels)] = 0
+    return None if np.any(off) else diagonal
+
+
 def composed_window(
     first: tuple[int, int, int], second: tuple[int, int, int]
 ) -> tuple[int, int, int]:
