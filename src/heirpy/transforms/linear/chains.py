@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     TensorType,
 )
-from xdsl.dialects.linalg import YieldOp
+from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
