@@ -44,6 +44,7 @@ from heirpy.transforms.linear.linear_maps import (
     composed_conv_fits,
     pad_convs_input,
 )
+from heirpy.transforms.linear.mixed_precision import extf_source
 
 
 def _compatible(mode: str | None, other: str | None) -> bool:
@@ -138,20 +139,28 @@ class Chain:
         its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
         the chain's matrix, read through a broadcast over the summed axes: its distinct
         weights stay those of the Linear instead of growing by H*W (see `Contraction`).
-        None also when that weight exceeds `MAX_MATRIX_ELEMENTS`; whether the dense
-        matrix fits is `Contraction.dense_fits`' question."""
-        first = self.steps[0]
-        if self.mode != BATCHED or not first.summed_axes:
+        Steps before the sum may map each position alike (`_per_position`: a per-channel
+        scale, MobileNetV3's hardswish's `/ 6` on the pool's input, a 1x1 conv): the
+        weight is then the rest's matrix times their channel map. None also when that
+        weight exceeds `MAX_MATRIX_ELEMENTS`; whether the dense matrix fits is
+        `Contraction.dense_fits`' question."""
+        index = next((i for i, step in enumerate(self.steps) if step.summed_axes), None)
+        if self.mode != BATCHED or index is None:
             return None
+        lead, first = self.steps[:index], self.steps[index]
         in_sample, out_sample = self.sample_shapes()
         summed_sample = static_shape(first.result.type)
         assert summed_sample is not None
         kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
         kept_shape = tuple(in_sample[a] for a in kept)
-        tail = Chain(self.steps[1:], self.mode)
+        if lead and not (len(in_sample) == 3 and kept == (0,) and all(_per_position(s) for s in lead)):
+            return None
+        tail = Chain(self.steps[index + 1:], self.mode)
         if prod(kept_shape) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
             return None  # the weight itself (the Linear's) past the cap
         matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
+        if lead:
+            matrix = matrix @ _channel_map(Chain(lead, self.mode), in_sample)
         zero = np.zeros((1, *in_sample), dtype=np.float64)
         bias = self.apply(zero).reshape(-1)  # the sum's init pushed through the tail
         weight = matrix.reshape(*out_sample, *kept_shape)
@@ -199,6 +208,24 @@ class Chain:
         if not composed_conv_fits(_padded_hw(in_shape, pad), composed):
             return None
         return PaddedConv(pad, composed)
+
+
+def _per_position(step: Step) -> bool:
+    """The step maps every H, W position of an NCHW sample by the same linear map of its
+    channels (a 1x1 stride-1 conv, or an elementwise step read as one, whose constant
+    may vary: it only moves the bias), so it commutes with a sum over positions."""
+    conv = step.conv
+    return conv is not None and conv.weight.shape[2:] == (1, 1) and conv.strides == (1, 1)
+
+
+def _channel_map(lead: Chain, in_sample: tuple[int, ...]) -> np.ndarray:
+    """[C_out, C_in]: the linear part of the per-position steps `lead` (`_per_position`),
+    read at position (0, 0) from each channel's unit vector there."""
+    channels = in_sample[0]
+    probes = np.zeros((channels + 1, *in_sample), dtype=np.float64)
+    probes[np.arange(1, channels + 1), np.arange(channels), 0, 0] = 1.0  # probe 0 is zero
+    out = lead.apply(probes)[:, :, 0, 0]
+    return (out[1:] - out[0]).T
 
 
 def _padded_hw(shape: tuple[int, ...], pad: SpatialPad) -> tuple[int, int]:
@@ -385,17 +412,22 @@ def emit_contraction_generic(chain: Chain, contraction: Contraction) -> list[Ope
           ^bb0(%a: f32, %k: f32, %acc: f32):
             %p = arith.mulf %a, %k ; %s = arith.addf %acc, %p ; linalg.yield %s
 
-    torch-mlir's mixed f16 form (an f16 input, an f32 output: `storage_element`) keeps
-    the weight in f16 and widens both factors (`arith.extf`) before the f32 multiply,
-    as `linalg.matmul` does for mixed operands; the weight is composed in float64 and
-    rounded once. Why not always this form: IREE's CUDA back end fails on three
-    reduction loops in one dispatch ("failed to distribute"), so `FuseLinearChain` uses
-    it only where the dense matrix (`emit_contraction`) would pass the cap."""
-    in_type, out_type = chain.input.type, chain.output.type
+    torch-mlir's mixed f16 form (an f16 input, or an f32 one widened from f16 by an
+    `extf`, and an f32 output) reads the f16 input, keeps the weight in f16 and widens
+    both factors (`arith.extf`) before the f32 multiply, as `linalg.matmul` does for
+    mixed operands; the weight is composed in float64 and rounded once. Why not always
+    this form: IREE's CUDA back end fails on three reduction loops in one dispatch
+    ("failed to distribute"), so `FuseLinearChain` uses it only where the dense matrix
+    (`emit_contraction`) would pass the cap."""
+    # torch-mlir's f16 form reaches the chain widened (`WidenRunBeforeExtf` moves the
+    # Linear's extf up to the pool's input): read the f16 value and store the weight in
+    # f16, as the model does, so that the generic's constants are the Linear's bytes.
+    source = extf_source(chain.input) or chain.input
+    in_type, out_type = source.type, chain.output.type
     assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType) and widens_or_keeps(chain)
     element = out_type.get_element_type()
     in_element = in_type.get_element_type()
-    weight_element = storage_element(chain)
+    weight_element = in_element if source is not chain.input else storage_element(chain)
     out_rank = len(out_type.get_shape())  # batch + output sample axes
     in_rank = len(contraction.in_sample)
     dims = [AffineExpr.dimension(i) for i in range(out_rank + in_rank)]
@@ -421,7 +453,7 @@ def emit_contraction_generic(chain: Chain, contraction: Contraction) -> list[Ope
     total = arith.AddfOp(acc, product.result)
     block.add_ops([product, total, YieldOp(total.result)])
     generic = GenericOp(
-        [chain.input, weight.result], [init], Region(block),
+        [source, weight.result], [init], Region(block),
         [AffineMapAttr(m) for m in (x_map, w_map, out_map)],
         iterator_attrs(["parallel"] * out_rank + ["reduction"] * in_rank),
         [out_type],
