@@ -84,7 +84,7 @@ Not fused (guards): any nonlinearity between (x*x, relu, sigmoid, max-pool: none
 step), an intermediate with another user (duplicating the chain would not be free:
 it is ciphertext work), dynamic shapes, function-argument weights, inits that differ
 across the batch, matmuls whose activation is the right operand, and chains whose
-matrix would exceed 2^22 entries.
+matrix would exceed 2^22 entries (unless they are a contraction: then the generic).
 """
 
 from __future__ import annotations
