@@ -93,7 +93,8 @@ def populate_linalg_fuse_ops_patterns(
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns(rule)
     if linear_chains:
-        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule, pass_name, contraction_form)
+        sets += populate_linalg_fuse_linear_chains_patterns(
+            ctx, slot_budget, rule, pass_name, contraction_form=contraction_form)
     if pointwise:
         sets += populate_linalg_fuse_pointwise_patterns(iree_reductions=iree_reductions)
     return sets
