@@ -97,3 +97,32 @@ def test_heir_compiles_the_contraction_generic_at_one_level() -> None:
     heirpy.run_pipeline(module, "heir-prepare")
     assert _heads(module) == []
     assert heir_levels(heirpy.print_module(module)) == 1
+
+
+def _conv_then_head(stride: int) -> str:
+    """A 1x1 conv (stride `stride`) before the global pool + Linear of `_pool_then_linear`."""
+    size = 2 * stride
+    head = _pool_then_linear(6, 5).replace("%x: tensor<1x6x2x2xf32>", f"%img: tensor<1x6x{size}x{size}xf32>")
+    conv = f"""  %k = arith.constant dense<{np.arange(36).reshape(6, 6, 1, 1).tolist()}> : tensor<6x6x1x1xf32>
+  %ce = tensor.empty() : tensor<1x6x2x2xf32>
+  %cz = arith.constant 0.0 : f32
+  %ci = linalg.fill ins(%cz : f32) outs(%ce : tensor<1x6x2x2xf32>) -> tensor<1x6x2x2xf32>
+  %x = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}} ins(%img, %k : tensor<1x6x{size}x{size}xf32>, tensor<6x6x1x1xf32>) outs(%ci : tensor<1x6x2x2xf32>) -> tensor<1x6x2x2xf32>
+"""
+    first = head.index("  %w = ")
+    return head[:first] + conv + head[first:]
+
+
+@pytest.mark.parametrize(("stride", "fused"), [(1, True), (2, False)])
+def test_a_conv_before_the_pool_folds_only_when_it_maps_every_position_alike(stride: int, fused: bool) -> None:
+    """A 1x1 stride-1 conv commutes with the sum (its channel map folds into the weight);
+    at stride 2 the pool sums only every other input position, which no weight read
+    through a broadcast over h and w can say: no contraction (`chains._per_position`)."""
+    from heirpy.interp.equivalence import check_equivalence
+
+    text = _conv_then_head(stride)
+    module = heirpy.parse(text)
+    heirpy.run_pipeline(module, GENERIC)
+    assert len(_heads(module)) == (1 if fused else 0)
+    report = check_equivalence(heirpy.parse(text), module, "main", seeds=(0,))
+    assert report.ok, report
