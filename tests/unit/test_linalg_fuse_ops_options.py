@@ -46,7 +46,7 @@ def test_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen == {
         "linear_ops": True, "conv_pool": True, "linear_chains": True, "pointwise": True,
         "slot_budget": DEFAULT_SLOT_COUNT, "bias_into_init": False, "pass_name": "linalg-fuse-ops",
-        "iree_reductions": False,
+        "iree_reductions": False, "contraction_form": "auto",
     }
     assert rule == CostRule(DEFAULT_POLICY, DEFAULT_MAX_WEIGHT_GROWTH, 0.0, DEFAULT_MAX_DIAGONAL_GROWTH,
                                     DEFAULT_ORION_SLOTS, 0.0)
@@ -56,13 +56,14 @@ def test_every_option_reaches_its_group(monkeypatch: pytest.MonkeyPatch) -> None
     seen = captured(
         "linalg-fuse-ops{linear-ops=false conv-pool=false linear-chains=false pointwise=false slot-budget=0 "
         "policy=diagonals max-weight-growth=3 max-mac-growth=2 max-diagonal-growth=5 orion-slots=4096 "
-        "max-constant-growth=6 bias-into-init=true iree-reductions=true}",
+        "max-constant-growth=6 bias-into-init=true iree-reductions=true contraction-form=generic}",
         monkeypatch,
     )
     assert {k: seen[k] for k in ("linear_ops", "conv_pool", "linear_chains", "pointwise")} == dict.fromkeys(
         ("linear_ops", "conv_pool", "linear_chains", "pointwise"), False)
     assert seen["slot_budget"] is None  # 0: no limit
     assert seen["bias_into_init"] is True and seen["iree_reductions"] is True
+    assert seen["contraction_form"] == "generic"
     assert seen["rule"] == CostRule("diagonals", 3, 2, 5, 4096, 6)
     assert captured("linalg-fuse-ops{slot-budget=64}", monkeypatch)["slot_budget"] == 64
 
@@ -88,11 +89,12 @@ def test_the_groups_get_the_umbrellas_arguments(monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setattr(linalg_fuse_ops, attr, recorder(group))
     ctx, rule = object(), CostRule("balanced", 2.0)
     sets = linalg_fuse_ops.populate_linalg_fuse_ops_patterns(
-        ctx, slot_budget=77, rule=rule, bias_into_init=True, pass_name="p", iree_reductions=True)
+        ctx, slot_budget=77, rule=rule, bias_into_init=True, pass_name="p", iree_reductions=True,
+        contraction_form="matmul")
     assert sets == ["linear_ops", "conv_pool", "linear_chains", "pointwise"]
     assert calls == [
         ("linear_ops", (ctx, True), {}),
         ("conv_pool", (rule,), {}),
-        ("linear_chains", (ctx, 77, rule, "p"), {}),
+        ("linear_chains", (ctx, 77, rule, "p"), {"contraction_form": "matmul"}),
         ("pointwise", (), {"iree_reductions": True}),
     ]

@@ -52,6 +52,7 @@ from heirpy.transforms.linear.linalg_fuse_conv_pool import (
     populate_linalg_fuse_conv_pool_patterns,
 )
 from heirpy.transforms.linear.linalg_fuse_linear_chains import (
+    check_contraction_form,
     populate_linalg_fuse_linear_chains_patterns,
 )
 from heirpy.transforms.linear.linalg_fuse_linear_ops import (
@@ -75,6 +76,7 @@ def populate_linalg_fuse_ops_patterns(
     bias_into_init: bool = False,
     pass_name: str = "linalg-fuse-linear-chains",
     iree_reductions: bool = False,
+    contraction_form: str = "auto",
 ) -> list[PatternSet]:
     """The component passes' own pattern sets, in the umbrella's order: the same
     patterns with the same walker settings as `linalg-fuse-linear-ops`,
@@ -83,14 +85,16 @@ def populate_linalg_fuse_ops_patterns(
     conv-pool and linear-chain groups, `bias_into_init` the linear-op group's bias
     rule (false here: a bias left as an add is the epilogue of its kernel, and IREE
     moves a non-zero init of a named op back out into an add), `iree_reductions` the
-    pointwise group's (`linalg-fuse-pointwise{iree-reductions=true}`, IREE's rule)."""
+    pointwise group's (`linalg-fuse-pointwise{iree-reductions=true}`, IREE's rule),
+    `contraction_form` the linear-chain group's (`linalg-fuse-linear-chains`)."""
     sets: list[PatternSet] = []
     if linear_ops:
         sets += populate_linalg_fuse_linear_ops_patterns(ctx, bias_into_init)
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns(rule)
     if linear_chains:
-        sets += populate_linalg_fuse_linear_chains_patterns(ctx, slot_budget, rule, pass_name)
+        sets += populate_linalg_fuse_linear_chains_patterns(
+            ctx, slot_budget, rule, pass_name, contraction_form=contraction_form)
     if pointwise:
         sets += populate_linalg_fuse_pointwise_patterns(iree_reductions=iree_reductions)
     return sets
@@ -115,7 +119,9 @@ class LinalgFuseOpsPass(ModulePass):
     linear-chain groups, as for `linalg-fuse-conv-pool` and `linalg-fuse-linear-chains`;
     `bias-into-init` is the linear-op group's bias rule (default false, unlike
     `linalg-fuse-linear-ops`); `iree-reductions` the pointwise group's (default
-    false, as `linalg-fuse-pointwise`); `constant-budget` (default 1.5; 0: off) holds
+    false, as `linalg-fuse-pointwise`); `contraction-form` (auto|matmul|generic,
+    default auto) how the linear-chain group writes a global pool + Linear
+    (`linalg-fuse-linear-chains`); `constant-budget` (default 1.5; 0: off) holds
     the module's stored constants to 1.5x per level the growing linear chains buy, else
     refuses them (`heirpy.transforms.linear.constant_budget`); the order is in
     `populate_linalg_fuse_ops_patterns` (tests/filecheck/transforms/linalg-fuse-ops/
@@ -148,6 +154,8 @@ class LinalgFuseOpsPass(ModulePass):
     iree_reductions: bool = False
     """The pointwise group's rule for producers read by reductions (see
     `linalg-fuse-pointwise`; `iree-prepare` sets it)."""
+    contraction_form: str = "auto"
+    """The linear-chain group's form for a global pool + Linear (`linalg-fuse-linear-chains`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
@@ -156,6 +164,7 @@ class LinalgFuseOpsPass(ModulePass):
         )
         check_constant_budget(self.constant_budget, self.name)
         check_free_constant_bytes(self.free_constant_bytes, self.name)
+        check_contraction_form(self.contraction_form, self.name)
 
         def groups(chosen: CostRule, early: bool = False, chains: bool = False,
                    late: bool = False) -> list[PatternSet]:
@@ -170,6 +179,7 @@ class LinalgFuseOpsPass(ModulePass):
                 bias_into_init=self.bias_into_init,
                 pass_name=self.name,
                 iree_reductions=self.iree_reductions,
+                contraction_form=self.contraction_form,
             )
 
         # The groups in order, the linear-chain group within the weight budget (it is

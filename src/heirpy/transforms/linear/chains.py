@@ -13,18 +13,22 @@ from typing import cast
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyFloat,
     FloatAttr,
     IndexType,
     TensorType,
 )
+from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, GenericOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import (
     i64_vector,
+    iterator_attrs,
     static_shape,
 )
 from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, channel_permutation
@@ -41,6 +45,7 @@ from heirpy.transforms.linear.linear_maps import (
     depthwise_filter,
     pad_convs_input,
 )
+from heirpy.transforms.linear.mixed_precision import extf_source
 
 
 def _compatible(mode: str | None, other: str | None) -> bool:
@@ -135,20 +140,28 @@ class Chain:
         its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
         the chain's matrix, read through a broadcast over the summed axes: its distinct
         weights stay those of the Linear instead of growing by H*W (see `Contraction`).
-        None also when the dense matrix it is emitted as (`emit_contraction`) would
-        exceed `MAX_MATRIX_ELEMENTS`."""
-        first = self.steps[0]
-        if self.mode != BATCHED or not first.summed_axes:
+        Steps before the sum may map each position alike (`_per_position`: a per-channel
+        scale, MobileNetV3's hardswish's `/ 6` on the pool's input, a 1x1 conv): the
+        weight is then the rest's matrix times their channel map. None also when that
+        weight exceeds `MAX_MATRIX_ELEMENTS`; whether the dense matrix fits is
+        `Contraction.dense_fits`' question."""
+        index = next((i for i, step in enumerate(self.steps) if step.summed_axes), None)
+        if self.mode != BATCHED or index is None:
             return None
+        lead, first = self.steps[:index], self.steps[index]
         in_sample, out_sample = self.sample_shapes()
         summed_sample = static_shape(first.result.type)
         assert summed_sample is not None
         kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
         kept_shape = tuple(in_sample[a] for a in kept)
-        tail = Chain(self.steps[1:], self.mode)
-        if prod(in_sample) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
+        if lead and not (len(in_sample) == 3 and kept == (0,) and all(_per_position(s) for s in lead)):
             return None
+        tail = Chain(self.steps[index + 1:], self.mode)
+        if prod(kept_shape) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
+            return None  # the weight itself (the Linear's) past the cap
         matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
+        if lead:
+            matrix = matrix @ _channel_map(Chain(lead, self.mode), in_sample)
         zero = np.zeros((1, *in_sample), dtype=np.float64)
         bias = self.apply(zero).reshape(-1)  # the sum's init pushed through the tail
         weight = matrix.reshape(*out_sample, *kept_shape)
@@ -201,6 +214,24 @@ class Chain:
         return PaddedConv(pad, composed, depthwise and depthwise_filter(composed.weight) is not None)
 
 
+def _per_position(step: Step) -> bool:
+    """The step maps every H, W position of an NCHW sample by the same linear map of its
+    channels (a 1x1 stride-1 conv, or an elementwise step read as one, whose constant
+    may vary: it only moves the bias), so it commutes with a sum over positions."""
+    conv = step.conv
+    return conv is not None and conv.weight.shape[2:] == (1, 1) and conv.strides == (1, 1)
+
+
+def _channel_map(lead: Chain, in_sample: tuple[int, ...]) -> np.ndarray:
+    """[C_out, C_in]: the linear part of the per-position steps `lead` (`_per_position`),
+    read at position (0, 0) from each channel's unit vector there."""
+    channels = in_sample[0]
+    probes = np.zeros((channels + 1, *in_sample), dtype=np.float64)
+    probes[np.arange(1, channels + 1), np.arange(channels), 0, 0] = 1.0  # probe 0 is zero
+    out = lead.apply(probes)[:, :, 0, 0]
+    return (out[1:] - out[0]).T
+
+
 def _padded_hw(shape: tuple[int, ...], pad: SpatialPad) -> tuple[int, int]:
     return shape[2] + sum(pad[0]), shape[3] + sum(pad[1])
 
@@ -242,6 +273,11 @@ class Contraction:
     def stored_elements(self) -> int:
         """Elements of the dense matrix `emit_contraction` writes."""
         return self.bias.size * prod(self.in_sample)
+
+    def dense_fits(self) -> bool:
+        """Whether the dense matrix is within `MAX_MATRIX_ELEMENTS` (else the
+        contraction can only be written as `emit_contraction_generic`)."""
+        return self.stored_elements() <= MAX_MATRIX_ELEMENTS
 
     def dense_matrix(self) -> np.ndarray:
         """[D_out, D_in]: `weight` repeated over the summed input axes."""
@@ -361,3 +397,76 @@ def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
         strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )
     return [*pad_ops, weight, *init_ops, op]
+
+
+def widens_or_keeps(chain: Chain) -> bool:
+    """The chain's input is a float no wider than its output (f32 -> f32, f16 -> f16,
+    torch-mlir's f16 -> f32): the generic's body can widen its factors to the output's
+    type with `arith.extf`; a narrowing chain gets no generic."""
+    in_element = cast(TensorType, chain.input.type).get_element_type()
+    out_element = cast(TensorType, chain.output.type).get_element_type()
+    return (
+        isinstance(in_element, AnyFloat) and isinstance(out_element, AnyFloat)
+        and in_element.bitwidth <= out_element.bitwidth
+    )
+
+
+def emit_contraction_generic(chain: Chain, contraction: Contraction) -> list[Operation]:
+    """ONE `linalg.generic` contraction: loops (batch, output sample axes, input sample
+    axes), the input sample axes reductions; the input read by (batch, input axes), the
+    weight by (output axes, kept input axes) -- a broadcast over the summed axes, so the
+    stored weight is the Linear's with the pool's 1/(H*W) folded in, not H*W copies:
+
+        %y = linalg.generic {(b, o, c, h, w) -> (b, c, h, w), -> (o, c), -> (b, o);
+                             parallel x2, reduction x3}
+               ins(%x, %w : tensor<1x1280x2x2xf32>, tensor<1000x1280xf32>) outs(%bias)
+          ^bb0(%a: f32, %k: f32, %acc: f32):
+            %p = arith.mulf %a, %k ; %s = arith.addf %acc, %p ; linalg.yield %s
+
+    torch-mlir's mixed f16 form (an f16 input, or an f32 one widened from f16 by an
+    `extf`, and an f32 output) reads the f16 input, keeps the weight in f16 and widens
+    both factors (`arith.extf`) before the f32 multiply, as `linalg.matmul` does for
+    mixed operands; the weight is composed in float64 and rounded once. Why not always
+    this form: IREE's CUDA back end fails on three reduction loops in one dispatch
+    ("failed to distribute"), so `FuseLinearChain` uses it only where the dense matrix
+    (`emit_contraction`) would pass the cap."""
+    # torch-mlir's f16 form reaches the chain widened (`WidenRunBeforeExtf` moves the
+    # Linear's extf up to the pool's input): read the f16 value and store the weight in
+    # f16, as the model does, so that the generic's constants are the Linear's bytes.
+    source = extf_source(chain.input) or chain.input
+    in_type, out_type = source.type, chain.output.type
+    assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType) and widens_or_keeps(chain)
+    element = out_type.get_element_type()
+    in_element = in_type.get_element_type()
+    weight_element = in_element if source is not chain.input else storage_element(chain)
+    out_rank = len(out_type.get_shape())  # batch + output sample axes
+    in_rank = len(contraction.in_sample)
+    dims = [AffineExpr.dimension(i) for i in range(out_rank + in_rank)]
+    x_map = AffineMap(len(dims), 0, (dims[0], *dims[out_rank:]))
+    w_map = AffineMap(len(dims), 0, (*dims[1:out_rank], *(dims[out_rank + a] for a in contraction.kept_axes)))
+    out_map = AffineMap(len(dims), 0, tuple(dims[:out_rank]))
+    weight_type = TensorType(weight_element, list(contraction.weight.shape))
+    weight = dense_constant(contraction.weight.astype(element_dtype(weight_type)), weight_type)
+    batch = out_type.get_shape()[0]
+    full_bias = np.broadcast_to(contraction.bias, (batch, *contraction.bias.shape))
+    init_ops, init = build_init(full_bias.astype(element_dtype(out_type)), out_type)
+    block = Block(arg_types=[in_element, weight_element, element])
+    x_arg, w_arg, acc = block.args
+    factors: list[SSAValue] = []
+    for arg in (x_arg, w_arg):
+        if arg.type != element:
+            widen = arith.ExtFOp(arg, element)
+            block.add_op(widen)
+            factors.append(widen.result)
+        else:
+            factors.append(arg)
+    product = arith.MulfOp(factors[0], factors[1])
+    total = arith.AddfOp(acc, product.result)
+    block.add_ops([product, total, YieldOp(total.result)])
+    generic = GenericOp(
+        [source, weight.result], [init], Region(block),
+        [AffineMapAttr(m) for m in (x_map, w_map, out_map)],
+        iterator_attrs(["parallel"] * out_rank + ["reduction"] * in_rank),
+        [out_type],
+    )
+    return [weight, *init_ops, generic]

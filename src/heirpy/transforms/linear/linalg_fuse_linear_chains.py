@@ -49,7 +49,13 @@ which is also the number of plaintext-ciphertext products the op needs):
     Linear's (divided by H*W) instead of a H*W times larger matrix; cost = D_out * D_in
     MACs, like the matrix, and the Linear's weights. It is written as the dense matrix
     (flatten + one `linalg.matmul`, `emit_contraction`), the form IREE's CPU and GPU
-    back ends and HEIR all compile.
+    back ends and HEIR all compile, while that matrix fits 2^22 entries; past it (a
+    2x2 pool into a 1280 -> 1000 Linear: 5120 x 1000) as ONE contraction
+    `linalg.generic` reading the Linear's weight (with the 1/(H*W) folded in) through
+    a map that ignores the summed axes (`chains.emit_contraction_generic`), so the
+    constants do not grow. Option `contraction-form=auto|matmul|generic` (default
+    auto: that rule; matmul: never the generic, such a chain stays unfused; generic:
+    always the generic).
   The cheapest one wins (MACs, then weight elements); ties go to the conv (a much
   smaller constant). E.g. conv3x3 →
   avgpool2 → conv3x3 → avgpool2 on 3x16x16 (8 output channels) without padding is one
@@ -80,7 +86,7 @@ Not fused (guards): any nonlinearity between (x*x, relu, sigmoid, max-pool: none
 step), an intermediate with another user (duplicating the chain would not be free:
 it is ciphertext work), dynamic shapes, function-argument weights, inits that differ
 across the batch, matmuls whose activation is the right operand, and chains whose
-matrix would exceed 2^22 entries.
+matrix would exceed 2^22 entries (unless they are a contraction: then the generic).
 """
 
 from __future__ import annotations
@@ -106,7 +112,7 @@ from xdsl.rewriter import InsertPoint
 from heirpy.analysis.orion_packing import conv_diagonals
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
+from heirpy.ir.diagnostics import HeirpyError, location_prefix
 from heirpy.ir.dialects.linalg import (
     MatmulOp,
     MatvecOp,
@@ -123,8 +129,10 @@ from heirpy.transforms.linear.chains import (
     Contraction,
     PaddedConv,
     chain_ending_at,
+    emit_contraction_generic,
     emit_conv,
     storage_element,
+    widens_or_keeps,
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
@@ -167,6 +175,13 @@ from heirpy.transforms.linear.slot_budget import SlotBudget, carried_vectors
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 STEP_MEMO_SIZE = 64
+
+CONTRACTION_FORMS = ("auto", "matmul", "generic")
+"""How a contraction is written (`contraction-form`): `matmul`, the dense matrix
+(`emit_contraction`; a chain whose matrix passes `MAX_MATRIX_ELEMENTS` is not fused);
+`generic`, one contraction generic reading the Linear's weight through a broadcast
+(`emit_contraction_generic`); `auto` (default), the matmul where the matrix fits the
+cap and the generic past it."""
 
 
 # ------------------------------------------------------------------------- rewriting
@@ -260,7 +275,10 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         slot_budget: int | None = None,
         rule: CostRule | None = None,
         pass_name: str = "linalg-fuse-linear-chains",
+        contraction_form: str = "auto",
     ):
+        assert contraction_form in CONTRACTION_FORMS
+        self.contraction_form = contraction_form
         self.reader = ConstantFolder() if reader is None else reader
         self.pass_name = pass_name  # the remark's
         self.slot_budget = slot_budget
@@ -325,10 +343,24 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             if head is not None:
                 self._fuse(head, rewriter)
 
+    def _as_generic(self, chain: Chain, contraction: Contraction | None) -> bool | None:
+        """How `contraction` would be written: True as `emit_contraction_generic`, False
+        as the dense matmul, None when neither is allowed (`contraction_form`, the cap,
+        a narrowing chain that the generic's body cannot write)."""
+        if contraction is None:
+            return None
+        generic_ok = widens_or_keeps(chain) and self.contraction_form != "matmul"
+        if generic_ok and (self.contraction_form == "generic" or not contraction.dense_fits()):
+            return True
+        return False if contraction.dense_fits() else None
+
     def _fuse(self, chain: Chain, rewriter: PatternRewriter) -> bool:
         """Replace `chain` by one linear op if a form is allowed (see the class doc)."""
         conv = chain.as_conv()
         contraction = chain.as_contraction()
+        as_generic = self._as_generic(chain, contraction)
+        if as_generic is None:
+            contraction = None
         wide = chain.with_prefix()  # the matrix form absorbs leading pads/reshapes
         sample_in, sample_out = wide.sample_shapes()
         d_in, d_out = prod(sample_in), prod(sample_out)
@@ -344,7 +376,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         weights_before, macs_before = chain.cost_before()
         cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs,
                           constants_before=chain.constants_before(),
-                          constants_after=stored_constants(form, conv, contraction, d_out))
+                          constants_after=stored_constants(form, conv, contraction, d_out, bool(as_generic)))
         if self.rule.counts_diagonals:
             before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
             cost = replace(cost, diagonals_before=before, diagonals_after=after)
@@ -359,7 +391,12 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             new_ops = emit_conv(chain, conv)
         elif form.kind == "contraction":
             assert contraction is not None
-            new_ops = emit_contraction(chain, contraction)
+            if as_generic:
+                new_ops = emit_contraction_generic(chain, contraction)
+                # f16: a later fold into this weight starts from float64 and rounds once
+                self.reader.remember_unrounded(new_ops[0].results[0], contraction.weight)
+            else:
+                new_ops = emit_contraction(chain, contraction)
         else:
             matrix, bias = affine_matrix(wide.apply, sample_in)
             new_ops = emit_matrix(wide, matrix, bias)
@@ -375,16 +412,26 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         return True
 
 
-def stored_constants(form: Form, padded: PaddedConv | None, contraction: Contraction | None, d_out: int) -> int:
+def check_contraction_form(form: str, pass_name: str) -> None:
+    """The `contraction-form` option: one of `CONTRACTION_FORMS`."""
+    if form not in CONTRACTION_FORMS:
+        raise HeirpyError(
+            f"error: {pass_name}{{contraction-form={form}}}: expected one of {', '.join(CONTRACTION_FORMS)}"
+        )
+
+
+def stored_constants(
+    form: Form, padded: PaddedConv | None, contraction: Contraction | None, d_out: int, generic: bool = False
+) -> int:
     """Constant elements the op of `form` is emitted with: its weight as written (a
-    contraction's dense matrix) and its init (a conv's as `build_init` stores it; a
-    matrix's bias, one per output)."""
+    contraction's dense matrix, or its own weight when written as a generic) and its
+    init (a conv's as `build_init` stores it; a matrix's bias, one per output)."""
     if form.kind == "conv":
         assert padded is not None
         return form.weights + init_elements(padded.conv.const)
     if form.kind == "contraction":
         assert contraction is not None
-        return contraction.stored_elements() + d_out
+        return (contraction.weight.size if generic else contraction.stored_elements()) + d_out
     return form.weights + d_out
 
 
@@ -427,11 +474,12 @@ def populate_linalg_fuse_linear_chains_patterns(
     slot_budget: int | None = DEFAULT_SLOT_COUNT,
     rule: CostRule | None = None,
     pass_name: str = "linalg-fuse-linear-chains",
+    contraction_form: str = "auto",
 ) -> list[PatternSet]:
     """The chain-fusion patterns, also run by `linalg-fuse-ops` (`ctx` holds the
     module's `dense_resource` blobs; without it the context heirpy remembers is used;
     `rule` is the cost rule, `CostRule()` by default; `pass_name` names the pass in
-    remarks)."""
+    remarks; `contraction_form` one of `CONTRACTION_FORMS`)."""
     # `FuseChainThroughAdd` runs after every chain is fused (a branch is then one op), in a
     # set of its own (`FuseLinearChain`'s step memo assumes no other pattern rewrites in
     # its sweep).
@@ -440,7 +488,7 @@ def populate_linalg_fuse_linear_chains_patterns(
     through_add = FuseChainThroughAdd(reader, rule, pass_name)
     return [
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
-        PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name)),
+        PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
         PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
         *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
     ]
@@ -473,7 +521,8 @@ class LinalgFuseLinearChainsPass(ModulePass):
     `constant-budget=X` (0, off, here: each chain is judged alone; `linalg-fuse-ops`, the
     main pipeline, sets 1.5: the module's constants may grow at most X per level the
     growing chains buy, compounded, else those chains are all refused, with a remark
-    either way: `constant_budget.py`).
+    either way: `constant_budget.py`), `contraction-form=auto|matmul|generic` (how a
+    global pool + Linear is written, see the module doc; default auto).
     """
 
     name = "linalg-fuse-linear-chains"
@@ -486,17 +535,20 @@ class LinalgFuseLinearChainsPass(ModulePass):
     max_constant_growth: int | float = 0
     constant_budget: int | float = 0
     free_constant_bytes: int = DEFAULT_FREE_CONSTANT_BYTES
+    contraction_form: str = "auto"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rule = cost_rule(
             self.policy, self.max_weight_growth, self.max_mac_growth, self.name,
             self.max_diagonal_growth, self.orion_slots, self.max_constant_growth,
         )
+        check_contraction_form(self.contraction_form, self.name)
         check_constant_budget(self.constant_budget, self.name)
         check_free_constant_bytes(self.free_constant_bytes, self.name)
         budget = self.slot_budget or None
 
         def run(module: ModuleOp, chosen: CostRule) -> None:
-            apply_pattern_sets(module, populate_linalg_fuse_linear_chains_patterns(ctx, budget, chosen))
+            apply_pattern_sets(module, populate_linalg_fuse_linear_chains_patterns(
+                ctx, budget, chosen, contraction_form=self.contraction_form))
 
         fuse_within_budget(op, run, rule, float(self.constant_budget), self.name, self.free_constant_bytes)
