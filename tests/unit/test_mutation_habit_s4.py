@@ -1,0 +1,112 @@
+"""Behaviours that mutation runs of the fourth session (habit runs with seeds 5, 17, 23
+and the open survivors of the fresh sample of 2026-12-07) found untested: each test
+fails on the surviving mutant named in its docstring (docs/testing.md, "Habit runs of
+the fourth session")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer
+
+from heirpy.ir.constants import attribute_array
+from heirpy.ir.diagnostics import UsageError
+from heirpy.ir.lexer import FastMLIRLexer
+from heirpy.tools.heirpy_heir import heir_main
+from heirpy.tools.heirpy_opt import HeirpyOptMain, main
+
+GOOD = """func.func @f(%x: f32) -> f32 {
+  %0 = arith.mulf %x, %x : f32
+  return %0 : f32
+}
+"""
+
+
+def test_the_mlir_target_streams_without_building_the_whole_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """heirpy_opt.write_resulting_program: the `mlir` target (also when named with
+    options) prints straight to the output, never through xdsl-opt's
+    `output_resulting_program`, which holds a network's whole text (tens of MB of
+    weights) as one string. The mutant compared the target's name with "MLIR" and so
+    always took xdsl-opt's way."""
+
+    def whole_text(self: HeirpyOptMain, module: object) -> str:
+        raise AssertionError("the mlir target built its whole text")
+
+    monkeypatch.setattr(HeirpyOptMain, "output_resulting_program", whole_text)
+    path = tmp_path / "in.mlir"
+    path.write_text(GOOD)
+    assert main([str(path), "-t", "mlir"]) == 0
+    assert capsys.readouterr().out.startswith("module {\n  func.func @f(%x: f32) -> f32 {\n")
+    # Any other target is xdsl-opt's, through output_resulting_program.
+    assert main([str(path), "-t", "wat"]) == 1
+    assert "the mlir target built its whole text" in capsys.readouterr().err
+
+
+def test_the_help_names_the_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    """heirpy_opt.HeirpyOptMain.__init__: the description `--help` prints (the mutant
+    upper-cased it)."""
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    assert "\nheirpy: MLIR linalg fusion passes on xDSL\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("budget", ["1", "2"])
+def test_a_level_budget_of_one_is_accepted(tmp_path: Path, budget: str) -> None:
+    """heirpy_heir.heir_main refuses `--level-budget` below 1, at 1 goes on (here to the
+    missing heir-opt); the mutant refused 1 as well."""
+    path = tmp_path / "in.mlir"
+    path.write_text(GOOD)
+    missing = str(tmp_path / "no-heir-opt")
+    with pytest.raises(UsageError, match="--heir-opt .* is not an executable"):
+        heir_main([str(path), "--level-budget", budget, "--heir-opt", missing])
+
+
+@pytest.mark.parametrize("budget", ["0", "-1"])
+def test_a_level_budget_below_one_is_refused(tmp_path: Path, budget: str) -> None:
+    path = tmp_path / "in.mlir"
+    path.write_text(GOOD)
+    with pytest.raises(UsageError, match="--level-budget must be at least 1"):
+        heir_main([str(path), "--level-budget", budget, "--heir-opt", str(tmp_path / "no-heir-opt")])
+
+
+def test_the_fast_lexer_matches_common_tokens_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ir/lexer.FastMLIRLexer.lex: names, punctuation, keywords and types are matched by
+    its one pattern; xDSL's lexer is asked only for what the pattern leaves (here the
+    string literal and the end). The tokens are the same either way (test_lexer.py), so
+    only this notices a fast path never taken (the mutant lost the text it matches)."""
+    text = '%0 = arith.mulf %x, %x : f32 {name = "a"}\n'
+    calls: list[int] = []
+    slow_lex = MLIRLexer.lex
+
+    def counted(self: MLIRLexer) -> object:
+        calls.append(self.pos)
+        return slow_lex(self)
+
+    monkeypatch.setattr(MLIRLexer, "lex", counted)
+    lexer = FastMLIRLexer(Input(text, "in.mlir"))
+    tokens = []
+    while (token := lexer.lex()).kind.name != "EOF":
+        tokens.append(token.text)
+    assert tokens == ["%0", "=", "arith.mulf", "%x", ",", "%x", ":", "f32", "{", "name", "=", '"a"', "}"]
+    assert [text[pos:].lstrip()[:1] for pos in calls] == ['"', ""]
+
+
+@pytest.mark.parametrize(("values", "size"), [([1.0, 2.0, 3.0], 4), ([1.0, 2.0, 3.0, 4.0, 5.0], 4)])
+def test_a_dense_literal_of_another_size_than_its_type_reads_as_unknown(values: list[float], size: int) -> None:
+    """ir/constants.attribute_array: elements that do not fill the type (the verifier
+    rejects such an arith.constant, but `--disable-verify` and the passes' own reads do
+    not) are unknown, not an internal error; one element is a splat. The mutant reshaped
+    them anyway (a ValueError)."""
+    attr = DenseIntOrFPElementsAttr.from_list(TensorType(f32, [len(values)]), values)
+    assert attribute_array(attr, TensorType(f32, [size]), {}) is None
+    fitting = attribute_array(attr, TensorType(f32, [len(values)]), {})
+    assert fitting is not None and fitting.tolist() == values
+    splat = attribute_array(DenseIntOrFPElementsAttr.from_list(TensorType(f32, [1]), [2.0]), TensorType(f32, [size]), {})
+    assert splat is not None and splat.tolist() == [2.0] * size
+
