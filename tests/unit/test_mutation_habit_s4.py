@@ -7,16 +7,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer
 
+from heirpy.api import parse, print_module, run_pipeline
 from heirpy.ir.constants import attribute_array
 from heirpy.ir.diagnostics import UsageError
 from heirpy.ir.lexer import FastMLIRLexer
 from heirpy.tools.heirpy_heir import heir_main
 from heirpy.tools.heirpy_opt import HeirpyOptMain, main
+from heirpy.transforms.linear.linalg_fuse_linear_ops import uniform_factor
+from heirpy.transforms.linear.linear_match import ElementwiseAffine
+from heirpy.transforms.pointwise.pointwise_maps import layout_chain
 
 GOOD = """func.func @f(%x: f32) -> f32 {
   %0 = arith.mulf %x, %x : f32
@@ -110,3 +116,60 @@ def test_a_dense_literal_of_another_size_than_its_type_reads_as_unknown(values: 
     splat = attribute_array(DenseIntOrFPElementsAttr.from_list(TensorType(f32, [1]), [2.0]), TensorType(f32, [size]), {})
     assert splat is not None and splat.tolist() == [2.0] * size
 
+
+
+# ----------------------------------------------------------- transforms (seed 17)
+
+
+def _div_by(constant: np.ndarray) -> ElementwiseAffine:
+    module = parse(
+        "func.func @f(%x: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = arith.divf %x, %c : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n"
+    )
+    div = next(op for op in module.walk() if isinstance(op, arith.DivfOp))
+    return ElementwiseAffine(div, "div", div.lhs, True, constant, div.result)
+
+
+@pytest.mark.parametrize("size", [1, 2, 4])
+def test_a_uniform_division_by_one_or_more_equal_numbers_is_its_reciprocal(size: int) -> None:
+    """linalg_fuse_linear_ops.uniform_factor: `y / c` with c one number repeated, also
+    once (a one-element or 0-d constant), scales by 1/c; the mutant read c's second
+    element (an IndexError for one element)."""
+    assert uniform_factor(_div_by(np.full(size, 4.0))) == 0.25
+    assert uniform_factor(_div_by(np.zeros(size))) is None  # a division by zero is no scale
+    assert uniform_factor(_div_by(np.array([4.0, 2.0]))) is None  # nor one by varying numbers
+
+
+MEMREF_MATMUL = """func.func @f(%a: memref<2x3xf32>, %c: memref<2x4xf32>) {
+  %w = memref.alloc() : memref<3x4xf32>
+  linalg.matmul ins(%a, %w : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  return
+}
+"""
+
+
+def test_a_matmul_on_memrefs_is_left_alone() -> None:
+    """linear_match.may_be_linear_op: only a linear op with 3 operands and 1 result
+    (on tensors) can be a weighted view; a matmul on memrefs has no result. The mutant
+    let every linear op through, and the pass failed ("tuple index out of range")."""
+    module = parse(MEMREF_MATMUL)
+    before = print_module(module)
+    run_pipeline(module, "linalg-fuse-linear-ops")
+    assert print_module(module) == before
+
+
+def test_a_layout_chain_lists_its_ops_from_the_source() -> None:
+    """pointwise_maps.layout_chain: the layout ops between a value and its source, in
+    the order they run (the transpose absorption walks them from the source, each the
+    single user of the one before); the mutant put the second one first."""
+    module = parse(
+        "func.func @f(%x: tensor<2x6xf32>) -> tensor<12xf32> {\n"
+        "  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [2, 2, 3] : tensor<2x6xf32> into tensor<2x2x3xf32>\n"
+        "  %t = tensor.collapse_shape %e [[0, 1], [2]] : tensor<2x2x3xf32> into tensor<4x3xf32>\n"
+        "  %c = tensor.collapse_shape %t [[0, 1]] : tensor<4x3xf32> into tensor<12xf32>\n"
+        "  return %c : tensor<12xf32>\n}\n"
+    )
+    ops = [op for op in module.walk() if isinstance(op, (tensor.ExpandShapeOp, tensor.CollapseShapeOp))]
+    func_arg = next(op for op in module.walk() if isinstance(op, func.FuncOp)).args[0]
+    source, steps, chain = layout_chain(ops[-1].results[0])
+    assert source is func_arg and chain == ops and len(steps) == 3
