@@ -173,3 +173,34 @@ def test_a_layout_chain_lists_its_ops_from_the_source() -> None:
     func_arg = next(op for op in module.walk() if isinstance(op, func.FuncOp)).args[0]
     source, steps, chain = layout_chain(ops[-1].results[0])
     assert source is func_arg and chain == ops and len(steps) == 3
+
+
+GROUPED_CONV_ON_EMPTY = """func.func @f(%x: tensor<1x4x5x5xf32>) -> tensor<1x4x3x3xf32> {
+  %w = arith.constant dense<0.5> : tensor<2x2x2x3x3xf32>
+  %k = arith.constant dense<[[[0.625]], [[0.625]], [[-0.875]], [[-0.25]]]> : tensor<4x1x1xf32>
+  %xg = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 5, 5] : tensor<1x4x5x5xf32> into tensor<1x2x2x5x5xf32>
+  %z = tensor.empty() : tensor<1x2x2x3x3xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %w : tensor<1x2x2x5x5xf32>, tensor<2x2x2x3x3xf32>) outs(%z : tensor<1x2x2x3x3xf32>) -> tensor<1x2x2x3x3xf32>
+  %o = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x2x2x3x3xf32> into tensor<1x4x3x3xf32>
+  %e = tensor.empty() : tensor<1x4x3x3xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o, %k : tensor<1x4x3x3xf32>, tensor<4x1x1xf32>) outs(%e : tensor<1x4x3x3xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %v = arith.mulf %in, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<1x4x3x3xf32>
+  return %m : tensor<1x4x3x3xf32>
+}
+"""
+
+
+def test_a_scale_after_a_grouped_conv_on_an_empty_init_goes_into_its_weights() -> None:
+    """grouped_conv.FuseElementwiseIntoGroupedConv: a per-channel scale after a grouped
+    conv whose init is `tensor.empty` scales the weights and keeps the init (a scaled
+    undefined init is still undefined: no init ops); the mutant made those ops None and
+    the pass failed."""
+    module = parse(GROUPED_CONV_ON_EMPTY)
+    run_pipeline(module, "linalg-fuse-linear-ops")
+    text = print_module(module)
+    assert "arith.mulf" not in text and "linalg.generic" not in text
+    assert "outs(%z : tensor<1x2x2x3x3xf32>)" in text and "dense<0.5>" not in text
+    assert "3.125000e-01" in text and "-4.375000e-01" in text and "-1.250000e-01" in text
