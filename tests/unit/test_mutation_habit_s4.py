@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32
+from xdsl.ir.affine import AffineMap
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -19,6 +20,7 @@ from heirpy.api import parse, print_module, run_pipeline
 from heirpy.ir.constants import attribute_array
 from heirpy.ir.diagnostics import UsageError
 from heirpy.ir.lexer import FastMLIRLexer
+from heirpy.ir.utils import axis_loops
 from heirpy.tools.heirpy_heir import heir_main
 from heirpy.tools.heirpy_opt import HeirpyOptMain, main
 from heirpy.tools.report_format import fit_table
@@ -241,3 +243,13 @@ def test_an_unknown_target_is_named_with_the_targets(tmp_path: Path, capsys: pyt
     err = capsys.readouterr().err
     assert err.startswith("error: unknown target 'nope' (-t): heirpy-opt's targets are ")
     assert "mlir" in err and "never-read" not in err
+
+
+def test_an_axis_read_as_a_number_puts_its_widest_stride_first_whatever_the_loop_order() -> None:
+    """ir/utils.axis_loops orders a result's loops by stride (major first), not by loop
+    index: `d0 + d1 * 4` with d0 of size 4 is the number (d1, d0); the mutant sorted by
+    index and found no number."""
+    transposed = AffineMap.from_callable(lambda d0, d1: (d0 + d1 * 4,))
+    assert axis_loops(transposed, [4, 3]) == [(1, 0)]
+    assert axis_loops(AffineMap.from_callable(lambda d0, d1: (d0 * 3 + d1,)), [4, 3]) == [(0, 1)]
+    assert axis_loops(transposed, [5, 3]) is None  # d1's stride 4 is not d0's size
