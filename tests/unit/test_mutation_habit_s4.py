@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, FloatAttr, TensorType, f32
 from xdsl.ir.affine import AffineMap
 from xdsl.utils.lexer import Input
 from xdsl.utils.mlir_lexer import MLIRLexer
@@ -253,3 +253,12 @@ def test_an_axis_read_as_a_number_puts_its_widest_stride_first_whatever_the_loop
     assert axis_loops(transposed, [4, 3]) == [(1, 0)]
     assert axis_loops(AffineMap.from_callable(lambda d0, d1: (d0 * 3 + d1,)), [4, 3]) == [(0, 1)]
     assert axis_loops(transposed, [5, 3]) is None  # d1's stride 4 is not d0's size
+
+
+def test_a_constant_with_no_elements_reads_as_an_empty_array() -> None:
+    """ir/constants.attribute_array refuses only dynamic sizes (-1); a size of 0 is an
+    empty array of that shape, at the limit beside 1 (the mutant refused 0 too)."""
+    for rows in (0, 1):
+        array = attribute_array(FloatAttr(1.5, f32), TensorType(f32, [rows, 4]), {})
+        assert array is not None and array.shape == (rows, 4) and np.all(array == 1.5)
+    assert attribute_array(FloatAttr(1.5, f32), TensorType(f32, [DYNAMIC_INDEX, 4]), {}) is None
