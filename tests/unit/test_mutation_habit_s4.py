@@ -262,3 +262,15 @@ def test_a_constant_with_no_elements_reads_as_an_empty_array() -> None:
         array = attribute_array(FloatAttr(1.5, f32), TensorType(f32, [rows, 4]), {})
         assert array is not None and array.shape == (rows, 4) and np.all(array == 1.5)
     assert attribute_array(FloatAttr(1.5, f32), TensorType(f32, [DYNAMIC_INDEX, 4]), {}) is None
+
+
+def test_an_unregistered_op_prints_in_generic_form_with_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ir/printer.MLIRPrinter._print_op prints an unregistered op under its own name,
+    without the attribute that carries it (the mutant deleted another key: a KeyError)."""
+    path = tmp_path / "in.mlir"
+    path.write_text('func.func @f(%x: f32) -> f32 {\n  %0 = "foo.bar"(%x) {k = 1 : i64} : (f32) -> f32\n  return %0 : f32\n}\n')
+    assert main([str(path), "--allow-unregistered-dialect"]) == 0
+    out = capsys.readouterr().out
+    assert '%0 = "foo.bar"(%x) {k = 1 : i64} : (f32) -> f32' in out and "op_name__" not in out
