@@ -214,3 +214,17 @@ TWO_RESULT_ROOT = """func.func @f(%a: tensor<4x8xf32>) -> tensor<4xf32> {
 def test_a_root_with_two_results_is_refused() -> None:
     assert error_of(TWO_RESULT_ROOT) == (
         "k.mlir:2:8: error: 'tensor_ext.kernel' op expects the root 'linalg.generic' to have one result")
+
+
+def test_a_store_whose_result_is_not_yielded_and_a_filter_of_other_channels_are_named() -> None:
+    """Two messages no test read (survivors of the seed-23 habit mutation run: one
+    made None, one read the filter's shape under a wrong key, a KeyError)."""
+    not_yielded = STORE.replace("AFTER", "").replace("tensor_ext.yield %r", "tensor_ext.yield %other")
+    assert error_of(not_yielded) == (
+        "k.mlir:2:8: error: 'tensor_ext.kernel' op expects 'tensor_ext.yield' to yield the store's result"
+    )
+    channels = CONV_POOL.replace("RESULT", "tensor<1x4x7x7xf32>").replace("tensor<4x3x3x3xf32>", "tensor<4x2x3x3xf32>")
+    assert error_of(channels) == (
+        "k.mlir:2:8: error: 'tensor_ext.fused_conv_pool' op expects operand 'filter' to have 3 input channels "
+        "(shape 4x3x3x3), got 4x2x3x3"
+    )
