@@ -32,16 +32,18 @@ result by the roundings only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 import numpy as np
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.constants import NO_BLOBS, constant_array, dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
+    BroadcastOp,
     Conv2DNchwFchwOp,
     DepthwiseConv2DNchwChwOp,
     GenericOp,
@@ -250,9 +252,39 @@ def fold_forward(view: LinearOpView, init: np.ndarray, affine: ChannelAffine) ->
     return new_weight, init.astype(np.float64) + per_output.reshape(shape)
 
 
+def _constants_of(op: Operation, activation: SSAValue) -> list[SSAValue]:
+    """The operands of the elementwise step `op` other than its activation, with the
+    values its generic body captures from outside (a scalar divisor)."""
+    values = [v for v in op.operands if v is not activation]
+    if isinstance(op, GenericOp):
+        values = [v for v in op.inputs if v is not activation]
+        inner = {r for o in op.body.walk() for r in o.results} | set(op.body.block.args)
+        values += [v for o in op.body.walk() for v in o.operands if v not in inner]
+    return values
+
+
+def _one_number(value: SSAValue) -> bool:
+    """Is the constant `value` written as one number (a scalar, a one-element tensor, a
+    splat literal, through broadcasts, reshapes and casts)? The depth model reads such a
+    scale as free, and a global pool's divide is one; a per-channel parameter vector (a
+    LayerNorm's weight, ones before training) is not, whatever its values."""
+    if not isinstance(value.type, ShapedType):
+        return True
+    shape = static_shape(value.type)
+    if shape is not None and prod(shape) == 1:
+        return True
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.operands and (
+        isinstance(owner, (BroadcastOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp)) or _is_cast(owner)
+    ):
+        return _one_number(owner.operands[0])
+    array = constant_array(value, NO_BLOBS)
+    return array is not None and array.size > 0 and bool(np.all(array == array.flat[0]))
+
+
 class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
-    """Fold `x * g + b` (g, b constants varying along one channel axis) into the linear
-    op that reads it, through layout ops (LayerNorm's gamma and beta into the next Linear).
+    """Fold `x * g + b` (g, b constant vectors along one channel axis) into the linear op
+    that reads it, through layout ops (LayerNorm's gamma and beta into the next Linear).
 
         %n = linalg.generic ins(%xc, %rstd : tensor<1x4x4x8xf32>, tensor<1x4x4x1xf32>) { mulf }
         %s = linalg.generic ins(%n, %gamma : tensor<1x4x4x8xf32>, tensor<8xf32>) { mulf }   // (d3)
@@ -269,9 +301,10 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
     multiply (each step folds on its own).
 
     Legality (`follow_to_linear`, `channel_affine`): the step is an elementwise affine op
-    with a constant operand (`match_elementwise_affine`) varying along exactly one axis (a
-    uniform step is left to `linalg-fuse-linear-chains`, which weighs a global pool's
-    divide with the Linear after it, and the depth model charges it no level),
+    with a constant operand (`match_elementwise_affine`) varying along one axis at most,
+    and not written as one number (a scalar or splat step is left to
+    `linalg-fuse-linear-chains`, which weighs a global pool's divide with the Linear after
+    it, and the depth model charges it no level; a LayerNorm weight of ones is a vector),
     whose result has ONE user, and so has each layout op after it (a residual reading
     the LayerNorm's result too keeps it: the other user needs the scaled value); the
     path ends in a matmul / matvec / vecmat / conv_2d_nchw_fchw / depthwise conv reading
@@ -295,8 +328,10 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
         if composed is None:
             return
         affine = channel_affine(composed.scale, composed.shift)
-        if affine is None or affine.axis is None:
-            return  # a uniform step is the chains' (a pool's divide), and costs no level
+        if affine is None:
+            return
+        if affine.axis is None and any(_one_number(v) for v in _constants_of(step.op, step.operand)):
+            return  # a scalar / splat step is the chains' (a pool's divide), and costs no level
         path = follow_to_linear(step.result, affine.axis, self.reader)
         if path is None or (path.padded and np.any(affine.shift != 0)):
             return

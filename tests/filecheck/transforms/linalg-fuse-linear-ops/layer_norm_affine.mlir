@@ -373,3 +373,39 @@ func.func @uniform_scale(%n: tensor<1x2x3xf32>) -> tensor<2x2xf32> {
   %m = linalg.matmul ins(%flat, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%init : tensor<2x2xf32>) -> tensor<2x2xf32>
   return %m : tensor<2x2xf32>
 }
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#c3 = affine_map<(d0, d1, d2) -> (d2)>
+// A LayerNorm weight of ones (timm's initial gamma), stored as a per-channel vector
+// (`dense_resource`), is a parameter like any other: folded (the depth model, which does
+// not read blobs, charges it a level), unlike the splat above.
+// CHECK-LABEL: func.func @ones_gamma_vector
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [2.000000e+00, -1.000000e+00], [3.000000e+00, 1.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.matmul ins(%{{.*}}, %[[W]] :
+// MLIR-LABEL: func.func @ones_gamma_vector
+func.func @ones_gamma_vector(%n: tensor<1x2x3xf32>) -> tensor<2x2xf32> {
+  %g = arith.constant dense_resource<ones3> : tensor<3xf32>
+  %w = arith.constant dense<[[1.0, 0.0], [2.0, -1.0], [3.0, 1.0]]> : tensor<3x2xf32>
+  %e = tensor.empty() : tensor<1x2x3xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #c3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %g : tensor<1x2x3xf32>, tensor<3xf32>) outs(%e : tensor<1x2x3xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %0 = arith.mulf %in, %k : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2x3xf32>
+  %flat = tensor.collapse_shape %s [[0, 1], [2]] : tensor<1x2x3xf32> into tensor<2x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<2x2xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%init : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m : tensor<2x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      ones3: "0x040000000000803F0000803F0000803F"
+    }
+  }
+#-}
