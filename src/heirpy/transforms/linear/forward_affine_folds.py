@@ -12,7 +12,8 @@ fc1, attention's qkv projection, ConvNeXt's downsampling conv, the classifier) c
 nothing grows. Torch writes the LayerNorm over the last axis (NHWC for ConvNeXt, whose
 convs then read a `linalg.transpose` to NCHW; [tokens, C] behind a `collapse_shape` for
 the ViTs' matmuls), so the channel axis is followed through the layout ops between:
-transposes, reshapes that keep the channel dimension whole, f32 <-> f16 casts (torch-mlir's
+transposes, reshapes that keep the channel dimension whole, slices of other axes (ViT's
+class token before the head), f32 <-> f16 casts (torch-mlir's
 half form rounds the LayerNorm's f32 result to f16 before the transpose) and, for a scale
 only, a zero `tensor.pad` of other axes (0 * g = 0; a shift would not be zero there).
 
@@ -176,11 +177,21 @@ def _through(
         return None
     if isinstance(user, tensor.PadOp):
         return (axis, True) if _zero_pad_keeps(user, reader, axis) else None
+    if isinstance(user, tensor.ExtractSliceOp):  # ViT's class token before the head
+        return (axis, False) if _slice_keeps(user, source, result, axis) else None
     if axis is None:
         layout = isinstance(user, (TransposeOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp)) or _is_cast(user)
         return (None, False) if layout else None
     moved = _layout_axis(user, source, result, axis)
     return None if moved is None else (moved, False)
+
+
+def _slice_keeps(op: tensor.ExtractSliceOp, source: tuple[int, ...], result: tuple[int, ...], axis: int | None) -> bool:
+    """A static slice of the same rank that keeps all of `axis` (offset 0, stride 1)."""
+    if op.offsets or op.sizes or op.strides or len(result) != len(source):
+        return False
+    offsets, sizes, strides = (list(a.get_values()) for a in (op.static_offsets, op.static_sizes, op.static_strides))
+    return axis is None or (offsets[axis] == 0 and sizes[axis] == source[axis] and strides[axis] == 1)
 
 
 def _layout_axis(op: Operation, source: tuple[int, ...], result: tuple[int, ...], axis: int) -> int | None:

@@ -378,6 +378,73 @@ func.func @uniform_scale(%n: tensor<1x2x3xf32>) -> tensor<2x2xf32> {
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #c3 = affine_map<(d0, d1, d2) -> (d2)>
+// ViT's final LayerNorm, then the class token (a slice of the tokens, every channel),
+// then the head: folded through the slice.
+// CHECK-LABEL: func.func @class_token_head
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[\[}}2.000000e+00, 0.000000e+00], [1.000000e+00, -5.000000e-01], [-3.000000e+00, -1.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0] [1, 1, 3] [1, 1, 1]
+// CHECK:         %[[B:.*]] = arith.constant dense<[0.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %[[W]] :
+// MLIR-LABEL: func.func @class_token_head
+func.func @class_token_head(%n: tensor<1x2x3xf32>) -> tensor<1x2xf32> {
+  %g = arith.constant dense<[2.0, 0.5, -1.0]> : tensor<3xf32>
+  %b = arith.constant dense<[1.0, -2.0, 1.0]> : tensor<3xf32>
+  %w = arith.constant dense<[[1.0, 0.0], [2.0, -1.0], [3.0, 1.0]]> : tensor<3x2xf32>
+  %e = tensor.empty() : tensor<1x2x3xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #c3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %g : tensor<1x2x3xf32>, tensor<3xf32>) outs(%e : tensor<1x2x3xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %0 = arith.mulf %in, %k : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2x3xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #c3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %b : tensor<1x2x3xf32>, tensor<3xf32>) outs(%e : tensor<1x2x3xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %0 = arith.addf %in, %k : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2x3xf32>
+  %cls = tensor.extract_slice %t[0, 0, 0] [1, 1, 3] [1, 1, 1] : tensor<1x2x3xf32> to tensor<1x1x3xf32>
+  %flat = tensor.collapse_shape %cls [[0, 1], [2]] : tensor<1x1x3xf32> into tensor<1x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<1x2xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<1x3xf32>, tensor<3x2xf32>) outs(%init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  return %m : tensor<1x2xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#c3 = affine_map<(d0, d1, d2) -> (d2)>
+// Must not fire: the slice keeps 2 of the 3 channels (the Linear reads only those).
+// CHECK-LABEL: func.func @slice_cuts_channels
+// CHECK:         %[[G:.*]] = arith.constant dense<[2.000000e+00, 5.000000e-01, -1.000000e+00]>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[G]] :
+// CHECK:         tensor.extract_slice
+// CHECK:         linalg.matmul
+// MLIR-LABEL: func.func @slice_cuts_channels
+func.func @slice_cuts_channels(%n: tensor<1x2x3xf32>) -> tensor<2x2xf32> {
+  %g = arith.constant dense<[2.0, 0.5, -1.0]> : tensor<3xf32>
+  %w = arith.constant dense<[[1.0, 0.0], [2.0, -1.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<1x2x3xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #c3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %g : tensor<1x2x3xf32>, tensor<3xf32>) outs(%e : tensor<1x2x3xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %0 = arith.mulf %in, %k : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2x3xf32>
+  %part = tensor.extract_slice %s[0, 0, 0] [1, 2, 2] [1, 1, 1] : tensor<1x2x3xf32> to tensor<1x2x2xf32>
+  %flat = tensor.collapse_shape %part [[0, 1], [2]] : tensor<1x2x2xf32> into tensor<2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<2x2xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%init : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m : tensor<2x2xf32>
+}
+
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#c3 = affine_map<(d0, d1, d2) -> (d2)>
 // A LayerNorm weight of ones (timm's initial gamma), stored as a per-channel vector
 // (`dense_resource`), is a parameter like any other: folded (the depth model, which does
 // not read blobs, charges it a level), unlike the splat above.
