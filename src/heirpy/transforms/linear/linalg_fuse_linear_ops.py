@@ -97,6 +97,7 @@ from heirpy.transforms.linear.elementwise_folds import (
     match_runtime_elementwise,
     scale_follows,
 )
+from heirpy.transforms.linear.forward_affine_folds import FoldAffineIntoNextLinearOp
 from heirpy.transforms.linear.grouped_conv import FuseElementwiseIntoGroupedConv
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
@@ -666,6 +667,9 @@ def populate_linalg_fuse_linear_ops_patterns(
         ),
         # After every fold into a linear op: what is left of a batch-norm is merged.
         PatternSet.of(MergeAffineRun(reader)),
+        # What is left with no linear op before it (LayerNorm's gamma and beta, after the
+        # ct x ct normalisation) goes into the linear op after it.
+        PatternSet.of(FoldAffineIntoNextLinearOp(reader)),
         # Last: a widening no fold used goes back to torch-mlir's narrow operands.
         *populate_narrow_unused_widening_patterns(),
     ]
