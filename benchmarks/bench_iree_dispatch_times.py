@@ -50,10 +50,16 @@ class DispatchTime:
 
     @property
     def ordinal(self) -> int:
+        """The dispatch's number; -1 for a function IREE adds that is no dispatch of the
+        model's (e.g. a `__builtin_` fill or splat)."""
+        if "_dispatch_" not in self.name:
+            return -1
         return int(self.name.split("_dispatch_", 1)[1].split("_", 1)[0])
 
     @property
     def shape(self) -> str:
+        if self.ordinal < 0:
+            return self.name
         return self.name.split(f"_dispatch_{self.ordinal}_", 1)[1]
 
 
