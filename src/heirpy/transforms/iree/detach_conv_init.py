@@ -12,7 +12,8 @@ IREE's constant-expression hoisting turns the broadcast of a constant into a glo
 computed at load time (one `elementwise_broadcast` executable in an initializer per conv)
 that the conv reads whole on every call, where raw torch-mlir's zero-filled conv reads a
 vector in its epilogue (docs/iree.md, "Data tiling and im2col"). ResNet-18 compiled to 50
-executables against raw's 38 that way and ran 1.04-1.07x raw.
+executables against raw's 38 that way (38 with this pass); RegNetX-002's dispatches summed
+to 1.08x raw's time per call, 0.87x with it.
 
 This pass does IREE's detaching before IREE runs: the conv gets a `linalg.fill` of zero,
 and one elementwise generic adds the old init to its result, reading a broadcast's

@@ -28,9 +28,9 @@ Then, on both targets, `detach-conv-init` gives every conv a zero init and adds 
 init (heirpy's folded bias) in an elementwise generic after it: IREE's best CPU flags
 (`--iree-global-opt-use-im2col-for-convs` with data tiling) turn a conv into im2col and a
 contraction before IREE detaches the init itself, and a broadcast bias init then became a
-load-time global read whole per call (ResNet-18: 50 executables against raw's 38, 1.04x
-raw). Under IREE's defaults IREE detaches the same init itself, so the rule costs nothing
-there and is not tied to the flags.
+load-time global read whole per call (ResNet-18: 50 executables against raw's 38). Under
+IREE's defaults IREE detaches the same init itself, so the rule costs nothing there and is
+not tied to the flags.
 `iree-reductions=true`: a pointwise op on a reduced tensor that a reduction reads through
 a broadcast is recomputed inside that reduction (a LayerNorm's mean inside its
 variance), because IREE fuses such an op into no dispatch and runs it as one of its own
