@@ -1,7 +1,7 @@
 """IREE's time per dispatch: where a model's run time goes, raw IR against heirpy's output.
 
     python benchmarks/bench_iree_dispatch_times.py examples/mobilenetv2.mlir [--pipeline P ...]
-        [--rounds 2] [--min-time 1.0] [--iree-bin DIR] [--keep DIR]
+        [--rounds 2] [--min-time 1.0] [--iree-bin DIR] [--keep DIR] [--flag=--iree-... ...]
 
 `bench_iree.py` times a whole call; when heirpy's output is slower than the raw IR it does
 not say which dispatch costs the difference. This script compiles both variants for llvm-cpu
@@ -14,6 +14,9 @@ executions, the shortest and the mean host time of one execution. The shortest i
 figure to compare on a shared machine (the mean also counts the time other processes
 held the core); their sum over a model's dispatches is its dispatch time per call, which
 leaves out what a call adds around them (allocation, barriers). The variants alternate.
+
+`--flag` (more than once) adds an iree-compile flag for every variant, e.g. the zoo's best CPU
+flags: `--flag=--iree-opt-data-tiling --flag=--iree-global-opt-use-im2col-for-convs`.
 
 On a shared machine pass `--lock /work/coord/bench.lock`: it is held for the timed runs only.
 """
@@ -47,10 +50,16 @@ class DispatchTime:
 
     @property
     def ordinal(self) -> int:
+        """The dispatch's number; -1 for a function IREE adds that is no dispatch of the
+        model's (e.g. a `__builtin_` fill or splat)."""
+        if "_dispatch_" not in self.name:
+            return -1
         return int(self.name.split("_dispatch_", 1)[1].split("_", 1)[0])
 
     @property
     def shape(self) -> str:
+        if self.ordinal < 0:
+            return self.name
         return self.name.split(f"_dispatch_{self.ordinal}_", 1)[1]
 
 
@@ -102,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iree-bin", default=None)
     parser.add_argument("--keep", default=None, help="keep the compiled files in this directory")
     parser.add_argument("--lock", default=None, help="hold this flock file during the timed runs only")
+    parser.add_argument("--flag", action="append", default=[], help="an extra iree-compile flag (repeatable)")
     args = parser.parse_args(argv)
     tools = Tools.find(args.iree_bin)
     with tempfile.TemporaryDirectory(prefix="bench_dispatch_") as tmp:
@@ -120,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         vmfbs = {}
         for name, source in sources:
             vmfbs[name] = work / f"{name.replace(' ', '_')}.vmfb"
-            run([tools.compile, *COMPILE_FLAGS, str(source), "-o", str(vmfbs[name])])
+            run([tools.compile, *COMPILE_FLAGS, *args.flag, str(source), "-o", str(vmfbs[name])])
             variants[name] = []
         with held(args.lock):  # compiling (above) needs no lock, timing does
             for _ in range(args.rounds):
@@ -144,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         totals[name] = (total_min, total_mean)
     names = ["heirpy" if i == 0 else f"heirpy {i + 1}" for i in range(len(pipelines))]
     print(f"{args.model.name}: " + "; ".join(f"{n} = {p}" for n, p in zip(names, pipelines))
-          + f"; iree-compile {' '.join(COMPILE_FLAGS)}; "
+          + f"; iree-compile {' '.join((*COMPILE_FLAGS, *args.flag))}; "
           f"single-threaded, {args.rounds} alternating runs of {args.min_time:g} s per variant")
     print(markdown_table(["variant", "#", "dispatch", "kind", "shortest us", "mean us"], rows))
     print()

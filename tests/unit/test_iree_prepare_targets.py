@@ -1,6 +1,6 @@
 """iree-prepare's two targets: the passes each runs, as they are spelled and as they run.
 
-`iree-prepare` (target=cpu) ends with `unroll-depthwise-conv`, because IREE's llvm-cpu
+`iree-prepare` (target=cpu) runs `unroll-depthwise-conv` before `detach-conv-init`, because IREE's llvm-cpu
 back end compiles the named NCHW depthwise conv to scalar loops; the GPU target was not
 measured with it and keeps the named conv (transforms/iree/iree_prepare.py). Found by
 issue 35's fresh mutation sample: no test ran iree-prepare on a depthwise conv, so the
@@ -33,7 +33,7 @@ func.func @main(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x4x4xf32> {
 """.replace("WEIGHTS", str(np.round(np.random.default_rng(35).uniform(-1, 1, (4, 3, 3)), 3).tolist()))
 
 
-def test_the_cpu_target_is_the_default_and_unrolls_depthwise_convs_last() -> None:
+def test_the_cpu_target_is_the_default_and_unrolls_depthwise_convs() -> None:
     names = [p.name for p in iree_prepare_passes()]
     assert names == [p.name for p in iree_prepare_passes("cpu")]
     assert names == [
@@ -42,8 +42,9 @@ def test_the_cpu_target_is_the_default_and_unrolls_depthwise_convs_last() -> Non
         "linalg-fuse-ops",
         "lower-tensor-ext",
         "unroll-depthwise-conv",
+        "detach-conv-init",
     ]
-    assert [p.name for p in iree_prepare_passes("gpu")] == names[:-1]
+    assert [p.name for p in iree_prepare_passes("gpu")] == [n for n in names if n != "unroll-depthwise-conv"]
 
 
 @pytest.mark.parametrize("target", ["cpu", "gpu"])
@@ -68,12 +69,14 @@ def test_only_the_cpu_target_unrolls_a_depthwise_conv() -> None:
 # iree_prepare_pipeline, so that a changed option in both places is still noticed).
 CPU = (
     "linalg-canonicalizations{max-mac-growth=1},demote-f64,"
-    "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},lower-tensor-ext,unroll-depthwise-conv"
+    "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},lower-tensor-ext,unroll-depthwise-conv,"
+    "detach-conv-init"
 )
 OPTION_INPUTS = [  # (input, the pipeline with one option changed, which gives another output)
     ("tests/filecheck/transforms/linalg-canonicalizations/pool_mac_bound.mlir",
      CPU.replace("linalg-canonicalizations{max-mac-growth=1}", "linalg-canonicalizations")),
     ("tests/filecheck/transforms/demote-f64/cases.mlir", CPU.replace("demote-f64,", "")),
+    ("tests/filecheck/transforms/detach-conv-init/cases.mlir", CPU.replace(",detach-conv-init", "")),
     ("tests/filecheck/transforms/linalg-fuse-pointwise/iree_reductions.mlir",
      CPU.replace(" iree-reductions=true", "")),
     # 4 -> 1 -> 4 channels: one 4x4 1x1 conv has twice the MACs of the two (fused within 2x,
@@ -96,7 +99,7 @@ func.func @main(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
 """
 
 
-@pytest.mark.parametrize(("path", "changed"), OPTION_INPUTS, ids=["canon-macs", "demote", "reductions", "fuse-macs"])
+@pytest.mark.parametrize(("path", "changed"), OPTION_INPUTS, ids=["canon-macs", "demote", "detach", "reductions", "fuse-macs"])
 def test_each_component_option_of_iree_prepare(path: str, changed: str) -> None:
     text = BOTTLENECK if path == "BOTTLENECK" else (ROOT / path).read_text()
     named = print_module(run_pipeline(parse(text), "iree-prepare"))
@@ -108,5 +111,6 @@ def test_the_gpu_target_lowers_for_the_gpu() -> None:
     text = (ROOT / "examples/yolo_head_k1.mlir").read_text()
     gpu = print_module(run_pipeline(parse(text), "iree-prepare{target=gpu}"))
     spelled = CPU.replace("lower-tensor-ext,unroll-depthwise-conv", "lower-tensor-ext{target=gpu}")
+    assert spelled.endswith("lower-tensor-ext{target=gpu},detach-conv-init")
     assert gpu == print_module(run_pipeline(parse(text), spelled))
     assert gpu != print_module(run_pipeline(parse(text), "iree-prepare"))

@@ -70,6 +70,12 @@ def _unroll_depthwise_conv() -> type[ModulePass]:
     return UnrollDepthwiseConvPass
 
 
+def _detach_conv_init() -> type[ModulePass]:
+    from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
+
+    return DetachConvInitPass
+
+
 def _demote_f64() -> type[ModulePass]:
     from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
 
@@ -128,6 +134,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "lower-tensor-ext": _lower_tensor_ext,
     "unroll-depthwise-conv": _unroll_depthwise_conv,
     "demote-f64": _demote_f64,
+    "detach-conv-init": _detach_conv_init,
     "legalize-for-heir": _legalize_for_heir,
     "heir-widen-half": _heir_widen_half,
     "heir-prepare": _heir_prepare,
