@@ -16,7 +16,7 @@ has to run before the sum.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -163,6 +163,19 @@ def generic_affine_matrix(
         return None
 
 
+def _flat_indexer(loops: Sequence[int]) -> Callable[[AffineMap, tuple[int, ...]], np.ndarray]:
+    """For a loop nest of sizes `loops`: a function giving, for every iteration in
+    row-major order, the flat (row-major) index into a tensor of `shape` that
+    `indexing` reads there; a sum or contraction's matrix is scattered at these."""
+    grids = list(np.indices(loops, sparse=True))
+
+    def flat_index(indexing: AffineMap, shape: tuple[int, ...]) -> np.ndarray:
+        index = [np.broadcast_to(eval_affine(expr, grids), loops).reshape(-1) for expr in indexing.results]
+        return np.ravel_multi_index(index, shape)
+
+    return flat_index
+
+
 def sum_matrix(
     op: GenericOp, secret: SSAValue, values: Mapping[SSAValue, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -190,11 +203,7 @@ def sum_matrix(
     loops = loop_sizes(maps, [in_shape, out_shape])
     if loops is None:
         return None
-    grids = list(np.indices(loops, sparse=True))
-
-    def flat_index(indexing: AffineMap, shape: tuple[int, ...]) -> np.ndarray:
-        index = [np.broadcast_to(eval_affine(expr, grids), loops).reshape(-1) for expr in indexing.results]
-        return np.ravel_multi_index(index, shape)
+    flat_index = _flat_indexer(loops)
 
     matrix = np.zeros((prod(out_shape), prod(in_shape)))
     np.add.at(matrix, (flat_index(maps[1], out_shape), flat_index(maps[0], in_shape)), 1.0)
@@ -248,11 +257,7 @@ def contraction_matrix(
     loops = loop_sizes(maps, known)
     if loops is None:
         return None
-    grids = list(np.indices(loops, sparse=True))
-
-    def flat_index(indexing: AffineMap, shape: tuple[int, ...]) -> np.ndarray:
-        index = [np.broadcast_to(eval_affine(expr, grids), loops).reshape(-1) for expr in indexing.results]
-        return np.ravel_multi_index(index, shape)
+    flat_index = _flat_indexer(loops)
 
     in_shape, w_shape, out_shape = known[x_index], known[1 - x_index], known[2]
     entries = np.asarray(weight, dtype=np.float64).reshape(-1)[flat_index(maps[1 - x_index], w_shape)]
