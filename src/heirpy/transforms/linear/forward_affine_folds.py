@@ -40,9 +40,8 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
 
-from heirpy.ir.constants import NO_BLOBS, constant_array, dense_constant, element_dtype
+from heirpy.ir.constants import NO_BLOBS, constant_array
 from heirpy.ir.dialects.linalg import (
     BroadcastOp,
     Conv2DNchwFchwOp,
@@ -58,17 +57,17 @@ from heirpy.ir.utils import affine_maps, all_parallel, is_identity, reassociatio
 from heirpy.transforms.linear.affine_runs import compose_run
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
-    build_init,
     erase_dead_constant_slices,
 )
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
     LinearOpView,
+    insert_refolded,
     linear_op_view,
     match_elementwise_affine,
     may_be_linear_op,
 )
-from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, constant_insertion_point, in_generic_body
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 # (op class, activation operand) -> (contracted axis of the activation, of the weight)
 _CONTRACTED: dict[tuple[type[Operation], int], tuple[int, int]] = {
@@ -357,17 +356,9 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
 
     def _rewrite(self, op: Operation, operand: SSAValue, view: LinearOpView, weight: np.ndarray,
                  init: np.ndarray, rewriter: PatternRewriter) -> None:
-        weight_type, init_type = view.op.operands[view.weight_index].type, view.init.type
-        assert isinstance(weight_type, TensorType) and isinstance(init_type, TensorType)
-        weight_op = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
-        init_ops, init_value = build_init(init.astype(element_dtype(init_type)), init_type)
-        new_linear = view.op.clone()
-        new_linear.operands[view.weight_index] = weight_op.result
-        new_linear.operands[2] = init_value
-        self.reader.remember_unrounded(weight_op.result, weight)  # f16: rounded once per run
+        new_linear, weight_value, init_value = insert_refolded(view, weight, init, rewriter)
+        self.reader.remember_unrounded(weight_value, weight)  # f16: rounded once per run
         self.reader.remember_unrounded(init_value, init)
-        rewriter.insert(weight_op, constant_insertion_point(view.op))
-        rewriter.insert([*init_ops, new_linear], InsertPoint.before(view.op))
         old_operands = [*op.operands, *view.op.operands]
         rewriter.replace(view.op, [], [new_linear.results[0]])
         rewriter.replace(op, [], [operand])

@@ -107,6 +107,7 @@ from heirpy.transforms.linear.linear_match import (
     WeightSlot,
     arith_kind,
     init_operand_index,
+    insert_refolded,
     linear_op_view,
     match_elementwise_affine,
     may_be_linear_op,
@@ -565,16 +566,7 @@ class MoveScaleIntoProjection(OpPattern[Operation], OutsideGenericBodies):
         out_shape[view.out_axis] = plan.scale.size
         weight = weight * plan.scale.reshape(shape)
         full_init = full_init * plan.scale.reshape(out_shape)
-        weight_type = view.op.operands[view.weight_index].type
-        init_type = view.init.type
-        assert isinstance(weight_type, TensorType) and isinstance(init_type, TensorType)
-        weight_op = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
-        init_ops, init_value = build_init(full_init.astype(element_dtype(init_type)), init_type)
-        new_linear = view.op.clone()
-        new_linear.operands[view.weight_index] = weight_op.result
-        new_linear.operands[2] = init_value
-        rewriter.insert(weight_op, constant_insertion_point(view.op))
-        rewriter.insert([*init_ops, new_linear], InsertPoint.before(view.op))
+        new_linear, _, _ = insert_refolded(view, weight, full_init, rewriter)
         old_operands = list(view.op.operands)
         if plan.bias is not None:
             old_operands += list(plan.bias.op.operands)

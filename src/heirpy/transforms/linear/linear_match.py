@@ -25,10 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from heirpy.interp.linalg_generic import eval_affine
+from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
     BatchMatmulOp,
     Conv2DNchwFchwOp,
@@ -40,7 +44,8 @@ from heirpy.ir.dialects.linalg import (
     YieldOp,
 )
 from heirpy.ir.utils import affine_maps, all_parallel, is_identity, iterator_kinds, static_shape
-from heirpy.transforms.linear.constant_folding import ConstantFolder
+from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init
+from heirpy.transforms.rewrite import constant_insertion_point
 
 _ARITH_KINDS: dict[type[Operation], str] = {
     arith.AddfOp: "add",
@@ -369,3 +374,21 @@ def init_operand_index(op: Operation) -> int | None:
     if out not in (total.lhs, total.rhs) or total.lhs is total.rhs:
         return None
     return len(op.inputs)
+
+
+def insert_refolded(view: LinearOpView, weight: np.ndarray, init: np.ndarray,
+                    rewriter: PatternRewriter) -> tuple[Operation, SSAValue, SSAValue]:
+    """A copy of `view`'s op reading the folded `weight` and `init` (float64, rounded
+    here to the op's element types), inserted before the op, its weight where constants
+    go. Returns the copy, its weight and its init; the caller replaces the old op (and
+    may remember the unrounded values for the next fold)."""
+    weight_type, init_type = view.op.operands[view.weight_index].type, view.init.type
+    assert isinstance(weight_type, TensorType) and isinstance(init_type, TensorType)
+    weight_op = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
+    init_ops, init_value = build_init(init.astype(element_dtype(init_type)), init_type)
+    new_linear = view.op.clone()
+    new_linear.operands[view.weight_index] = weight_op.result
+    new_linear.operands[2] = init_value
+    rewriter.insert(weight_op, constant_insertion_point(view.op))
+    rewriter.insert([*init_ops, new_linear], InsertPoint.before(view.op))
+    return new_linear, weight_op.result, init_value
