@@ -34,6 +34,7 @@ func.func @bias_broadcast(%x: tensor<1x3x5x5xf32>) -> tensor<1x2x3x3xf32> {
 // MLIR-LABEL:  func.func @bias_broadcast
 // MLIR:        linalg.conv_2d_nchw_fchw
 // MLIR:        linalg.generic
+// MLIR-LABEL:  func.func @bias_broadcast_f16(
 
 // -----
 
@@ -136,10 +137,10 @@ func.func @zero_inits(%x: tensor<1x1x3x3xf32>) -> (tensor<1x2x2x2xf32>, tensor<1
   return %r0, %r1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @zero_inits
+// CHECK-NOT:   linalg.generic
 // CHECK:       %r0 = linalg.conv_2d_nchw_fchw {{.*}} outs(%f : tensor<1x2x2x2xf32>)
 // CHECK-NEXT:  %r1 = linalg.conv_2d_nchw_fchw {{.*}} outs(%z : tensor<1x2x2x2xf32>)
 // CHECK-NEXT:  return %r0, %r1
-// CHECK-NOT:   linalg.generic
 
 // -----
 

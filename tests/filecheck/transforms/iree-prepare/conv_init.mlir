@@ -50,6 +50,7 @@ func.func @conv_bn_relu(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32> {
 // CHECK:         arith.addf
 // MLIR-LABEL:  func.func @conv_bn_relu
 // MLIR:        linalg.conv_2d_nchw_fchw
+// MLIR-LABEL:  func.func @conv_bn_f16(
 
 // -----
 

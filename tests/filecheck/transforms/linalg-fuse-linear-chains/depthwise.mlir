@@ -49,6 +49,7 @@
 // DEPTH-NOT: linalg.depthwise_conv_2d_nchw_chw
 // DEPTH: linalg.conv_2d_nchw_fchw {{.*}} tensor<8x8x3x3xf16>)
 // DEPTH: return
+// DEPTH-LABEL: func.func @dw_dw(
 // Two depthwise convs with a scale between: one 5x5 depthwise conv.
 // CHECK-LABEL: func.func @dw_dw(
 // CHECK-NOT: linalg.conv_2d_nchw_fchw

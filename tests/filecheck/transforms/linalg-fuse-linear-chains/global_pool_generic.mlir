@@ -53,6 +53,7 @@
 // CHECK: return
 // REPARSE-LABEL: func.func @gap_linear(
 // REPARSE: linalg.generic
+// REPARSE-LABEL: func.func @gap_linear_f16(
 // MATMUL-LABEL: func.func @gap_linear(
 // MATMUL-NOT: "reduction", "reduction", "reduction"
 // MATMUL: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x144xf32>, tensor<144x3xf32>)
