@@ -149,3 +149,26 @@ def test_until_is_the_next_time_the_clock_reads_it_across_midnight() -> None:
     assert run_zoo.until("23:50", DAY + 22 * 3600 + 55 * 60) == DAY + 23 * 3600 + 50 * 60
     assert run_zoo.until("22:55", DAY + 22 * 3600 + 55 * 60) == DAY + 86400 + 22 * 3600 + 55 * 60
     assert run_zoo.until("22:56", DAY + 22 * 3600 + 55 * 60) == DAY + 22 * 3600 + 56 * 60
+
+
+def test_an_f32_model_off_pytorch_is_judged_by_heirpy_reports_rule() -> None:
+    """The raw IR off PyTorch and heirpy no further from it: a pass (`MODEL_DIFFERS`); heirpy
+    further off than the raw IR: MISMATCH; both at PyTorch's values: ok."""
+    import measure
+    import numpy as np
+
+    from heirpy.api import parse
+    from heirpy.interp.reference import MODEL_DIFFERS
+
+    def returning(value: str) -> object:
+        return parse("func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %c = arith.constant dense<["
+                     + value + "]> : tensor<2xf32>\n  %s = arith.addf %a, %c : tensor<2xf32>\n"
+                     "  return %s : tensor<2xf32>\n}\n", "m")
+
+    arrays = {"arg0": np.array([0.0, 0.0], np.float32), "result0": np.array([1.0, 2.0], np.float32)}
+    raw, same, worse = returning("1.0, 2.5"), returning("1.0, 2.5"), returning("1.0, 3.0")
+    assert measure.numerics(same, arrays, raw)["verdict"] == MODEL_DIFFERS
+    assert measure.numerics(worse, arrays, raw)["verdict"] == "MISMATCH"
+    exact = returning("1.0, 2.0")
+    assert measure.numerics(exact, arrays, exact)["verdict"] == "ok"
+    assert measure.numerics(worse, arrays)["verdict"] == "MISMATCH"  # no raw IR: the plain comparison
