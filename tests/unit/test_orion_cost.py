@@ -118,3 +118,46 @@ def test_a_zero_pad_before_a_conv_is_its_padding() -> None:
     # Orion's Conv2d(padding=1) on 4x4: the 9 offsets -5..5 (without +-2), square (last).
     assert op_diagonals(conv, layouts, 16) == 9
     assert op_diagonals(conv, layouts, 16, np.eye(3, dtype=bool)[None, None]) == 3
+
+
+
+PLANE_FROM = """
+func.func @main(%a: tensor<{src}xf32>) -> tensor<1x2x4x4xf32> {{
+  {reshape}
+  %w1 = arith.constant dense<0.5> : tensor<2x3x1x1xf32>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x1x1xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w1 : tensor<1x3x4x4xf32>, tensor<2x3x1x1xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %d = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%c, %w2 : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %d : tensor<1x2x4x4xf32>
+}}
+"""
+VECTOR_TO_PLANE = ("48", "%x = tensor.expand_shape %a [[0, 1, 2, 3]] output_shape [1, 3, 4, 4] "
+                   ": tensor<48xf32> into tensor<1x3x4x4xf32>")
+PLANE_TO_PLANE = ("1x3x2x8", "%v = tensor.collapse_shape %a [[0], [1], [2, 3]] : tensor<1x3x2x8xf32> into "
+                  "tensor<1x3x16xf32>\n  %x = tensor.expand_shape %v [[0], [1], [2, 3]] output_shape [1, 3, 4, 4] "
+                  ": tensor<1x3x16xf32> into tensor<1x3x4x4xf32>")
+
+
+def test_a_plane_made_by_a_reshape_is_laid_out_afresh() -> None:
+    """A conv reading a vector expanded into an image (the dtype fuzz's mixed form made
+    Orion's chain pass raise "not enough values to unpack" here), or an image reshaped
+    into another: the plane starts a clear layout of its own, and the chain still fuses."""
+    from heirpy.api import clone_module, run_pipeline
+    from heirpy.export.orion import ORION_PIPELINE
+    from heirpy.interp.evaluator import run_function
+
+    for src, reshape in (VECTOR_TO_PLANE, PLANE_TO_PLANE):
+        module = heirpy.parse(PLANE_FROM.format(src=src, reshape=reshape), "plane.mlir")
+        layouts = orion_layouts(function(module))
+        conv = layouts.linear_ops[0]
+        assert layouts.values[conv.operands[0]] == Layout((1, 3, 4, 4))
+        after = clone_module(module)
+        run_pipeline(after, ORION_PIPELINE)
+        assert sum(op.name == "linalg.conv_2d_nchw_fchw" for op in function(after).walk()) == 1
+        shape = tuple(int(d) for d in src.split("x"))
+        x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+        np.testing.assert_allclose(run_function(after, "main", [x])[0], run_function(module, "main", [x])[0],
+                                   rtol=1e-6, atol=1e-6)

@@ -132,9 +132,15 @@ def _linear_layout(out_shape: tuple[int, ...]) -> Layout:
 
 def _other_layout(op: Operation, source: Layout, out_shape: tuple[int, ...], linear_ops: list[Operation]) -> Layout:
     """Any other op on a secret value. Elementwise ops, pads and flattens keep their
-    input's layout (Orion's Flatten keeps even the 4-D shape). An op that shrinks H and
+    input's layout (Orion's Flatten keeps even the 4-D shape); a 4-D value made otherwise
+    from a lower-rank one or by a reshape starts a layout of its own. An op that shrinks H and
     W (a `tensor_ext.kernel` holding a global pool) is a pool Orion strides over them;
     one that makes a 2-D value of a 4-D one other than a flatten, a Linear."""
+    reshape = isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp))
+    if len(out_shape) == 4 and (len(source.shape) != 4 or (reshape and source.shape != out_shape)):
+        # A plane made from a vector (a reshape or a broadcast) or reshaped from another
+        # plane: Orion sees a fresh image, laid out in the clear.
+        return Layout(out_shape)
     if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp, tensor.PadOp)):
         return source
     if len(out_shape) == 4 and len(source.shape) == 4 and out_shape[2:] != source.shape[2:]:
