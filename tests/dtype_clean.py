@@ -12,7 +12,8 @@ converted to bf16 the same way (their f32 accumulators stay f32). For each varia
 pipeline:
 
   crash      the pipeline raised something else than a user-facing `HeirpyError`
-  refused    a `HeirpyError` (kept apart: a documented limit, not a dtype bug)
+  refused    a `HeirpyError` raised by heirpy itself (kept apart: a documented limit, not a
+             dtype bug); one that wraps another exception (`apply_pass`) is a crash
   invalid    heirpy's verifier rejects the output
   dtype      the output holds a float type the input holds nowhere (an f32 constant, body
              or accumulator in an all-f16 program, an f16 one in a bf16 program); for
@@ -166,7 +167,10 @@ def run_variant(variant: Variant, pipelines: dict[str, str], outputs: Outputs, *
             with contextlib.redirect_stderr(io.StringIO()):
                 run_pipeline(module, spec, verify=False)
         except HeirpyError as err:
-            outputs.findings.append(Finding(variant.name, label, "refused", _one_line(err)))
+            # `apply_pass` wraps a Python exception inside a pass as a one-line HeirpyError:
+            # that is still a crash (a bug), not a documented limit.
+            wrapped = err.__cause__ is not None and not isinstance(err.__cause__, HeirpyError)
+            outputs.findings.append(Finding(variant.name, label, "crash" if wrapped else "refused", _one_line(err)))
             continue
         except Exception as err:  # noqa: BLE001 - any other exception is the finding
             outputs.findings.append(Finding(variant.name, label, "crash", _one_line(err)))

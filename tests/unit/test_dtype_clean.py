@@ -216,3 +216,33 @@ def test_widened_output_is_judged_against_the_input_computed_in_f32() -> None:
     outputs = Outputs()
     run_variant(Variant("#r/f16", "f16", ROUNDING, 2), {"main": "heir-widen-half", "heir": "heir-widen-half"}, outputs)
     assert sorted((f.pipeline, f.kind) for f in outputs.findings) == [("main", "dtype"), ("main", "mismatch")]
+
+
+
+def test_a_python_exception_wrapped_by_the_pass_manager_is_a_crash_not_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`apply_pass` turns an exception inside a pass into a one-line HeirpyError; the fuzz
+    must still count it against the target (it once counted four as "refused"), while a
+    HeirpyError a pass raises itself stays a refusal."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    import dtype_clean
+    from heirpy.api import apply_pass, context_of
+    from heirpy.ir.diagnostics import HeirpyError
+
+    @dataclass(frozen=True)
+    class Raising(ModulePass):
+        name = "raising"
+        error: Exception = ValueError("not enough values to unpack (expected 4, got 1)")
+
+        def apply(self, ctx: object, op: object) -> None:
+            raise self.error
+
+    text = "func.func @main(%a: tensor<4xf16>) -> tensor<4xf16> {\n  return %a : tensor<4xf16>\n}\n"
+    for error, kind in ((ValueError("not enough values to unpack"), "crash"), (HeirpyError("error: a limit"), "refused")):
+        monkeypatch.setattr(dtype_clean, "run_pipeline",
+                            lambda module, spec, verify=True, e=error: apply_pass(Raising(e), module, context_of(module)))
+        outputs = Outputs()
+        run_variant(Variant("v", "f16", text, 0), {"p": "raising"}, outputs, numerics=False)
+        assert [f.kind for f in outputs.findings] == [kind], outputs.findings
