@@ -218,7 +218,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         # (`truncf`): the branch ends at the wide value, the rounding goes with the add
         # (the mixed-precision rule: a linear run is rounded once, where it ends).
         wide = truncf_source(branch_out)
-        rounding = branch_out.owner if wide is not None else None
+        rounding = branch_out.owner if wide is not None and isinstance(branch_out.owner, Operation) else None
         for branch in self._candidates(branch_out if wide is None else wide):
             if branch.mode != BATCHED or branch.output is not (branch_out if wide is None else wide):
                 continue

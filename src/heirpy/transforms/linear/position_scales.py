@@ -64,7 +64,7 @@ from math import prod
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -380,17 +380,17 @@ def decode_at_zero(cone: Cone, reader: ConstantFolder) -> np.ndarray | None:
 
 
 # ----------------------------------------------------------------------- the rewrite
-def _widened(block: Block, value: SSAValue, element: object) -> SSAValue:
+def _widened(block: Block, value: SSAValue, element: Attribute) -> SSAValue:
     """`value` as `element` (an `extf` added to `block` when it is narrower)."""
     if value.type == element:
         return value
-    widen = arith.ExtFOp(value, element)  # type: ignore[arg-type]
+    widen = arith.ExtFOp(value, element)
     block.add_op(widen)
     return widen.result
 
 
 def scaled_conv(conv: Conv2DNchwFchwOp, weight: np.ndarray, axes: tuple[int, ...], scale: np.ndarray,
-                scale_element: object, init: tuple[list[Operation], SSAValue]) -> list[Operation]:
+                scale_element: Attribute, init: tuple[list[Operation], SSAValue]) -> list[Operation]:
     """The contraction generic computing `scale * conv` (module docstring): loops
     (n, f, h, w, c), the input read by (n, c, h, w), the filter as `[F, C]` by (f, c), the
     scale by the conv's result axes `axes`; the last op is the generic."""
@@ -401,7 +401,7 @@ def scaled_conv(conv: Conv2DNchwFchwOp, weight: np.ndarray, axes: tuple[int, ...
     f_count, c_count = weight.shape[:2]
     filter_2d = TensorType(filter_type.get_element_type(), [f_count, c_count])
     weight_op = dense_constant(weight.reshape(f_count, c_count).astype(element_dtype(filter_2d)), filter_2d)
-    scale_type = TensorType(scale_element, list(scale.shape))  # type: ignore[arg-type]
+    scale_type = TensorType(scale_element, list(scale.shape))
     scale_op = dense_constant(scale.astype(element_dtype(scale_type)), scale_type)
     n, f, h, w, c = (AffineExpr.dimension(i) for i in range(5))
     position = {1: f, 2: h, 3: w}
@@ -481,7 +481,9 @@ class FoldPositionScaleIntoConv(OpPattern[Operation], OutsideGenericBodies):
         else:
             init_pair = ([], conv.outputs[0])
         scale_operand = op.operands[1] if op.operands[0] is x else op.operands[0]
-        scale_element = scale_operand.type.get_element_type()  # type: ignore[attr-defined]
+        scale_tensor = scale_operand.type
+        assert isinstance(scale_tensor, TensorType)
+        scale_element = scale_tensor.get_element_type()
         new_ops = scaled_conv(conv, weight, conv_axes, vector, scale_element, init_pair)
         old_constants = [conv.inputs[1], conv.outputs[0], scale_operand]
         scaled = new_ops[-1].results[0]
