@@ -493,7 +493,7 @@ def populate_linalg_fuse_linear_chains_patterns(
         PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
         # A per-position constant scale after a 1x1 conv and an affine decode (YOLO's
         # stride multiply): the conv becomes a contraction taking it (`position_scales`).
-        PatternSet.of(FoldPositionScaleIntoConv(reader, rule)),
+        PatternSet.of(FoldPositionScaleIntoConv(reader, rule, pass_name)),
         *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
     ]
 

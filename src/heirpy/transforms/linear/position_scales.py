@@ -30,7 +30,8 @@ its positions, so `s * decode(d) = decode(s * d) + (s - 1) * decode(0)`:
 `%k = (s - 1) * decode(0)` (the anchors times the stride, less the anchors), computed
 at compile time; when the decode adds no constant the multiply simply goes. The weight
 and the scale are stored as they were (the plaintext `W[f,c] * s[w]` is their product in
-the body, plaintext work): no constant grows. `heirpy.analysis.depth` reads the generic
+the body, plaintext work); the shift is the one new constant (the decode's output shape),
+which the cost rule counts as stored constants. `heirpy.analysis.depth` reads the generic
 as one linear op (a product of the ciphertext and a varying plaintext).
 
 Legality (`match_position_scale`, `cone_of`, pure of rewriting):
@@ -48,7 +49,8 @@ Legality (`match_position_scale`, `cone_of`, pure of rewriting):
   and would need its filter repeated per position), the scale along its output channels,
   rows or columns, never the batch;
 * the cost rule (`fusion_cost.CostRule`) allows it: one level saved, the same weights,
-  the body's two products per term (IREE's `max-mac-growth=1` refuses it).
+  the body's two products per term (IREE's `max-mac-growth=1` refuses it), the stored
+  constants grown by the shift (a remark past 1.5x, `max-constant-growth` refuses).
 
 f16 (torch-mlir's mixed form: the conv reads f16 and accumulates in f32, a `truncf`
 rounds it, the decode runs in f16): the generic reads the f16 input, weight and scale,
@@ -58,6 +60,7 @@ float64 and rounded once to the decode's type.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from math import prod
 
@@ -70,10 +73,13 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, YieldOp
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
+    element_bytes,
+    element_type,
     int_pair,
     is_identity,
     iterator_attrs,
@@ -84,8 +90,9 @@ from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
     erase_dead_constant_slices,
+    init_elements,
 )
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 _AFFINE_CASTS = (arith.NegfOp, arith.TruncFOp, arith.ExtFOp)
@@ -434,9 +441,10 @@ class FoldPositionScaleIntoConv(OpPattern[Operation], OutsideGenericBodies):
 
     op_types = (GenericOp, arith.MulfOp)
 
-    def __init__(self, reader: ConstantFolder, rule: CostRule):
+    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str = "linalg-fuse-linear-chains"):
         self.reader = reader
         self.rule = rule
+        self.pass_name = pass_name
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_generic_body(op):
@@ -466,14 +474,22 @@ class FoldPositionScaleIntoConv(OpPattern[Operation], OutsideGenericBodies):
             return
         positions = prod(out_shape[2:])
         f_count, c_count = weight.shape[:2]
+        on_conv = vector.reshape([out_shape[a] if a in conv_axes else 1 for a in range(len(out_shape))])
+        scaled_init = np.asarray(init, dtype=np.float64) * on_conv
+        shift = (full - 1.0) * np.asarray(at_zero, dtype=np.float64)
+        # Stored constants: the filter, the scale and the conv's init before; the same
+        # filter and scale, the scaled init and the shift (a new constant) after.
+        weights = f_count * c_count + vector.size
         cost = FusionCost(
-            1, f_count * c_count + vector.size, f_count * c_count + vector.size,
-            f_count * c_count * positions + int(full.size), 2 * f_count * c_count * positions,
+            1, weights, weights, f_count * c_count * positions + int(full.size), 2 * f_count * c_count * positions,
+            constants_before=weights + init_elements(np.asarray(init)),
+            constants_after=weights + init_elements(scaled_init) + (init_elements(shift) if np.any(shift) else 0),
         )
         if not self.rule.allows(cost):
             return
-        on_conv = vector.reshape([out_shape[a] if a in conv_axes else 1 for a in range(len(out_shape))])
-        scaled_init = np.asarray(init, dtype=np.float64) * on_conv
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
+                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         out_type = conv.results[0].type
         assert isinstance(out_type, TensorType)
         if np.any(scaled_init != 0):
@@ -490,7 +506,6 @@ class FoldPositionScaleIntoConv(OpPattern[Operation], OutsideGenericBodies):
         rewriter.replace(conv, new_ops, [scaled])
         if x is cone.source:  # no decode between: the conv's result is the multiply's input
             x = scaled
-        shift = (full - 1.0) * np.asarray(at_zero, dtype=np.float64)
         if not np.any(shift != 0):
             rewriter.replace(op, [], [x])
         else:
