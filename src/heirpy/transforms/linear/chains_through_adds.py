@@ -63,6 +63,7 @@ from heirpy.transforms.linear.constant_folding import (
 )
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.linear_maps import AffineConv
+from heirpy.transforms.linear.mixed_precision import truncf_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 ANCESTOR_SEARCH = 4096
@@ -213,8 +214,13 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         tail = _without_const(last)
         if tail is None:
             return False
-        for branch in self._candidates(branch_out):
-            if branch.mode != BATCHED or branch.output is not branch_out:
+        # torch-mlir's half form rounds the branch's f32 accumulator to f16 before the add
+        # (`truncf`): the branch ends at the wide value, the rounding goes with the add
+        # (the mixed-precision rule: a linear run is rounded once, where it ends).
+        wide = truncf_source(branch_out)
+        rounding = branch_out.owner if wide is not None and isinstance(branch_out.owner, Operation) else None
+        for branch in self._candidates(branch_out if wide is None else wide):
+            if branch.mode != BATCHED or branch.output is not (branch_out if wide is None else wide):
                 continue
             if not self._no_deeper(skip, branch.input):
                 continue
@@ -222,7 +228,8 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             padded = chain.as_conv()
             if padded is None:
                 continue
-            shared = not (op.inputs[0].has_one_use() and branch_out.has_one_use())
+            shared = not (op.inputs[0].has_one_use() and branch_out.has_one_use()
+                          and (wide is None or wide.has_one_use()))
             weights_before, macs_before = branch.cost_before()
             # A shared sum or branch stays for its other users: its weights are there
             # before and after, beside the composed conv.
@@ -242,16 +249,16 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
                                              element_bytes(element_type(op.results[0].type)) or 4),
                       file=sys.stderr)
-            self._emit(op, last, add, branch, skip, padded, shared, rewriter)
+            self._emit(op, last, add, branch, skip, padded, shared, rewriter, rounding)
             return True
         return False
 
     def _emit(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch: Chain, skip: SSAValue,
-              padded: PaddedConv, shared: bool, rewriter: PatternRewriter) -> None:
+              padded: PaddedConv, shared: bool, rewriter: PatternRewriter,
+              rounding: Operation | None = None) -> None:
         out_type = op.results[0].type
         assert isinstance(out_type, TensorType) and last.conv is not None
         dtype = element_dtype(out_type)
-        element = out_type.get_element_type()
         batch = out_type.get_shape()[0]
         const = last.conv.const + padded.conv.const  # the conv's init and the branch's, pushed through
         init_ops, init = build_init(np.broadcast_to(const, (batch, *const.shape)).astype(dtype), out_type)
@@ -260,7 +267,12 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         pad_ops = zero_pad_ops(branch.input, padded.pad)
         source = pad_ops[-1].results[0] if pad_ops else branch.input
         conv = padded.conv
-        weight = dense_constant(conv.weight.astype(dtype), TensorType(element, list(conv.weight.shape)))
+        # The composed filter in the conv's filter type: f16 where the conv reads f16 and
+        # accumulates in f32 (torch-mlir's half form), rounded once.
+        filter_type = op.inputs[1].type
+        assert isinstance(filter_type, TensorType)
+        weight = dense_constant(conv.weight.astype(element_dtype(filter_type)),
+                                TensorType(filter_type.get_element_type(), list(conv.weight.shape)))
         fused = Conv2DNchwFchwOp([source, weight.result], [kept.results[0]], [out_type],
                                  strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
         constants = [v for s in branch.steps for v in s.constants] + [op.outputs[0]]
@@ -271,6 +283,8 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             erase_dead_constant_slices(rewriter, [op.outputs[0]])
             return
         rewriter.erase(add)
+        if rounding is not None:
+            rewriter.erase(rounding)
         for old in reversed(branch.steps):
             rewriter.erase(old.op)
         erase_dead_constant_slices(rewriter, constants)

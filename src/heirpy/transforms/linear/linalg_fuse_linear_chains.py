@@ -171,6 +171,7 @@ from heirpy.transforms.linear.orion_cost import (
     op_diagonals,
     orion_layouts,
 )
+from heirpy.transforms.linear.position_scales import FoldPositionScaleIntoConv
 from heirpy.transforms.linear.slot_budget import SlotBudget, carried_vectors
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
@@ -490,6 +491,9 @@ def populate_linalg_fuse_linear_chains_patterns(
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
         PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
         PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
+        # A per-position constant scale after a 1x1 conv and an affine decode (YOLO's
+        # stride multiply): the conv becomes a contraction taking it (`position_scales`).
+        PatternSet.of(FoldPositionScaleIntoConv(reader, rule, pass_name)),
         *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
     ]
 
