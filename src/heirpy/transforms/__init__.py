@@ -88,6 +88,12 @@ def _narrow_contraction_inputs() -> type[ModulePass]:
     return NarrowContractionInputsPass
 
 
+def _sink_widening_casts() -> type[ModulePass]:
+    from heirpy.transforms.iree.sink_widening_casts import SinkWideningCastsPass
+
+    return SinkWideningCastsPass
+
+
 def _demote_f64() -> type[ModulePass]:
     from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
 
@@ -149,6 +155,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "detach-conv-init": _detach_conv_init,
     "detach-constant-transpose": _detach_constant_transpose,
     "narrow-contraction-inputs": _narrow_contraction_inputs,
+    "sink-widening-casts": _sink_widening_casts,
     "legalize-for-heir": _legalize_for_heir,
     "heir-widen-half": _heir_widen_half,
     "heir-prepare": _heir_prepare,
