@@ -22,23 +22,23 @@ pool a pool (the pool -> conv form has a diagonal filter, C times the pool's wor
 whole networks of examples/ the result runs no more loop iterations than the raw IR
 (tests/unit/test_whole_networks_iree.py). Then `lower-tensor-ext` writes heirpy's ops in
 the form IREE fuses (the GPU target: a 1x1 head's root as a contraction generic, whose
-tiles IREE's GPU heuristics pick better). Last, on the CPU only, `unroll-depthwise-conv`
-writes each unit-stride depthwise conv as a sum of shifted slices: IREE compiles the
-named NCHW depthwise conv to scalar loops (MobileNetV2 ran 1.08x raw with them, 0.63x
-after); GPU code generation was not measured with it, so the GPU target leaves them.
-`detach-constant-transpose` (both targets) takes a widening cast of a constant apart
-from the transpose pointwise fusion merged it with: IREE folds the transpose at compile
-time and fuses the cast into the matmul, where the merged generic was a dispatch of its
-own per call (an f16 Linear's weight; MobileNetV2 f16 56 dispatches against raw's 55).
-`narrow-contraction-inputs` (both targets) gives a contraction whose f32 inputs are
-widened f16 values (an `extf`, a generic yielding `extf`, an f32 constant exact in f16)
-the f16 values back, as torch-mlir wrote it: IREE widens them inside the contraction's
-dispatch, where heirpy's widened input was a dispatch of its own (ViT-tiny f16's
-classifier input). `sink-widening-casts` (both targets) makes a generic that stores
-`extf(v)` store `v` and its reading generics widen it in their bodies, as torch-mlir does:
-the last instance of a repeated block then compiles to the same executables as the others
-(ViT-tiny f16: 21 executables against raw's 18 before these three steps, 18 after).
-Then, on both targets, `detach-conv-init` gives every conv a zero init and adds its old
+tiles IREE's GPU heuristics pick better). `detach-constant-transpose` (both targets) takes
+a widening cast of a constant apart from the transpose pointwise fusion merged it with:
+IREE folds the transpose at compile time and fuses the cast into the matmul, where the
+merged generic was a dispatch of its own per call (an f16 Linear's weight; MobileNetV2 f16
+56 dispatches against raw's 55). `narrow-contraction-inputs` (both targets) gives a
+contraction whose f32 inputs are widened f16 values (an `extf`, a generic yielding `extf`,
+an f32 constant exact in f16) the f16 values back, as torch-mlir wrote it: IREE widens
+them inside the contraction's dispatch, where heirpy's widened input was a dispatch of its
+own (ViT-tiny f16's classifier input). `sink-widening-casts` (both targets) makes a
+generic that stores `extf(v)` store `v` and its reading generics widen it in their bodies,
+as torch-mlir does: the last instance of a repeated block then compiles to the same
+executables as the others (ViT-tiny f16: 21 executables against raw's 18 before these
+three steps, 18 after). Then, on the CPU only, `unroll-depthwise-conv` writes each
+unit-stride depthwise conv as a sum of shifted slices: IREE compiles the named NCHW depthwise
+conv to scalar loops (MobileNetV2 ran 1.08x raw with them, 0.63x after); GPU code
+generation was not measured with it, so the GPU target leaves them.
+Last, on both targets, `detach-conv-init` gives every conv a zero init and adds its old
 init (heirpy's folded bias) in an elementwise generic after it: IREE's best CPU flags
 (`--iree-global-opt-use-im2col-for-convs` with data tiling) turn a conv into im2col and a
 contraction before IREE detaches the init itself, and a broadcast bias init then became a
