@@ -76,6 +76,24 @@ def _detach_conv_init() -> type[ModulePass]:
     return DetachConvInitPass
 
 
+def _detach_constant_transpose() -> type[ModulePass]:
+    from heirpy.transforms.iree.detach_constant_transpose import DetachConstantTransposePass
+
+    return DetachConstantTransposePass
+
+
+def _narrow_contraction_inputs() -> type[ModulePass]:
+    from heirpy.transforms.iree.narrow_contraction_inputs import NarrowContractionInputsPass
+
+    return NarrowContractionInputsPass
+
+
+def _sink_widening_casts() -> type[ModulePass]:
+    from heirpy.transforms.iree.sink_widening_casts import SinkWideningCastsPass
+
+    return SinkWideningCastsPass
+
+
 def _demote_f64() -> type[ModulePass]:
     from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
 
@@ -135,6 +153,9 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "unroll-depthwise-conv": _unroll_depthwise_conv,
     "demote-f64": _demote_f64,
     "detach-conv-init": _detach_conv_init,
+    "detach-constant-transpose": _detach_constant_transpose,
+    "narrow-contraction-inputs": _narrow_contraction_inputs,
+    "sink-widening-casts": _sink_widening_casts,
     "legalize-for-heir": _legalize_for_heir,
     "heir-widen-half": _heir_widen_half,
     "heir-prepare": _heir_prepare,

@@ -566,7 +566,11 @@ class MoveScaleIntoProjection(OpPattern[Operation], OutsideGenericBodies):
         out_shape[view.out_axis] = plan.scale.size
         weight = weight * plan.scale.reshape(shape)
         full_init = full_init * plan.scale.reshape(out_shape)
-        new_linear, _, _ = insert_refolded(view, weight, full_init, rewriter)
+        new_linear, weight_value, init_value = insert_refolded(view, weight, full_init, rewriter)
+        # f16: a later fold into this projection (a second scale, a LayerNorm's gamma)
+        # starts from the float64 values and rounds once, as the other folds do.
+        self.reader.remember_unrounded(weight_value, weight)
+        self.reader.remember_unrounded(init_value, full_init)
         old_operands = list(view.op.operands)
         if plan.bias is not None:
             old_operands += list(plan.bias.op.operands)

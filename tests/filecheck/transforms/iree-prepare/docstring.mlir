@@ -3,9 +3,9 @@
 // (a 1x1 expansion, a 3x3 depthwise conv, a 1x1 projection) and on the 1x1 YOLO head, for
 // both targets. iree-opt re-parses each output, and the output computes what the input did.
 // RUN: heirpy-opt %examples/mobilenet_block.mlir -p iree-prepare -o %t.one
-// RUN: heirpy-opt %examples/mobilenet_block.mlir -p 'linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},lower-tensor-ext,unroll-depthwise-conv,detach-conv-init' -o %t.parts
+// RUN: heirpy-opt %examples/mobilenet_block.mlir -p 'linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},lower-tensor-ext,detach-constant-transpose,narrow-contraction-inputs,sink-widening-casts,unroll-depthwise-conv,detach-conv-init' -o %t.parts
 // RUN: heirpy-opt %examples/mobilenet_block.mlir -p 'iree-prepare{target=gpu}' -o %t.gpu
-// RUN: heirpy-opt %examples/mobilenet_block.mlir -p 'linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},lower-tensor-ext{target=gpu},detach-conv-init' -o %t.gpuparts
+// RUN: heirpy-opt %examples/mobilenet_block.mlir -p 'linalg-canonicalizations{max-mac-growth=1},demote-f64,linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},lower-tensor-ext{target=gpu},detach-constant-transpose,narrow-contraction-inputs,sink-widening-casts,detach-conv-init' -o %t.gpuparts
 // RUN: diff %t.one %t.parts
 // RUN: diff %t.gpu %t.gpuparts
 // RUN: iree-opt %t.one | filecheck %s --check-prefix=CPU
