@@ -9,9 +9,10 @@
     %c = arith.constant dense<1.0> : tensor<1x4xf32>
     %r = arith.addf %x, %c : tensor<1x4xf32>
 
-The pattern families (one class per pattern) live in four package-private modules:
+The pattern families (one class per pattern) live in five package-private modules:
 `fold_constants` (constant folding), `linear` (dilated convs,
-standalone pools, transposed matvecs), `elementwise` (broadcasts,
+standalone pools, transposed matvecs), `batch_matmul` (a batch_matmul whose right operand
+is one constant matrix for every batch, as a matmul on the collapsed batch), `elementwise` (broadcasts,
 transposes in maps, elementwise generic/map -> arith/math ops on tensors, constant
 operands of commutative arith ops last, as MLIR's folder orders them) and
 `softmax` (torch's written-out softmax -> `linalg.softmax`); then `polynomial`
@@ -71,6 +72,7 @@ from heirpy.ir.constants import NO_BLOBS, ContextBlobs
 from heirpy.ir.diagnostics import HeirpyError
 from heirpy.ir.dialects.tensor_ext import FusedConvPoolOp
 from heirpy.transforms.canonicalize.affine_readers import AffineRunPerLinearReader
+from heirpy.transforms.canonicalize.batch_matmul import BATCH_MATMUL_PATTERNS
 from heirpy.transforms.canonicalize.elementwise import (
     ELEMENTWISE_PATTERNS,
     GenericToElementwise,
@@ -107,7 +109,7 @@ def canonicalization_patterns(
     Without `ctx`, `dense_resource` constants read as unknown (nothing of them folds)."""
     blobs = NO_BLOBS if ctx is None else ContextBlobs(ctx)
     patterns: list[RewritePattern] = []
-    for cls in (*CONSTANT_PATTERNS, *LINEAR_PATTERNS, *ELEMENTWISE_PATTERNS):
+    for cls in (*CONSTANT_PATTERNS, *LINEAR_PATTERNS, *BATCH_MATMUL_PATTERNS, *ELEMENTWISE_PATTERNS):
         if not elementwise and cls in (GenericToElementwise, MapToElementwise):
             continue
         if not pools_to_convs and cls in (PoolToConv2D, PoolToConv1D):
