@@ -42,6 +42,7 @@ func.func @generic_broadcast(%x: tensor<2x3x4xf32>) -> tensor<2x3x5xf32> {
 // CHECK-LABEL: func.func @linalg_broadcast(
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x2xf32>, tensor<2x3xf32>) outs(%{{.*}} : tensor<8x3xf32>)
 // CHECK-NOT: linalg.batch_matmul
+// CHECK: return
 func.func @linalg_broadcast(%x: tensor<4x2x2xf32>, %init: tensor<4x2x3xf32>) -> tensor<4x2x3xf32> {
   %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %e = tensor.empty() : tensor<4x2x3xf32>
@@ -57,6 +58,7 @@ func.func @linalg_broadcast(%x: tensor<4x2x2xf32>, %init: tensor<4x2x3xf32>) -> 
 // CHECK: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<2x3xf32>
 // CHECK: linalg.matmul ins(%{{.*}}, %[[W]] : tensor<6x2xf32>, tensor<2x3xf32>) outs(%{{.*}} : tensor<6x3xf32>)
 // CHECK-NOT: linalg.batch_matmul
+// CHECK: return
 func.func @kn_map(%x: tensor<2x3x2xf32>, %init: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
   %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %r = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%x, %w : tensor<2x3x2xf32>, tensor<2x3xf32>) outs(%init : tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
@@ -71,6 +73,7 @@ func.func @kn_map(%x: tensor<2x3x2xf32>, %init: tensor<2x3x3xf32>) -> tensor<2x3
 // CHECK: %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [5.000000e-01, -1.000000e+00]]> : tensor<2x2xf16>
 // CHECK: linalg.matmul ins(%{{.*}}, %[[W]] : tensor<4x2xf16>, tensor<2x2xf16>) outs(%{{.*}} : tensor<4x2xf32>) -> tensor<4x2xf32>
 // CHECK-NOT: linalg.batch_matmul
+// CHECK: return
 func.func @literal_f16(%x: tensor<2x2x2xf16>) -> tensor<2x2x2xf32> {
   %zero = arith.constant 0.000000e+00 : f32
   %w = arith.constant dense<[[[1.0, 2.0], [0.5, -1.0]], [[1.0, 2.0], [0.5, -1.0]]]> : tensor<2x2x2xf16>
@@ -87,6 +90,7 @@ func.func @literal_f16(%x: tensor<2x2x2xf16>) -> tensor<2x2x2xf32> {
 // CHECK-LABEL: func.func @one_batch(
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<3x2xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<3x2xf32>)
 // CHECK-NOT: linalg.batch_matmul
+// CHECK: return
 func.func @one_batch(%x: tensor<1x3x2xf32>, %init: tensor<1x3x2xf32>) -> tensor<1x3x2xf32> {
   %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]]]> : tensor<1x2x2xf32>
   %r = linalg.batch_matmul ins(%x, %w : tensor<1x3x2xf32>, tensor<1x2x2xf32>) outs(%init : tensor<1x3x2xf32>) -> tensor<1x3x2xf32>
@@ -113,6 +117,7 @@ func.func @differs_per_batch(%x: tensor<2x2x2xf32>, %init: tensor<2x2x2xf32>) ->
 // CHECK-NOT: linalg.matmul
 // CHECK-COUNT-3: linalg.batch_matmul
 // CHECK-NOT: linalg.matmul
+// CHECK: return
 func.func @not_constant(%x: tensor<2x3x2xf32>, %k: tensor<2x2x3xf32>, %w: tensor<2x3xf32>, %x1: tensor<1x3x2xf32>, %k1: tensor<1x2x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3x3xf32>, tensor<1x3x3xf32>) {
   %zero = arith.constant 0.000000e+00 : f32
   %eo = tensor.empty() : tensor<2x3x3xf32>
