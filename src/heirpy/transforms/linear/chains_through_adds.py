@@ -16,6 +16,10 @@ bound (`heirpy.analysis.depth.depth_bound`) counts for it. The simplest case is
     %l = conv(%x, %w2) outs(%c2 + w2 ∘ c1)   // the conv of the skip, the branch's
     %r = conv(%h, %w2 ∘ %w1) outs(%l)        // constants pushed into its init
 
+The skip may carry a constant scalar scale, `conv2(conv1(h) + x / 6)` (f32 MobileNetV3,
+where a forward fold moved hardswish's `/ 6` into the residual add): the kept conv
+then reads `x` with `w2 / 6` (`scaled_add_operands`); the branch is read unscaled.
+
 Legality: the add's two operands have the conv input's type (no broadcast); the branch
 is a chain of linear ops (`chain_steps.step_of`) with at least one costly op; the skip
 operand is the branch's input or one of its ancestors (found within `ANCESTOR_SEARCH`
@@ -38,11 +42,11 @@ it would add weights and save no level of the result.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import FloatAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
@@ -95,6 +99,66 @@ def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
     return op.inputs[0], op.inputs[1]
 
 
+def scaled_add_operands(op: Operation) -> tuple[tuple[SSAValue, float], tuple[SSAValue, float]] | None:
+    """`tensor_add_operands`, also for a sum whose addends carry a constant scalar scale:
+    a `linalg.generic` with identity maps whose body is `addf` of its two inputs, each
+    either as read or `mulf`'d by (or `divf`'d by) one scalar `arith.constant`. Each
+    operand comes with its scale (1.0 when unscaled). f32 MobileNetV3 has this form: a
+    forward fold moves hardswish's `/ 6` into the residual add that reads it, `a + x / 6`
+    (in f16 the cast after hardswish keeps it there)."""
+    plain = tensor_add_operands(op)
+    if plain is not None:
+        return (plain[0], 1.0), (plain[1], 1.0)
+    if not isinstance(op, GenericOp) or len(op.inputs) != 2 or len(op.outputs) != 1:
+        return None
+    if any(m.data != AffineMap.identity(m.data.num_dims) for m in op.indexing_maps.data):
+        return None
+    if any(v.type != op.results[0].type for v in op.inputs):
+        return None
+    # Besides constants, the body is the yield, the add and one op per scaled addend:
+    # anything else (a relu, a second use of an input) is no sum of scaled inputs.
+    body = [o for o in op.body.block.ops if not isinstance(o, arith.ConstantOp)]
+    if not body or body[-1].name != "linalg.yield" or len(body[-1].operands) != 1:
+        return None
+    total = body[-1].operands[0].owner
+    if not isinstance(total, arith.AddfOp):
+        return None
+    args = op.body.block.args
+    scaled = [_scaled_arg(v, args[:2]) for v in (total.lhs, total.rhs)]
+    if any(s is None for s in scaled):
+        return None
+    found = [s for s in scaled if s is not None]
+    if len(body) != 2 + sum(by_op for _, _, by_op in found) or {a for a, _, _ in found} != {args[0], args[1]}:
+        return None
+    by_arg = {arg: scale for arg, scale, _ in found}
+    return (op.inputs[0], by_arg[args[0]]), (op.inputs[1], by_arg[args[1]])
+
+
+def _scaled_arg(value: SSAValue, args: Sequence[SSAValue]) -> tuple[SSAValue, float, bool] | None:
+    """(block argument, its scale, whether an op scales it) when `value` is one of
+    `args`, or one of them times or divided by a scalar constant; else None."""
+    if value in args:
+        return value, 1.0, False
+    owner = value.owner
+    if isinstance(owner, arith.MulfOp):
+        for arg, other in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+            number = _float_constant(other)
+            if arg in args and number is not None:
+                return arg, number, True
+    if isinstance(owner, arith.DivfOp) and owner.lhs in args:
+        number = _float_constant(owner.rhs)
+        if number is not None and number != 0.0:
+            return owner.lhs, 1.0 / number, True
+    return None
+
+
+def _float_constant(value: SSAValue) -> float | None:
+    """The number of a scalar float `arith.constant`, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, FloatAttr):
+        number = float(owner.value.value.data)
+        return number if np.isfinite(number) else None
+    return None
 
 
 def linear_ops_on_path(source: SSAValue, target: SSAValue, limit: int = ANCESTOR_SEARCH) -> int:
@@ -166,15 +230,41 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         add = op.inputs[0].owner
         if not isinstance(add, Operation):
             return
-        operands = tensor_add_operands(add)
+        operands = scaled_add_operands(add)
         if operands is None:
             return
         last = self._step(op)
         if last is None or last.activation is not op.inputs[0]:
             return
-        for branch_out, skip in (operands, operands[::-1]):
-            if self._fuse(op, last, add, branch_out, skip, rewriter):
+        for (branch_out, branch_scale), (skip, skip_scale) in (operands, operands[::-1]):
+            # The branch is read as it is; a scale on the skip goes into its kept conv.
+            if branch_scale != 1.0:
+                continue
+            source, peeled = self._peel_scale(skip)
+            if self._fuse(op, last, add, branch_out, source, skip_scale * peeled, rewriter):
+                if source is not skip and isinstance(skip.owner, Operation) and not skip.uses:
+                    rewriter.erase(skip.owner)  # the scale the kept conv took in
                 return
+
+    def _peel_scale(self, skip: SSAValue) -> tuple[SSAValue, float]:
+        """`(x, s)` when `skip` is `x * s` or `x / (1/s)` on tensors, `s` a splat constant
+        (the forward fold's form of hardswish's `/ 6` before the add), else `(skip, 1)`."""
+        owner = skip.owner
+        if not isinstance(owner, arith.MulfOp | arith.DivfOp) or not isinstance(skip.type, TensorType):
+            return skip, 1.0
+        pairs = [(owner.lhs, owner.rhs)] + ([(owner.rhs, owner.lhs)] if isinstance(owner, arith.MulfOp) else [])
+        for value, other in pairs:
+            if value.type != skip.type:
+                continue
+            array = self.reader.fold(other)
+            if array is None or array.size == 0 or not np.all(array == array.flat[0]):
+                continue
+            number = float(array.flat[0])
+            if isinstance(owner, arith.DivfOp):
+                number = 1.0 / number if number != 0.0 else float("nan")
+            if np.isfinite(number) and number != 0.0:
+                return value, number
+        return skip, 1.0
 
     def _no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
         """Is `skip` provably no deeper than `target`: an ancestor of it; the output of a
@@ -188,9 +278,9 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         owner = skip.owner
         if not isinstance(owner, Operation):
             return False
-        operands = tensor_add_operands(owner)
+        operands = scaled_add_operands(owner)
         if operands is not None:
-            return sums > 0 and all(self._no_deeper(v, target, sums - 1) for v in operands)
+            return sums > 0 and all(self._no_deeper(v, target, sums - 1) for v, _ in operands)
         step = self._step(owner)
         branch = None if step is None else branch_ending_at(step, self._step)
         if branch is None or branch.output is not skip:
@@ -209,7 +299,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             yield branch
 
     def _fuse(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch_out: SSAValue,
-              skip: SSAValue, rewriter: PatternRewriter) -> bool:
+              skip: SSAValue, skip_scale: float, rewriter: PatternRewriter) -> bool:
         tail = _without_const(last)
         if tail is None:
             return False
@@ -242,12 +332,12 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
                                              element_bytes(element_type(op.results[0].type)) or 4),
                       file=sys.stderr)
-            self._emit(op, last, add, branch, skip, padded, shared, rewriter)
+            self._emit(op, last, add, branch, skip, skip_scale, padded, shared, rewriter)
             return True
         return False
 
     def _emit(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch: Chain, skip: SSAValue,
-              padded: PaddedConv, shared: bool, rewriter: PatternRewriter) -> None:
+              skip_scale: float, padded: PaddedConv, shared: bool, rewriter: PatternRewriter) -> None:
         out_type = op.results[0].type
         assert isinstance(out_type, TensorType) and last.conv is not None
         dtype = element_dtype(out_type)
@@ -255,7 +345,12 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         batch = out_type.get_shape()[0]
         const = last.conv.const + padded.conv.const  # the conv's init and the branch's, pushed through
         init_ops, init = build_init(np.broadcast_to(const, (batch, *const.shape)).astype(dtype), out_type)
-        kept = Conv2DNchwFchwOp([skip, op.inputs[1]], [init], [out_type],
+        kept_weight: list[Operation] = []
+        if skip_scale != 1.0:  # conv(s * x, w) = conv(x, s * w)
+            scaled = (last.conv.weight * skip_scale).astype(dtype)
+            kept_weight.append(dense_constant(scaled, TensorType(element, list(scaled.shape))))
+        skip_filter = kept_weight[0].results[0] if kept_weight else op.inputs[1]
+        kept = Conv2DNchwFchwOp([skip, skip_filter], [init], [out_type],
                                 strides=i64_vector(op.window_strides()), dilations=i64_vector(op.window_dilations()))
         pad_ops = zero_pad_ops(branch.input, padded.pad)
         source = pad_ops[-1].results[0] if pad_ops else branch.input
@@ -264,7 +359,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         fused = Conv2DNchwFchwOp([source, weight.result], [kept.results[0]], [out_type],
                                  strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
         constants = [v for s in branch.steps for v in s.constants] + [op.outputs[0]]
-        rewriter.insert([*init_ops, kept, *pad_ops, weight, fused], InsertPoint.before(op))
+        rewriter.insert([*init_ops, *kept_weight, kept, *pad_ops, weight, fused], InsertPoint.before(op))
         self.kept.add(kept)
         rewriter.replace(op, [], [fused.results[0]])
         if shared:  # the sum and the branch stay for their other users
