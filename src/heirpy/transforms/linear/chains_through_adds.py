@@ -45,7 +45,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import FloatAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -72,7 +72,7 @@ from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generi
 ANCESTOR_SEARCH = 4096
 """Producers visited looking for the skip operand among the branch input's ancestors."""
 NESTED_SUMS = 4
-"""How deep `_no_deeper` looks into a skip that is a sum of sums."""
+"""How deep `no_deeper` looks into a skip that is a sum of sums."""
 
 
 def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
@@ -266,26 +266,38 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 return value, number
         return skip, 1.0
 
-    def _no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
+    def no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
         """Is `skip` provably no deeper than `target`: an ancestor of it; the output of a
-        linear branch of k levels whose input has at least k linear ops on some path to
-        `target` (the skip of MobileNetV3's block after one whose `project` conv
-        `FuseChainThroughFork` composed with the next `expand`: no longer an ancestor of
-        the branch, still shallower); or a sum of such values (a skip that is itself the
-        previous block's `project + skip`), nested at most `sums` deep."""
+        linear branch of k levels whose input (before the branch's leading pads) has at
+        least k linear ops on some path to `target` (the skip of MobileNetV3's block
+        after one whose `project` conv `FuseChainThroughFork` composed with the next
+        `expand`: no longer an ancestor of the branch, still shallower), that input
+        itself the output of such a branch, its levels added, at most `sums` deep
+        (GhostNet's cheap conv reads its primary conv); or a sum or a channel concat of
+        such values (a skip that is itself the previous block's `project + skip`, a
+        ghost module's output), nested at most `sums` deep."""
         if linear_ops_on_path(skip, target) >= 0:
             return True
         owner = skip.owner
-        if not isinstance(owner, Operation):
+        if not isinstance(owner, Operation) or sums <= 0:
             return False
         operands = scaled_add_operands(owner)
         if operands is not None:
-            return sums > 0 and all(self._no_deeper(v, target, sums - 1) for v, _ in operands)
-        step = self._step(owner)
-        branch = None if step is None else branch_ending_at(step, self._step)
-        if branch is None or branch.output is not skip:
-            return False
-        return linear_ops_on_path(branch.input, target) >= branch.levels()
+            return all(self.no_deeper(v, target, sums - 1) for v, _ in operands)
+        if isinstance(owner, tensor.ConcatOp):
+            return all(self.no_deeper(v, target, sums - 1) for v in owner.inputs)
+        levels, value = 0, skip
+        for _ in range(sums):
+            producer = value.owner
+            step = self._step(producer) if isinstance(producer, Operation) else None
+            branch = None if step is None else branch_ending_at(step, self._step)
+            if branch is None or branch.output is not value:
+                return False
+            levels += branch.levels()
+            value = branch.with_prefix().input
+            if linear_ops_on_path(value, target) >= levels:
+                return True
+        return False
 
     def _candidates(self, branch_out: SSAValue) -> Iterator[Chain]:
         owner = branch_out.owner
@@ -306,7 +318,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         for branch in self._candidates(branch_out):
             if branch.mode != BATCHED or branch.output is not branch_out:
                 continue
-            if not self._no_deeper(skip, branch.input):
+            if not self.no_deeper(skip, branch.input):
                 continue
             chain = Chain([*branch.steps, tail], BATCHED)
             padded = chain.as_conv()
@@ -347,8 +359,10 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         init_ops, init = build_init(np.broadcast_to(const, (batch, *const.shape)).astype(dtype), out_type)
         kept_weight: list[Operation] = []
         if skip_scale != 1.0:  # conv(s * x, w) = conv(x, s * w)
-            scaled = (last.conv.weight * skip_scale).astype(dtype)
-            kept_weight.append(dense_constant(scaled, TensorType(element, list(scaled.shape))))
+            filter_type = op.inputs[1].type  # f16 models: f16 filters, an f32 init
+            assert isinstance(filter_type, TensorType)
+            scaled = (last.conv.weight * skip_scale).astype(element_dtype(filter_type))
+            kept_weight.append(dense_constant(scaled, filter_type))
         skip_filter = kept_weight[0].results[0] if kept_weight else op.inputs[1]
         kept = Conv2DNchwFchwOp([skip, skip_filter], [init], [out_type],
                                 strides=i64_vector(op.window_strides()), dilations=i64_vector(op.window_dilations()))

@@ -135,6 +135,7 @@ from heirpy.transforms.linear.chains import (
     widens_or_keeps,
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
+from heirpy.transforms.linear.chains_through_concats import FuseConvOfConcat
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
 from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES, fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
@@ -489,7 +490,8 @@ def populate_linalg_fuse_linear_chains_patterns(
     return [
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
         PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
-        PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
+        PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept),
+                      FuseConvOfConcat(reader, rule, pass_name, through_add)),
         *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
     ]
 
