@@ -134,6 +134,24 @@ def scaled_add_operands(op: Operation) -> tuple[tuple[SSAValue, float], tuple[SS
     return (op.inputs[0], by_arg[args[0]]), (op.inputs[1], by_arg[args[1]])
 
 
+def rounding_source(value: SSAValue) -> SSAValue | None:
+    """The wider value `value` rounds (`arith.truncf` on tensors, or a `linalg.generic`
+    with identity maps whose body is one `truncf` of its input: torch-mlir's f16 form
+    of a linear op's f32 result), else None. Composing linear ops across it skips the
+    rounding, as the f16 chain folds do (`mixed_precision`)."""
+    owner = value.owner
+    if isinstance(owner, arith.TruncFOp):
+        return owner.input
+    if not isinstance(owner, GenericOp) or len(owner.inputs) != 1 or len(owner.outputs) != 1:
+        return None
+    if any(m.data != AffineMap.identity(m.data.num_dims) for m in owner.indexing_maps.data):
+        return None
+    body = list(owner.body.block.ops)
+    if len(body) != 2 or not isinstance(body[0], arith.TruncFOp) or body[0].input is not owner.body.block.args[0]:
+        return None
+    return owner.inputs[0] if body[1].operands[0] is body[0].result else None
+
+
 def _scaled_arg(value: SSAValue, args: Sequence[SSAValue]) -> tuple[SSAValue, float, bool] | None:
     """(block argument, its scale, whether an op scales it) when `value` is one of
     `args`, or one of them times or divided by a scalar constant; else None."""
@@ -286,8 +304,12 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             return all(self.no_deeper(v, target, sums - 1) for v, _ in operands)
         if isinstance(owner, tensor.ConcatOp):
             return all(self.no_deeper(v, target, sums - 1) for v in owner.inputs)
+        wider = rounding_source(skip)
+        if wider is not None:
+            return self.no_deeper(wider, target, sums - 1)
         levels, value = 0, skip
         for _ in range(sums):
+            value = rounding_source(value) or value
             producer = value.owner
             step = self._step(producer) if isinstance(producer, Operation) else None
             branch = None if step is None else branch_ending_at(step, self._step)

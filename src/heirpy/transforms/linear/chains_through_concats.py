@@ -61,7 +61,11 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_bytes, element_type, i64_vector, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
-from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd, scaled_add_operands
+from heirpy.transforms.linear.chains_through_adds import (
+    FuseChainThroughAdd,
+    rounding_source,
+    scaled_add_operands,
+)
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -180,10 +184,13 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         values = [v for v, _, _ in found]
         own: dict[SSAValue, list[Step]] = {}
         for value in values:
-            owner = value.owner
+            # f16 (torch-mlir's form): a part is the f16 rounding of a linear op's f32
+            # result; its chain is that op's, the rounding skipped as chain folds do.
+            wider = rounding_source(value) or value
+            owner = wider.owner
             step = self._step(owner) if isinstance(owner, Operation) else None
             branch = None if step is None else branch_ending_at(step, self._step)
-            if branch is None or branch.mode != BATCHED or branch.output is not value:
+            if branch is None or branch.mode != BATCHED or branch.output is not wider:
                 own[value] = []
                 continue
             own[value] = branch.with_prefix().steps

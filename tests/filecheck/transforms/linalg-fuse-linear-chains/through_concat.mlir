@@ -21,6 +21,7 @@
 // RUN: heirpy-equiv %s %t --function identity_part_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function conv3x3_valid_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function ghost_shared | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function ghost_torch_f16 | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
 // The cost rule decides: @ghost's weights go from 8 + 18 + 12 = 38 (w1, the depthwise
 // filter, w2) to 12 + 108 + 12 = 132 (the composed 1x1 and 3x3 terms, the skip's conv),
@@ -318,6 +319,47 @@ func.func @width_concat(%h: tensor<1x4x6x6xf32>) -> tensor<1x3x6x12xf32> {
   return %r : tensor<1x3x6x12xf32>
 }
 
+// torch-mlir's f16 form: each linear op reads f16, accumulates into f32 and is rounded
+// back by a truncf generic; the parts are those roundings (skipped, as chain folds do).
+func.func @ghost_torch_f16(%h: tensor<1x4x6x6xf16>) -> tensor<1x3x6x6xf16> {
+  %z = arith.constant 0.0 : f32
+  %z16 = arith.constant 0.0 : f16
+  %w1 = arith.constant dense<[[[[0.5]], [[-0.25]], [[0.75]], [[1.0]]], [[[-0.5]], [[0.25]], [[0.125]], [[-1.0]]]]> : tensor<2x4x1x1xf16>
+  %k = arith.constant dense<[[[0.1, -0.2, 0.3], [0.4, 0.5, -0.6], [0.7, -0.8, 0.9]], [[-0.9, 0.8, 0.7], [0.6, -0.5, 0.4], [0.3, 0.2, -0.1]]]> : tensor<2x3x3xf16>
+  %w2 = arith.constant dense<[[[[0.5]], [[-0.25]], [[0.75]], [[0.125]]], [[[-0.5]], [[1.0]], [[0.25]], [[-0.75]]], [[[0.375]], [[0.5]], [[-1.0]], [[0.25]]]]> : tensor<3x4x1x1xf16>
+  %e32 = tensor.empty() : tensor<1x2x6x6xf32>
+  %i2 = linalg.fill ins(%z : f32) outs(%e32 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %e16 = tensor.empty() : tensor<1x2x6x6xf16>
+  %p32 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%h, %w1 : tensor<1x4x6x6xf16>, tensor<2x4x1x1xf16>) outs(%i2 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p32 : tensor<1x2x6x6xf32>) outs(%e16 : tensor<1x2x6x6xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %0 = arith.truncf %in : f32 to f16
+    linalg.yield %0 : f16
+  } -> tensor<1x2x6x6xf16>
+  %pd = tensor.pad %p low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2_: index, %i3: index):
+    tensor.yield %z16 : f16
+  } : tensor<1x2x6x6xf16> to tensor<1x2x8x8xf16>
+  %d32 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%pd, %k : tensor<1x2x8x8xf16>, tensor<2x3x3xf16>) outs(%i2 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %d = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%d32 : tensor<1x2x6x6xf32>) outs(%e16 : tensor<1x2x6x6xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %0 = arith.truncf %in : f32 to f16
+    linalg.yield %0 : f16
+  } -> tensor<1x2x6x6xf16>
+  %c = tensor.concat dim(1) %p, %d : (tensor<1x2x6x6xf16>, tensor<1x2x6x6xf16>) -> tensor<1x4x6x6xf16>
+  %s = arith.addf %c, %h : tensor<1x4x6x6xf16>
+  %er = tensor.empty() : tensor<1x3x6x6xf32>
+  %ir = linalg.fill ins(%z : f32) outs(%er : tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xf32>
+  %r32 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%s, %w2 : tensor<1x4x6x6xf16>, tensor<3x4x1x1xf16>) outs(%ir : tensor<1x3x6x6xf32>) -> tensor<1x3x6x6xf32>
+  %e3 = tensor.empty() : tensor<1x3x6x6xf16>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r32 : tensor<1x3x6x6xf32>) outs(%e3 : tensor<1x3x6x6xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %0 = arith.truncf %in : f32 to f16
+    linalg.yield %0 : f16
+  } -> tensor<1x3x6x6xf16>
+  return %r : tensor<1x3x6x6xf16>
+}
+
 // CHECK-LABEL: func.func @ghost(
 // CHECK-NOT: tensor.concat
 // CHECK: %[[SKIP:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%h, %w2 : tensor<1x4x6x6xf32>, tensor<3x4x1x1xf32>)
@@ -383,6 +425,15 @@ func.func @width_concat(%h: tensor<1x4x6x6xf32>) -> tensor<1x3x6x12xf32> {
 // CHECK-LABEL: func.func @width_concat(
 // CHECK: %[[S:.*]] = tensor.concat dim(3) %p, %d
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[S]], %w2 :
+// The f16 form: the terms read the f16 input with f16 filters into the f32 init; the
+// last rounding stays.
+// CHECK-LABEL: func.func @ghost_torch_f16(
+// CHECK-NOT: tensor.concat
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%h, %w2 : tensor<1x4x6x6xf16>, tensor<3x4x1x1xf16>) outs(%{{.*}} : tensor<1x3x6x6xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%h, %{{.*}} : tensor<1x4x6x6xf16>, tensor<3x4x1x1xf16>) outs(%{{.*}} : tensor<1x3x6x6xf32>)
+// CHECK: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} tensor<1x4x8x8xf16>, tensor<3x4x3x3xf16>) outs(%{{.*}} : tensor<1x3x6x6xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[R]] : tensor<1x3x6x6xf32>)
+// CHECK: arith.truncf
 // REPARSE-LABEL: func.func @ghost(
 // REPARSE-LABEL: func.func @width_concat(
 // AT-LIMIT-LABEL: func.func @ghost(
@@ -397,6 +448,7 @@ func.func @width_concat(%h: tensor<1x4x6x6xf32>) -> tensor<1x3x6x12xf32> {
 // BEFORE: @conv3x3_valid {{ +}}3
 // BEFORE: @ghost_f16 {{ +}}3
 // BEFORE: @ghost_shared {{ +}}3
+// BEFORE: @ghost_torch_f16 {{ +}}3
 // AFTER: @ghost {{ +}}1 {{ +}}1
 // AFTER: @ghost_no_skip {{ +}}1 {{ +}}1
 // AFTER: @identity_part {{ +}}2+
@@ -410,5 +462,6 @@ func.func @width_concat(%h: tensor<1x4x6x6xf32>) -> tensor<1x3x6x12xf32> {
 // AFTER: @skip_not_shallower {{ +}}3 {{ +}}3
 // AFTER: @ghost_shared {{ +}}2 {{ +}}1, 2
 // AFTER: @width_concat {{ +}}3 {{ +}}3
+// AFTER: @ghost_torch_f16 {{ +}}1 {{ +}}1
 // MAIN: @ghost {{ +}}1 {{ +}}1
 // MAIN: @ghost_f16 {{ +}}1 {{ +}}1
