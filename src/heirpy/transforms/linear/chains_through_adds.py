@@ -290,7 +290,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         least k linear ops on some path to `target` (the skip of MobileNetV3's block
         after one whose `project` conv `FuseChainThroughFork` composed with the next
         `expand`: no longer an ancestor of the branch, still shallower), that input
-        itself the output of such a branch, its levels added, at most `sums` deep
+        itself the output of such a branch, its levels added, at most `NESTED_SUMS` deep
         (GhostNet's cheap conv reads its primary conv); or a sum or a channel concat of
         such values (a skip that is itself the previous block's `project + skip`, a
         ghost module's output), nested at most `sums` deep."""
@@ -306,9 +306,9 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             return all(self.no_deeper(v, target, sums - 1) for v in owner.inputs)
         wider = rounding_source(skip)
         if wider is not None:
-            return self.no_deeper(wider, target, sums - 1)
+            return self.no_deeper(wider, target, sums)  # a cast, no nesting
         levels, value = 0, skip
-        for _ in range(sums):
+        for _ in range(NESTED_SUMS):
             value = rounding_source(value) or value
             producer = value.owner
             step = self._step(producer) if isinstance(producer, Operation) else None
