@@ -32,7 +32,7 @@ linear ops (`chains.branch_ending_at`, pads and all, with the depthwise steps of
 `chain_steps`); all parts lead to one value `h`; each composed term is one conv
 (`Chain.as_conv`) with the conv's output shape; at least one level is saved (the
 deepest part's chain); with a skip, it is added unscaled or with a constant scale
-(`chains_through_adds.scaled_add_operands`) and is no deeper than `h`
+(`sum_operands.scaled_add_operands`) and is no deeper than `h`
 (`FuseChainThroughAdd.no_deeper`); the cost rule (`fusion_cost.CostRule`) allows it:
 weights before = the parts' distinct steps and the conv, after = the composed filters,
 the conv kept for the skip, and the steps other users keep. A nonlinearity in a part
@@ -61,11 +61,7 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_bytes, element_type, i64_vector, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
-from heirpy.transforms.linear.chains_through_adds import (
-    FuseChainThroughAdd,
-    rounding_source,
-    scaled_add_operands,
-)
+from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -74,6 +70,7 @@ from heirpy.transforms.linear.constant_folding import (
 )
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.linear_maps import AffineConv
+from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
