@@ -7,7 +7,8 @@ or the search limit is reached). Found by issue 35's mutation habit."""
 from __future__ import annotations
 
 from heirpy.api import parse
-from heirpy.transforms.linear.chains_through_adds import linear_ops_on_path, tensor_add_operands
+from heirpy.transforms.linear.chains_through_adds import linear_ops_on_path
+from heirpy.transforms.linear.sum_operands import tensor_add_operands
 
 ID = "affine_map<(d0) -> (d0)>"
 T = "tensor<4xf32>"

@@ -16,6 +16,10 @@ bound (`heirpy.analysis.depth.depth_bound`) counts for it. The simplest case is
     %l = conv(%x, %w2) outs(%c2 + w2 ∘ c1)   // the conv of the skip, the branch's
     %r = conv(%h, %w2 ∘ %w1) outs(%l)        // constants pushed into its init
 
+The skip may carry a constant scalar scale, `conv2(conv1(h) + x / 6)` (f32 MobileNetV3,
+where a forward fold moved hardswish's `/ 6` into the residual add): the kept conv
+then reads `x` with `w2 / 6` (`scaled_add_operands`); the branch is read unscaled.
+
 Legality: the add's two operands have the conv input's type (no broadcast); the branch
 is a chain of linear ops (`chain_steps.step_of`) with at least one costly op; the skip
 operand is the branch's input or one of its ancestors (found within `ANCESTOR_SEARCH`
@@ -41,17 +45,16 @@ import sys
 from collections.abc import Iterator
 
 import numpy as np
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.depth import LINEAR_OP_PREFIXES, LINEAR_OPS
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import location_prefix
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_bytes, element_type, i64_vector
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
@@ -64,38 +67,13 @@ from heirpy.transforms.linear.constant_folding import (
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.linear_maps import AffineConv
 from heirpy.transforms.linear.mixed_precision import truncf_source
+from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 ANCESTOR_SEARCH = 4096
 """Producers visited looking for the skip operand among the branch input's ancestors."""
 NESTED_SUMS = 4
-"""How deep `_no_deeper` looks into a skip that is a sum of sums."""
-
-
-def tensor_add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
-    """The two operands of an elementwise add of two tensors of the result's type
-    (`arith.addf` on tensors, or a `linalg.generic` with identity maps whose body is one
-    `addf` of its two inputs), else None."""
-    if isinstance(op, arith.AddfOp):
-        lhs, rhs = op.operands
-        if isinstance(op.result.type, TensorType) and lhs.type == rhs.type == op.result.type:
-            return lhs, rhs
-        return None
-    if not isinstance(op, GenericOp) or len(op.inputs) != 2 or len(op.outputs) != 1:
-        return None
-    if any(m.data != AffineMap.identity(m.data.num_dims) for m in op.indexing_maps.data):
-        return None
-    if any(v.type != op.results[0].type for v in op.inputs):
-        return None
-    body = list(op.body.block.ops)
-    if len(body) != 2 or not isinstance(body[0], arith.AddfOp):
-        return None
-    args = op.body.block.args
-    if {body[0].lhs, body[0].rhs} != {args[0], args[1]} or body[1].operands[0] is not body[0].result:
-        return None
-    return op.inputs[0], op.inputs[1]
-
-
+"""How deep `no_deeper` looks into a skip that is a sum of sums."""
 
 
 def linear_ops_on_path(source: SSAValue, target: SSAValue, limit: int = ANCESTOR_SEARCH) -> int:
@@ -167,36 +145,78 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         add = op.inputs[0].owner
         if not isinstance(add, Operation):
             return
-        operands = tensor_add_operands(add)
+        operands = scaled_add_operands(add)
         if operands is None:
             return
         last = self._step(op)
         if last is None or last.activation is not op.inputs[0]:
             return
-        for branch_out, skip in (operands, operands[::-1]):
-            if self._fuse(op, last, add, branch_out, skip, rewriter):
+        for (branch_out, branch_scale), (skip, skip_scale) in (operands, operands[::-1]):
+            # The branch is read as it is; a scale on the skip goes into its kept conv.
+            if branch_scale != 1.0:
+                continue
+            source, peeled = self._peel_scale(skip)
+            if self._fuse(op, last, add, branch_out, source, skip_scale * peeled, rewriter):
+                if source is not skip and isinstance(skip.owner, Operation) and not skip.uses:
+                    rewriter.erase(skip.owner)  # the scale the kept conv took in
                 return
 
-    def _no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
+    def _peel_scale(self, skip: SSAValue) -> tuple[SSAValue, float]:
+        """`(x, s)` when `skip` is `x * s` or `x / (1/s)` on tensors, `s` a splat constant
+        (the forward fold's form of hardswish's `/ 6` before the add), else `(skip, 1)`."""
+        owner = skip.owner
+        if not isinstance(owner, arith.MulfOp | arith.DivfOp) or not isinstance(skip.type, TensorType):
+            return skip, 1.0
+        pairs = [(owner.lhs, owner.rhs)] + ([(owner.rhs, owner.lhs)] if isinstance(owner, arith.MulfOp) else [])
+        for value, other in pairs:
+            if value.type != skip.type:
+                continue
+            array = self.reader.fold(other)
+            if array is None or array.size == 0 or not np.all(array == array.flat[0]):
+                continue
+            number = float(array.flat[0])
+            if isinstance(owner, arith.DivfOp):
+                number = 1.0 / number if number != 0.0 else float("nan")
+            if np.isfinite(number) and number != 0.0:
+                return value, number
+        return skip, 1.0
+
+    def no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
         """Is `skip` provably no deeper than `target`: an ancestor of it; the output of a
-        linear branch of k levels whose input has at least k linear ops on some path to
-        `target` (the skip of MobileNetV3's block after one whose `project` conv
-        `FuseChainThroughFork` composed with the next `expand`: no longer an ancestor of
-        the branch, still shallower); or a sum of such values (a skip that is itself the
-        previous block's `project + skip`), nested at most `sums` deep."""
+        linear branch of k levels whose input (before the branch's leading pads) has at
+        least k linear ops on some path to `target` (the skip of MobileNetV3's block
+        after one whose `project` conv `FuseChainThroughFork` composed with the next
+        `expand`: no longer an ancestor of the branch, still shallower), that input
+        itself the output of such a branch, its levels added, at most `NESTED_SUMS` deep
+        (GhostNet's cheap conv reads its primary conv); or a sum or a channel concat of
+        such values (a skip that is itself the previous block's `project + skip`, a
+        ghost module's output), nested at most `sums` deep."""
         if linear_ops_on_path(skip, target) >= 0:
             return True
         owner = skip.owner
-        if not isinstance(owner, Operation):
+        if not isinstance(owner, Operation) or sums <= 0:
             return False
-        operands = tensor_add_operands(owner)
+        operands = scaled_add_operands(owner)
         if operands is not None:
-            return sums > 0 and all(self._no_deeper(v, target, sums - 1) for v in operands)
-        step = self._step(owner)
-        branch = None if step is None else branch_ending_at(step, self._step)
-        if branch is None or branch.output is not skip:
-            return False
-        return linear_ops_on_path(branch.input, target) >= branch.levels()
+            return all(self.no_deeper(v, target, sums - 1) for v, _ in operands)
+        if isinstance(owner, tensor.ConcatOp):
+            return all(self.no_deeper(v, target, sums - 1) for v in owner.inputs)
+        wider = rounding_source(skip)
+        if wider is not None:
+            return self.no_deeper(wider, target, sums)  # a cast, no nesting
+        levels, value = 0, skip
+        for _ in range(NESTED_SUMS):
+            value = rounding_source(value) or value
+            producer = value.owner
+            step = self._step(producer) if isinstance(producer, Operation) else None
+            branch = None if step is None else branch_ending_at(step, self._step)
+            if branch is None or branch.output is not value:
+                return False
+            levels += branch.levels()
+            value = branch.with_prefix().input
+            if linear_ops_on_path(value, target) >= levels:
+                return True
+        return False
 
     def _candidates(self, branch_out: SSAValue) -> Iterator[Chain]:
         owner = branch_out.owner
@@ -210,7 +230,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             yield branch
 
     def _fuse(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch_out: SSAValue,
-              skip: SSAValue, rewriter: PatternRewriter) -> bool:
+              skip: SSAValue, skip_scale: float, rewriter: PatternRewriter) -> bool:
         tail = _without_const(last)
         if tail is None:
             return False
@@ -222,7 +242,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         for branch in self._candidates(branch_out if wide is None else wide):
             if branch.mode != BATCHED or branch.output is not (branch_out if wide is None else wide):
                 continue
-            if not self._no_deeper(skip, branch.input):
+            if not self.no_deeper(skip, branch.input):
                 continue
             chain = Chain([*branch.steps, tail], BATCHED)
             padded = chain.as_conv()
@@ -249,12 +269,12 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
                                              element_bytes(element_type(op.results[0].type)) or 4),
                       file=sys.stderr)
-            self._emit(op, last, add, branch, skip, padded, shared, rewriter, rounding)
+            self._emit(op, last, add, branch, skip, skip_scale, padded, shared, rewriter, rounding)
             return True
         return False
 
     def _emit(self, op: Conv2DNchwFchwOp, last: Step, add: Operation, branch: Chain, skip: SSAValue,
-              padded: PaddedConv, shared: bool, rewriter: PatternRewriter,
+              skip_scale: float, padded: PaddedConv, shared: bool, rewriter: PatternRewriter,
               rounding: Operation | None = None) -> None:
         out_type = op.results[0].type
         assert isinstance(out_type, TensorType) and last.conv is not None
@@ -262,7 +282,14 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         batch = out_type.get_shape()[0]
         const = last.conv.const + padded.conv.const  # the conv's init and the branch's, pushed through
         init_ops, init = build_init(np.broadcast_to(const, (batch, *const.shape)).astype(dtype), out_type)
-        kept = Conv2DNchwFchwOp([skip, op.inputs[1]], [init], [out_type],
+        kept_weight: list[Operation] = []
+        if skip_scale != 1.0:  # conv(s * x, w) = conv(x, s * w)
+            filter_type = op.inputs[1].type  # f16 models: f16 filters, an f32 init
+            assert isinstance(filter_type, TensorType)
+            scaled = (last.conv.weight * skip_scale).astype(element_dtype(filter_type))
+            kept_weight.append(dense_constant(scaled, filter_type))
+        skip_filter = kept_weight[0].results[0] if kept_weight else op.inputs[1]
+        kept = Conv2DNchwFchwOp([skip, skip_filter], [init], [out_type],
                                 strides=i64_vector(op.window_strides()), dilations=i64_vector(op.window_dilations()))
         pad_ops = zero_pad_ops(branch.input, padded.pad)
         source = pad_ops[-1].results[0] if pad_ops else branch.input
@@ -276,7 +303,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         fused = Conv2DNchwFchwOp([source, weight.result], [kept.results[0]], [out_type],
                                  strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
         constants = [v for s in branch.steps for v in s.constants] + [op.outputs[0]]
-        rewriter.insert([*init_ops, kept, *pad_ops, weight, fused], InsertPoint.before(op))
+        rewriter.insert([*init_ops, *kept_weight, kept, *pad_ops, weight, fused], InsertPoint.before(op))
         self.kept.add(kept)
         rewriter.replace(op, [], [fused.results[0]])
         if shared:  # the sum and the branch stay for their other users

@@ -22,7 +22,7 @@ inits, whose inputs are not constants; between the first's result, the add and t
 second's input only reshapes that keep the last (feature) axis and regroup the rows in
 order (and, in torch-mlir's f16 form, a `truncf` on the branch: the fused chain drops
 that rounding, as the mixed-precision rule does); the add is elementwise on one type
-(`chains_through_adds.tensor_add_operands`); the skip is no deeper than `h`
+(`sum_operands.tensor_add_operands`); the skip is no deeper than `h`
 (`no_deeper`: an ancestor of it, the previous branch's matmul, or a sum of such); the
 cost rule allows it (one level saved; weights before: the two matrices; after: the
 composed one and the kept `W2`, and `W1` again when the sum or the branch has other
@@ -53,11 +53,11 @@ from heirpy.ir.utils import element_bytes, element_type, reassociation_attr, rea
 from heirpy.transforms.linear.chains_through_adds import (
     NESTED_SUMS,
     linear_ops_on_path,
-    tensor_add_operands,
 )
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.mixed_precision import truncf_source
+from heirpy.transforms.linear.sum_operands import tensor_add_operands
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 

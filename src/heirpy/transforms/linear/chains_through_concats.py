@@ -1,0 +1,306 @@
+"""Linear chains through a channel concat: a conv reading `concat(parts)` (or
+`concat(parts) + skip`) where every part is a linear branch of one common value
+(`linalg-fuse-linear-chains`' second pattern set, beside `chains_through_adds`).
+
+A conv is linear in its input channels, so a conv of a channel concat is the sum of the
+convs of its parts, each with its slice of the filter:
+`conv(concat(a, b), W) = conv(a, W[:, :Ca]) + conv(b, W[:, Ca:])`. When each part is a
+chain of linear ops of one value `h`, each term composes with its part's chain into one
+conv of `h`, and the terms accumulate into each other's init: one level above `h`
+instead of one per op, which is what the depth bound counts. GhostNet's ghost module
+without an activation (the second of each bottleneck) is `concat(p, dw(p))`, `p` a 1x1
+conv of the block's middle tensor and `dw` the cheap depthwise conv of it; the block's
+residual add and the next block's 1x1 conv follow:
+
+    %p = conv(%h, %w1)                      // part 0: a branch of %h
+    %d = depthwise_conv(pad(%p), %k)        // part 1: a branch of part 0, so of %h
+    %c = tensor.concat dim(1) %p, %d
+    %s = arith.addf %c, %x                  // optional: %x no deeper than %h
+    %r = conv(%s, %w2) outs(%c2)
+  ->
+    %l = conv(%x, %w2) outs(%c2 + consts)   // the conv of the skip (if any)
+    %q = conv(%h, %w2[:, :C] ∘ %w1) outs(%l)
+    %r = conv(pad(%h), %w2[:, C:] ∘ %k ∘ %w1) outs(%q)
+
+(three levels above `h` become one). A part that is `h` itself (`concat(h, dw(h))`)
+composes the filter slice alone. A part's branch may start at another part's output
+(the depthwise conv reads `p`): its chain is then that part's chain followed by its own.
+
+Legality: the concat joins along axis 1 of NCHW tensors, its parts' channels add up to
+the conv's input channels; each part is the common value or the output of a branch of
+linear ops (`chains.branch_ending_at`, pads and all, with the depthwise steps of
+`chain_steps`); all parts lead to one value `h`; each composed term is one conv
+(`Chain.as_conv`) with the conv's output shape; at least one level is saved (the
+deepest part's chain); with a skip, it is added unscaled or with a constant scale
+(`sum_operands.scaled_add_operands`) and is no deeper than `h`
+(`FuseChainThroughAdd.no_deeper`); the cost rule (`fusion_cost.CostRule`) allows it:
+weights before = the parts' distinct steps and the conv, after = the composed filters,
+the conv kept for the skip, and the steps other users keep. A nonlinearity in a part
+ends its branch there, so the parts lead to different values and nothing fires; so does
+a concat along another axis.
+
+The concat, the add and the parts' ops stay where other ops read them (GhostNet's block
+output is also the next block's skip); what only this conv read is erased.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AnyFloat, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.diagnostics import location_prefix
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
+from heirpy.ir.utils import element_bytes, element_type, i64_vector, static_shape
+from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
+from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
+from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
+from heirpy.transforms.linear.constant_folding import (
+    ConstantFolder,
+    build_init,
+    erase_dead_constant_slices,
+    init_elements,
+)
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.linear_maps import AffineConv
+from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+
+
+@dataclass
+class Part:
+    """One operand of the concat: its channels in the concat and its chain from the
+    common value (empty when the part is that value)."""
+
+    value: SSAValue
+    offset: int
+    channels: int
+    steps: list[Step]
+
+    def root(self) -> SSAValue:
+        return self.steps[0].activation if self.steps else self.value
+
+
+def channel_concat_parts(op: Operation) -> list[tuple[SSAValue, int, int]] | None:
+    """`(operand, channel offset, channels)` of a `tensor.concat` along axis 1 of static
+    4-d tensors, else None."""
+    if not isinstance(op, tensor.ConcatOp) or op.dim.value.data != 1:
+        return None
+    parts: list[tuple[SSAValue, int, int]] = []
+    offset = 0
+    for value in op.inputs:
+        shape = static_shape(value.type)
+        if shape is None or len(shape) != 4:
+            return None
+        parts.append((value, offset, shape[1]))
+        offset += shape[1]
+    return parts
+
+
+def _unique_steps(parts: list[Part]) -> list[Step]:
+    """The parts' steps, each op once (a part's chain may repeat another's)."""
+    seen: dict[Operation, Step] = {}
+    for part in parts:
+        for step in part.steps:
+            seen.setdefault(step.op, step)
+    return list(seen.values())
+
+
+def _storage_element(root: SSAValue, out: SSAValue) -> Attribute:
+    """The filters' element type: the input's when it is a narrower float than the
+    output (torch-mlir's f16 form: f16 weights, an f32 init), else the output's
+    (`chains.storage_element`)."""
+    inner = element_type(root.type)
+    outer = element_type(out.type)
+    if isinstance(inner, AnyFloat) and isinstance(outer, AnyFloat) and inner.bitwidth < outer.bitwidth:
+        return inner
+    return outer
+
+
+class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
+    """Split a conv of a channel concat by its filter's input channels and compose each
+    slice with its part's linear branch of one common value (module docstring).
+
+        %c = tensor.concat dim(1) %p, %d; %r = conv(%c, %w2) outs(%c2)   // %p, %d: branches of %h
+      ->
+        %q = conv(%h, %w2[:, :C] ∘ P) outs(%c2 + consts); %r = conv(pad(%h), %w2[:, C:] ∘ D) outs(%q)
+    """
+
+    op_types = (Conv2DNchwFchwOp,)
+
+    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str, through_add: FuseChainThroughAdd):
+        self.reader = reader
+        self.rule = rule
+        self.pass_name = pass_name
+        self.through_add = through_add
+        """Its `kept` convs of a skip (never composed again) and its `no_deeper`."""
+
+    def _step(self, op: Operation) -> Step | None:
+        return step_of(op, self.reader)
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if in_generic_body(op) or op in self.through_add.kept:
+            return
+        assert isinstance(op, Conv2DNchwFchwOp)
+        last = self._step(op)
+        if last is None or last.conv is None or last.activation is not op.inputs[0]:
+            return
+        source = op.inputs[0].owner
+        if not isinstance(source, Operation):
+            return
+        add: Operation | None = None
+        skip: tuple[SSAValue, float] | None = None
+        concat = source
+        if not isinstance(source, tensor.ConcatOp):
+            operands = scaled_add_operands(source)
+            if operands is None:
+                return
+            for (joined, scale), other in (operands, operands[::-1]):
+                if isinstance(joined.owner, tensor.ConcatOp) and scale == 1.0:
+                    add, skip, concat = source, other, joined.owner
+                    break
+            else:
+                return
+        found = channel_concat_parts(concat)
+        if found is None or sum(c for _, _, c in found) != last.conv.weight.shape[1]:
+            return
+        parts = self._parts(found)
+        if parts is None:
+            return
+        self._fuse(op, last, concat, add, skip, parts, rewriter)
+
+    def _parts(self, found: list[tuple[SSAValue, int, int]]) -> list[Part] | None:
+        """Each part with its chain from the one value all parts lead to, else None."""
+        values = [v for v, _, _ in found]
+        own: dict[SSAValue, list[Step]] = {}
+        for value in values:
+            # f16 (torch-mlir's form): a part is the f16 rounding of a linear op's f32
+            # result; its chain is that op's, the rounding skipped as chain folds do.
+            wider = rounding_source(value) or value
+            owner = wider.owner
+            step = self._step(owner) if isinstance(owner, Operation) else None
+            branch = None if step is None else branch_ending_at(step, self._step)
+            if branch is None or branch.mode != BATCHED or branch.output is not wider:
+                own[value] = []
+                continue
+            own[value] = branch.with_prefix().steps
+        parts: list[Part] = []
+        for value, offset, channels in found:
+            steps = own[value]
+            start = steps[0].activation if steps else value
+            if steps and start in own and start is not value:
+                steps = own[start] + steps  # the branch reads another part (GhostNet's cheap conv)
+            parts.append(Part(value, offset, channels, steps))
+        roots = {part.root() for part in parts}
+        if len(roots) != 1 or not any(part.steps for part in parts):
+            return None
+        return parts
+
+    def _fuse(self, op: Conv2DNchwFchwOp, last: Step, concat: Operation, add: Operation | None,
+              skip: tuple[SSAValue, float] | None, parts: list[Part], rewriter: PatternRewriter) -> None:
+        assert last.conv is not None
+        root = parts[0].root()
+        if skip is not None and not self.through_add.no_deeper(skip[0], root):
+            return
+        out_shape = static_shape(op.results[0].type)
+        assert out_shape is not None
+        composed: list[PaddedConv] = []
+        for part in parts:
+            weight = last.conv.weight[:, part.offset:part.offset + part.channels]
+            tail = AffineConv(weight, last.conv.strides, last.conv.dilations, np.zeros_like(last.conv.const))
+            tail_step = Step(op, part.value, True, BATCHED, tail.apply, conv=tail)
+            padded = Chain([*part.steps, tail_step], BATCHED).as_conv()
+            if padded is None or padded.conv.const.shape != tuple(out_shape[1:]):
+                return
+            composed.append(padded)
+        levels = max(sum(s.costly for s in part.steps) for part in parts)
+        if levels < 1:
+            return
+        steps = _unique_steps(parts)
+        erased = self._erased(op, concat, add, steps)
+        kept = [s for s in steps if s.op not in erased]
+        weights_before = sum(s.weights for s in steps if s.costly or s.leveled) + last.weights
+        kept_weights = sum(s.weights for s in kept if s.costly or s.leveled)
+        skip_weights = last.weights if skip is not None else 0
+        after = sum(p.conv.weight.size for p in composed)
+        const = last.conv.const + sum(p.conv.const for p in composed)
+        cost = FusionCost(
+            levels, weights_before, kept_weights + after + skip_weights,
+            sum(s.macs for s in steps) + last.macs,
+            sum(s.macs for s in kept) + sum(p.conv.macs() for p in composed) + (last.macs if skip else 0),
+            constants_before=sum(s.weights + s.init_size for s in steps) + last.weights + last.init_size,
+            constants_after=sum(s.weights + s.init_size for s in kept) + after + skip_weights + init_elements(const),
+        )
+        if not self.rule.allows(cost):
+            return
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
+                                         element_bytes(element_type(op.results[0].type)) or 4),
+                  file=sys.stderr)
+        self._emit(op, last, root, skip, parts, composed, const, rewriter)
+        for dead in sorted(erased - {op}, key=_position, reverse=True):
+            if not any(r.uses for r in dead.results):
+                rewriter.erase(dead)
+        erase_dead_constant_slices(rewriter, [v for s in steps for v in s.constants] + list(last.constants))
+
+    def _erased(self, op: Operation, concat: Operation, add: Operation | None, steps: list[Step]) -> set[Operation]:
+        """The ops only the fused conv's inputs read: the add, the concat, then the parts'
+        steps from the last, each when all its users go too."""
+        gone: set[Operation] = {op}
+        ordered = [o for o in (add, concat) if o is not None]
+        ordered += sorted((s.op for s in steps), key=_position, reverse=True)
+        for candidate in ordered:
+            if all(use.operation in gone for r in candidate.results for use in r.uses):
+                gone.add(candidate)
+        return gone
+
+    def _emit(self, op: Conv2DNchwFchwOp, last: Step, root: SSAValue, skip: tuple[SSAValue, float] | None,
+              parts: list[Part], composed: list[PaddedConv], const: np.ndarray, rewriter: PatternRewriter) -> None:
+        assert last.conv is not None
+        out_type = op.results[0].type
+        assert isinstance(out_type, TensorType)
+        dtype = element_dtype(out_type)
+        batch = out_type.get_shape()[0]
+        new_ops, init = build_init(np.broadcast_to(const, (batch, *const.shape)).astype(dtype), out_type)
+        strides, dilations = i64_vector(op.window_strides()), i64_vector(op.window_dilations())
+        if skip is not None:  # conv(s * x, w) = conv(x, s * w), the skip's term first
+            value, scale = skip
+            filter_ = op.inputs[1]
+            if scale != 1.0:
+                filter_type = op.inputs[1].type
+                assert isinstance(filter_type, TensorType)
+                scaled = (last.conv.weight * scale).astype(element_dtype(filter_type))
+                constant = dense_constant(scaled, filter_type)
+                new_ops.append(constant)
+                filter_ = constant.result
+            kept = Conv2DNchwFchwOp([value, filter_], [init], [out_type], strides=strides, dilations=dilations)
+            new_ops.append(kept)
+            self.through_add.kept.add(kept)
+            init = kept.results[0]
+        storage = _storage_element(root, op.results[0])
+        for padded in composed:
+            pad_ops = zero_pad_ops(root, padded.pad)
+            source = pad_ops[-1].results[0] if pad_ops else root
+            conv = padded.conv
+            weight_type = TensorType(storage, list(conv.weight.shape))
+            weight = dense_constant(conv.weight.astype(element_dtype(weight_type)), weight_type)
+            term = Conv2DNchwFchwOp([source, weight.result], [init], [out_type],
+                                    strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
+            new_ops += [*pad_ops, weight, term]
+            init = term.results[0]
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [init])
+
+
+def _position(op: Operation) -> int:
+    """`op`'s index in its block (ops of one function body: a total order)."""
+    block = op.parent_block()
+    assert block is not None
+    return block.get_operation_index(op)
