@@ -439,9 +439,11 @@ func.func @ghost_torch_f16(%h: tensor<1x4x6x6xf16>) -> tensor<1x3x6x6xf16> {
 // AT-LIMIT-LABEL: func.func @ghost(
 // AT-LIMIT-NOT: tensor.concat
 // AT-LIMIT: return
+// AT-LIMIT-LABEL: func.func @ghost_no_skip(
 // UNDER-LABEL: func.func @ghost(
 // UNDER: tensor.concat
 // UNDER: return
+// UNDER-LABEL: func.func @ghost_no_skip(
 // BEFORE: @ghost {{ +}}3
 // BEFORE: @ghost_no_skip {{ +}}3
 // BEFORE: @identity_part {{ +}}3+

@@ -8,7 +8,7 @@
 // the kept conv's filter. @hardswish_residual is that block under the main pipeline,
 // the others the add's generic-body forms (the scale by divf, by mulf, on either input).
 // RUN: heirpy-opt %s -p linalg-fuse-linear-chains | filecheck %s
-// RUN: heirpy-opt %s -p linalg-canonicalizations,linalg-fuse-ops 2>/dev/null | filecheck %s --check-prefix=MAIN-IR
+// RUN: heirpy-opt %s -p linalg-canonicalizations,linalg-fuse-ops 2>/dev/null | filecheck %s --check-prefix=PIPELINE
 // RUN: heirpy-opt %s -p linalg-fuse-linear-chains | heir-opt | filecheck %s --check-prefix=REPARSE
 // RUN: heirpy-opt %s -p linalg-fuse-linear-chains | iree-opt | filecheck %s --check-prefix=REPARSE
 // Depth: the positives one level less (two for the main pipeline's hardswish block, as
@@ -236,25 +236,25 @@ func.func @skip_times_argument(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x4x4xf32>)
   return %r : tensor<1x3x4x4xf32>
 }
 
-// The hardswish block under the main pipeline: no add and no scale left; the composed
+// The hardswish block through the main pipeline, where no add and no scale is left; the composed
 // conv and the kept conv (its filter w2 / 6: -0.400 / 6) both read hardswish's product.
-// MAIN-IR-LABEL: func.func @hardswish_residual(
-// MAIN-IR: %[[H:.*]] = linalg.generic
-// MAIN-IR: arith.mulf
-// MAIN-IR-NOT: arith.divf
-// MAIN-IR: %[[SKIP:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>)
-// MAIN-IR-NEXT: arith.constant
-// MAIN-IR-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>) outs(%[[SKIP]] :
-// MAIN-IR-NEXT: return %[[R]]
-// MAIN-IR-LABEL: func.func @hardswish_residual_f16(
-// MAIN-IR: %[[H:.*]] = linalg.generic
-// MAIN-IR-NOT: arith.divf
-// MAIN-IR: arith.constant dense<{{\[\[\[\[}}-6.66{{[0-9]*}}e-02]]
-// MAIN-IR-NEXT: %[[SKIP:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} : tensor<1x2x4x4xf16>, tensor<3x2x1x1xf16>)
-// MAIN-IR-NEXT: arith.constant
-// MAIN-IR-NEXT: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} outs(%[[SKIP]] :
-// MAIN-IR-NEXT: return
-// MAIN-IR-LABEL: func.func @skip_divided(
+// PIPELINE-LABEL: func.func @hardswish_residual(
+// PIPELINE: %[[H:.*]] = linalg.generic
+// PIPELINE: arith.mulf
+// PIPELINE-NOT: arith.divf
+// PIPELINE: %[[SKIP:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>)
+// PIPELINE-NEXT: arith.constant
+// PIPELINE-NEXT: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>) outs(%[[SKIP]] :
+// PIPELINE-NEXT: return %[[R]]
+// PIPELINE-LABEL: func.func @hardswish_residual_f16(
+// PIPELINE: %[[H:.*]] = linalg.generic
+// PIPELINE-NOT: arith.divf
+// PIPELINE: arith.constant dense<{{\[\[\[\[}}-6.66{{[0-9]*}}e-02]]
+// PIPELINE-NEXT: %[[SKIP:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} : tensor<1x2x4x4xf16>, tensor<3x2x1x1xf16>)
+// PIPELINE-NEXT: arith.constant
+// PIPELINE-NEXT: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[H]], %{{.*}} outs(%[[SKIP]] :
+// PIPELINE-NEXT: return
+// PIPELINE-LABEL: func.func @skip_divided(
 // The kept conv of the skip: w2 / 6 (-0.400 / 6, 0.747 / 6), then the composed conv.
 // CHECK-LABEL: func.func @hardswish_residual_f16(
 // CHECK-LABEL: func.func @skip_divided(
