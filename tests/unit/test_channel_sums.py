@@ -116,3 +116,47 @@ def test_cost_rule_prices_the_one_channel_filter_at_its_limit() -> None:
     assert _rewritten(_dw_mean(4), "linalg-fuse-linear-chains{max-weight-growth=2}")[0]
     assert not _rewritten(_dw_mean(4), "linalg-fuse-linear-chains{max-weight-growth=1.99}")[0]
     assert not _rewritten(_dw_mean(4), "linalg-fuse-linear-chains{policy=size}")[0]
+
+
+def _residual_stream() -> str:
+    """y = (r + x @ W1) + h @ W2, summed over the channels: two adds deep."""
+    rng = np.random.default_rng(2)
+    w1, w2 = (np.round(rng.normal(size=(3, 4)), 2).tolist() for _ in range(2))
+    t, s = "tensor<2x4xf32>", "tensor<2x1xf32>"
+    return f"""
+func.func @f(%r: {t}, %x: tensor<2x3xf32>, %h: tensor<2x3xf32>) -> {s} {{
+  %w1 = arith.constant dense<{w1}> : tensor<3x4xf32>
+  %w2 = arith.constant dense<{w2}> : tensor<3x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {t}
+  %z = linalg.fill ins(%zero : f32) outs(%e : {t}) -> {t}
+  %a = linalg.matmul ins(%x, %w1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : {t}) -> {t}
+  %b = linalg.matmul ins(%h, %w2 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : {t}) -> {t}
+  %s1 = arith.addf %r, %a : {t}
+  %y = arith.addf %s1, %b : {t}
+  %es = tensor.empty() : {s}
+  %zs = linalg.fill ins(%zero : f32) outs(%es : {s}) -> {s}
+  %m = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}} ins(%y : {t}) outs(%zs : {s}) {{
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }} -> {s}
+  return %m : {s}
+}}
+"""
+
+
+def test_one_add_is_split_the_residual_below_keeps_its_sum() -> None:
+    module = parse(_residual_stream())
+    rng = np.random.default_rng(0)
+    args = [rng.normal(size=s).astype(np.float32) for s in ((2, 4), (2, 3), (2, 3))]
+    (before,) = run_function(module, "f", args)
+    run_pipeline(module, "linalg-fuse-linear-chains")
+    (after,) = run_function(module, "f", args)
+    np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
+    widths = sorted(op.results[0].type.get_shape()[1] for op in module.walk() if op.name == "linalg.matmul")
+    # the last add's matmul became its one-column copy (the sum was its only reader); the
+    # one below the first add stays whole, inside the residual stream's own sum
+    assert widths == [1, 4]
+    sums = [op for op in module.walk() if isinstance(op, GenericOp) and "reduction" in str(op.iterator_types)]
+    assert len(sums) == 1  # the residual stream's own sum, r + x @ W1 whole

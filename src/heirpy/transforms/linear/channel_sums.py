@@ -199,20 +199,23 @@ def _linear_term(value: SSAValue, axis: int, path: tuple[PathStep, ...], reader:
 
 
 def summed_terms(value: SSAValue, axis: int, reader: ConstantFolder,
-                 path: tuple[PathStep, ...] = ()) -> list[Term]:
+                 path: tuple[PathStep, ...] = (), adds: int = 1) -> list[Term]:
     """The addends of `value` (summed over `axis`) down through casts, layout ops and
-    tensor adds: a linear term where one is reached (`_linear_term`), else the value."""
+    at most `adds` tensor adds: a linear term where one is reached (`_linear_term`),
+    else the value. One add is the residual's; below it the residual stream is a sum of
+    every earlier block's output, and splitting it would give each LayerNorm a
+    one-channel op per earlier block for no level (the residual is shallower)."""
     owner = value.owner
     if isinstance(owner, Operation) and len(owner.results) == 1:
         if _cast_kind(owner) is not None:
-            return summed_terms(owner.operands[0], axis, reader, (PathStep(owner, axis), *path))
+            return summed_terms(owner.operands[0], axis, reader, (PathStep(owner, axis), *path), adds)
         if isinstance(owner, (TransposeOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
             source_axis = _source_axis(owner, axis)
             if source_axis is not None:
-                return summed_terms(owner.operands[0], source_axis, reader, (PathStep(owner, axis), *path))
-        addends = _tensor_add(owner, reader)
+                return summed_terms(owner.operands[0], source_axis, reader, (PathStep(owner, axis), *path), adds)
+        addends = _tensor_add(owner, reader) if adds > 0 else None
         if addends is not None:
-            return [t for v in addends for t in summed_terms(v, axis, reader, path)]
+            return [t for v in addends for t in summed_terms(v, axis, reader, path, adds - 1)]
     term = _linear_term(value, axis, path, reader)
     return [term] if term is not None else [Term(value, axis, path)]
 
@@ -359,7 +362,8 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
     one addend is a matmul / conv_2d_nchw_fchw / depthwise_conv_2d_nchw_chw with constant
     weight and init whose output channel is the summed axis, through constant affine
     steps that scale along that channel only; and the cost rule allows one level for the
-    one-channel ops' weights (`sum_cost`).
+    one-channel ops' weights (`sum_cost`); the generic is none of the sums it wrote for
+    the addends it left.
     """
 
     op_types = (GenericOp,)
@@ -367,9 +371,12 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
     def __init__(self, reader: ConstantFolder | None = None, rule: CostRule | None = None):
         self.reader = ConstantFolder() if reader is None else reader
         self.rule = CostRule() if rule is None else rule
+        # The sums this pattern wrote for the addends it left (the residual's): never
+        # split again, or each LayerNorm would split the whole residual stream below it.
+        self.written: set[Operation] = set()
 
     def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
-        reduction = match_sum_reduction(op)
+        reduction = match_sum_reduction(op) if op not in self.written else None
         if reduction is None or len(reduction.reduced_axes) != 1:
             return
         (axis,) = reduction.reduced_axes
@@ -405,6 +412,7 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
             source = replayed[-1].results[0] if replayed else term.leaf
             own = op.clone()
             own.operands[0] = source
+            self.written.add(own)
             new_ops += [*replayed, own]
             summands.append(own.results[0])
         total = summands[0]
