@@ -8,7 +8,8 @@ input, with ONE output channel:
 
     sum_f (W x + init)[f]  =  (sum_f W[f]) x + sum_f init[f]
 
-(a matmul `x @ W` gets the column `W @ 1`, a conv the filter `sum_f W[f]`, a depthwise
+(a matmul `x @ W` gets the column `W @ 1`, a batch_matmul with a constant right
+operand one column per batch, a conv the filter `sum_f W[f]`, a depthwise
 conv the dense one-output conv whose filter for input channel c is `W[c]`), so the mean
 reads the op's input at the op's own depth, one level earlier. The op itself stays for
 its other readers (the centring `x - mean` and the normalisation), so the weights grow
@@ -43,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import (
+    BatchMatmulOp,
     Conv2DNchwFchwOp,
     DepthwiseConv2DNchwChwOp,
     GenericOp,
@@ -71,7 +73,7 @@ from heirpy.transforms.linear.linear_match import (
 )
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, constant_insertion_point
 
-_SAME_KIND = (MatmulOp, Conv2DNchwFchwOp)  # the one-channel op is the same op with new shapes
+_SAME_KIND = (MatmulOp, BatchMatmulOp, Conv2DNchwFchwOp)  # the one-channel op: same op, new shapes
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ def _linear_term(value: SSAValue, axis: int, path: tuple[PathStep, ...], reader:
         owner = value.owner
         if not isinstance(owner, Operation):
             return None
-        view = linear_op_view(owner, reader)
+        view = linear_op_view(owner, reader) or _batch_matmul_view(owner, reader)
         if view is not None:
             if view.out_axis != axis or not isinstance(owner, (*_SAME_KIND, DepthwiseConv2DNchwChwOp)):
                 return None
@@ -196,6 +198,20 @@ def _linear_term(value: SSAValue, axis: int, path: tuple[PathStep, ...], reader:
             return None
         steps.append(step)
         value = step.operand
+
+
+def _batch_matmul_view(op: Operation, reader: ConstantFolder) -> LinearOpView | None:
+    """`x[B, M, K] @ W[B, K, N]` with a constant W (MobileViT's attention projection: a
+    Linear's weight broadcast over the patches) as a linear op of x whose output channel
+    is N; None for any other op."""
+    if not isinstance(op, BatchMatmulOp) or len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    if any(static_shape(v.type) is None for v in (*op.operands, op.results[0])):
+        return None
+    weight = reader.fold_unrounded(op.operands[1])
+    if weight is None or reader.fold(op.operands[0]) is not None:
+        return None
+    return LinearOpView(op, 0, 1, 2, 2, weight)
 
 
 def summed_terms(value: SSAValue, axis: int, reader: ConstantFolder,
@@ -362,7 +378,8 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
     one addend is a matmul / conv_2d_nchw_fchw / depthwise_conv_2d_nchw_chw with constant
     weight and init whose output channel is the summed axis, through constant affine
     steps that scale along that channel only; and the cost rule allows one level for the
-    one-channel ops' weights (`sum_cost`); the generic is none of the sums it wrote for
+    one-channel ops' weights (`sum_cost`); a batch_matmul counts when its right operand is
+    constant (`_batch_matmul_view`); the generic is none of the sums it wrote for
     the addends it left.
     """
 

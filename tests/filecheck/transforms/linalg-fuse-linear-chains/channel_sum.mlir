@@ -19,6 +19,7 @@
 // RUN: heirpy-equiv %s %t --function dw_mean_f16 --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function proj_residual | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function spatial_sum | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function bmm_residual | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
 // REPARSE-LABEL: func.func @dw_mean(
 // SIZE-LABEL: func.func @dw_mean(
@@ -149,4 +150,33 @@ func.func @spatial_sum(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x4x1xf32> {
     linalg.yield %a : f32
   } -> tensor<1x4x4x1xf32>
   return %s : tensor<1x4x4x1xf32>
+}
+
+// -----
+
+// MobileViT's attention projection: a batch_matmul whose right operand is the Linear's
+// weight broadcast over the patches; the one-channel op is a batch_matmul with one column
+// per patch ([2, 3, 1], the column sums [1.5, -0.5, 2.0] twice).
+// CHECK-LABEL: func.func @bmm_residual(
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[\[\[}}1.500000e+00], [-5.000000e-01], [2.000000e+00]], {{\[\[}}1.500000e+00], [-5.000000e-01], [2.000000e+00]]]> : tensor<2x3x1xf32>
+// CHECK:         linalg.generic {{.*}}"reduction"{{.*}} ins(%r : tensor<2x4x2xf32>)
+// CHECK:         %[[M:.*]] = linalg.batch_matmul ins(%x, %[[W]] : tensor<2x4x3xf32>, tensor<2x3x1xf32>) outs(%{{.*}} : tensor<2x4x1xf32>)
+// CHECK:         arith.addf %{{.*}}, %[[M]] : tensor<2x4x1xf32>
+func.func @bmm_residual(%x: tensor<2x4x3xf32>, %r: tensor<2x4x2xf32>) -> (tensor<2x4x2xf32>, tensor<2x4x1xf32>) {
+  %w = arith.constant dense<[[1.0, 0.5], [-1.5, 1.0], [0.25, 1.75]]> : tensor<3x2xf32>
+  %ew = tensor.empty() : tensor<2x3x2xf32>
+  %wb = linalg.broadcast ins(%w : tensor<3x2xf32>) outs(%ew : tensor<2x3x2xf32>) dimensions = [0]
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x2xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+  %p = linalg.batch_matmul ins(%x, %wb : tensor<2x4x3xf32>, tensor<2x3x2xf32>) outs(%z : tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+  %y = arith.addf %r, %p : tensor<2x4x2xf32>
+  %es = tensor.empty() : tensor<2x4x1xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%y : tensor<2x4x2xf32>) outs(%zs : tensor<2x4x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<2x4x1xf32>
+  return %y, %s : tensor<2x4x2xf32>, tensor<2x4x1xf32>
 }
