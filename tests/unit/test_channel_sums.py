@@ -80,7 +80,7 @@ func.func @f(%x: tensor<1x{channels}x6x6xf32>) -> ({t}, {st}) {{
 """
 
 
-def _rewritten(text: str, pipeline: str = "linalg-fuse-linear-chains") -> tuple[bool, float]:
+def _rewritten(text: str, pipeline: str = "linalg-fuse-linear-ops") -> tuple[bool, float]:
     """Whether the channel sum became a one-channel conv, and the largest difference of
     the function's results before and after."""
     module = parse(text)
@@ -113,9 +113,9 @@ def test_a_nonlinear_addend_or_a_nonzero_init_keeps_the_sum() -> None:
 
 def test_cost_rule_prices_the_one_channel_filter_at_its_limit() -> None:
     # the depthwise filter (4x3x3) gets a dense one-channel copy (1x4x3x3): 2x the weights
-    assert _rewritten(_dw_mean(4), "linalg-fuse-linear-chains{max-weight-growth=2}")[0]
-    assert not _rewritten(_dw_mean(4), "linalg-fuse-linear-chains{max-weight-growth=1.99}")[0]
-    assert not _rewritten(_dw_mean(4), "linalg-fuse-linear-chains{policy=size}")[0]
+    assert _rewritten(_dw_mean(4), "linalg-fuse-ops{max-weight-growth=2 pointwise=false}")[0]
+    assert not _rewritten(_dw_mean(4), "linalg-fuse-ops{max-weight-growth=1.99 pointwise=false}")[0]
+    assert not _rewritten(_dw_mean(4), "linalg-fuse-ops{policy=size pointwise=false}")[0]
 
 
 def _residual_stream() -> str:
@@ -151,7 +151,7 @@ def test_one_add_is_split_the_residual_below_keeps_its_sum() -> None:
     rng = np.random.default_rng(0)
     args = [rng.normal(size=s).astype(np.float32) for s in ((2, 4), (2, 3), (2, 3))]
     (before,) = run_function(module, "f", args)
-    run_pipeline(module, "linalg-fuse-linear-chains")
+    run_pipeline(module, "linalg-fuse-linear-ops")
     (after,) = run_function(module, "f", args)
     np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
     widths = sorted(op.results[0].type.get_shape()[1] for op in module.walk() if op.name == "linalg.matmul")

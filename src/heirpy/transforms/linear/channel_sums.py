@@ -318,7 +318,12 @@ def _emit_one_channel(plan: OneChannelOp) -> tuple[Operation, list[Operation], S
     new_out = _with_unit_channel(out_type, view.out_axis)
     new_weight_type = TensorType(weight_type.get_element_type(), list(plan.weight.shape))
     weight = dense_constant(plan.weight.astype(element_dtype(new_weight_type)), new_weight_type)
-    init_ops, init = build_init(plan.init.astype(element_dtype(new_out)), new_out)
+    init_array = plan.init.astype(element_dtype(new_out))
+    if np.any(init_array):
+        init_ops, init = build_init(init_array, new_out)
+    else:  # zeros as linalg-canonicalizations writes them (a fill would be rewritten on a rerun)
+        zeros = dense_constant(init_array, new_out)
+        init_ops, init = [zeros], zeros.result
     operands = list(op.operands)
     operands[view.weight_index] = weight.result
     operands[2] = init

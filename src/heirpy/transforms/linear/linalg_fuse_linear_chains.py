@@ -136,7 +136,6 @@ from heirpy.transforms.linear.chains import (
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
-from heirpy.transforms.linear.channel_sums import FoldChannelSumIntoLinearOp
 from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES, fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
@@ -491,8 +490,6 @@ def populate_linalg_fuse_linear_chains_patterns(
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
         PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
         PatternSet.of(through_add, FuseChainThroughFork(reader, rule, pass_name, through_add.kept)),
-        # Last: a channel sum (LayerNorm's mean) reads the linear op left before it.
-        PatternSet.of(FoldChannelSumIntoLinearOp(reader, rule)),
         *populate_narrow_unused_widening_patterns(),  # a widening no fold used is undone
     ]
 

@@ -1,20 +1,21 @@
 // A sum over a linear op's output channels (LayerNorm's mean) read through a one-output-
-// channel op of the linear op's input (channel_sums.FoldChannelSumIntoLinearOp): the
+// channel op of the linear op's input (channel_sums.FoldChannelSumIntoLinearOp, in the
+// linear-op group, priced by linalg-fuse-ops' cost rule): the
 // mean sits at the linear op's depth, one level earlier. ConvNeXt: depthwise conv ->
 // NHWC transpose -> sum over C; ViT: x @ W + b, expand, + residual -> f64 -> sum over C
 // (the residual keeps a sum of its own). The linear op stays for its other readers.
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains 2>/dev/null | filecheck %s
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops 2>/dev/null | filecheck %s
 // RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{pointwise=false}' 2>/dev/null | filecheck %s
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains 2>/dev/null | iree-opt --split-input-file | filecheck %s --check-prefix=REPARSE
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains 2>/dev/null | heir-opt --split-input-file | filecheck %s --check-prefix=REPARSE
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops 2>/dev/null | iree-opt --split-input-file | filecheck %s --check-prefix=REPARSE
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops 2>/dev/null | heir-opt --split-input-file | filecheck %s --check-prefix=REPARSE
 // The cost rule prices it: the weights grow (one output channel more), so policy=size refuses.
-// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-linear-chains{policy=size}' 2>/dev/null | filecheck %s --check-prefix=SIZE
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{policy=size pointwise=false}' 2>/dev/null | filecheck %s --check-prefix=SIZE
 // Depth: the mean one level earlier.
 // RUN: heirpy-opt %s --split-input-file -p report-depth 2>&1 >/dev/null | filecheck %s --check-prefix=BEFORE
-// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-chains,report-depth 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
+// RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops,report-depth 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
 // Numerics, f32 and f16 (f16: the one-channel sum is rounded to f16 once where the
 // original rounds each channel, so within f16's tolerance).
-// RUN: heirpy-opt %s -p linalg-fuse-linear-chains -o %t 2>/dev/null
+// RUN: heirpy-opt %s -p linalg-fuse-linear-ops -o %t 2>/dev/null
 // RUN: heirpy-equiv %s %t --function dw_mean | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function dw_mean_f16 --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function proj_residual | filecheck %s --check-prefix=EQUIV
