@@ -14,7 +14,8 @@ conv the dense one-output conv whose filter for input channel c is `W[c]`), so t
 reads the op's input at the op's own depth, one level earlier. The op itself stays for
 its other readers (the centring `x - mean` and the normalisation), so the weights grow
 by one output channel's worth (a depthwise conv's filter once more, a matmul's
-column): priced by the linear-chain group's cost rule as a fusion that saves one level.
+column): priced by the cost rule (`linalg-fuse-ops` passes its own to the linear-op group,
+where this pattern runs first) as a fusion that saves one level.
 
 Between the op and the sum the pattern follows:
 
