@@ -118,7 +118,9 @@ def test_layer_norm_keeps_its_bound_through_the_pipeline(element: str) -> None:
              and {o.name for o in op.body.block.ops} >= {"arith.subf", "arith.mulf"}]
     assert len(fused) == 1
     assert depth_bound(_entry(after)).depth == 5
-    assert analyze_module(after)[0].depth == analyze_module(heirpy.parse(text))[0].depth == 7
+    assert analyze_module(heirpy.parse(text))[0].depth == 7
+    # The mean reads x through a one-column matmul (channel_sums): one level earlier.
+    assert analyze_module(after)[0].depth == 6
     outcome = check_program(text, FULL_PIPELINE)  # numerics (evaluator), bound, depth, ...
     assert outcome.ok, outcome.summary()
 

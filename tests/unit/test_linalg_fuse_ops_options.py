@@ -93,7 +93,7 @@ def test_the_groups_get_the_umbrellas_arguments(monkeypatch: pytest.MonkeyPatch)
         contraction_form="matmul")
     assert sets == ["linear_ops", "conv_pool", "linear_chains", "pointwise"]
     assert calls == [
-        ("linear_ops", (ctx, True), {}),
+        ("linear_ops", (ctx, True, rule), {}),
         ("conv_pool", (rule,), {}),
         ("linear_chains", (ctx, 77, rule, "p"), {"contraction_form": "matmul"}),
         ("pointwise", (), {"iree_reductions": True}),

@@ -89,7 +89,7 @@ def populate_linalg_fuse_ops_patterns(
     `contraction_form` the linear-chain group's (`linalg-fuse-linear-chains`)."""
     sets: list[PatternSet] = []
     if linear_ops:
-        sets += populate_linalg_fuse_linear_ops_patterns(ctx, bias_into_init)
+        sets += populate_linalg_fuse_linear_ops_patterns(ctx, bias_into_init, rule)
     if conv_pool:
         sets += populate_linalg_fuse_conv_pool_patterns(rule)
     if linear_chains:

@@ -83,6 +83,7 @@ from heirpy.ir.constants import MAX_FOLDED_BYTES, dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.affine_runs import MergeAffineRun
+from heirpy.transforms.linear.channel_sums import FoldChannelSumIntoLinearOp
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -98,6 +99,7 @@ from heirpy.transforms.linear.elementwise_folds import (
     scale_follows,
 )
 from heirpy.transforms.linear.forward_affine_folds import FoldAffineIntoNextLinearOp
+from heirpy.transforms.linear.fusion_cost import CostRule
 from heirpy.transforms.linear.grouped_conv import FuseElementwiseIntoGroupedConv
 from heirpy.transforms.linear.linear_maps import channel_vector
 from heirpy.transforms.linear.linear_match import (
@@ -198,9 +200,11 @@ class FuseElementwiseIntoLinearOp(OpPattern[Operation], OutsideGenericBodies):
         weight_op = dense_constant(
             folded.weight.astype(element_dtype(weight_type)), weight_type
         )
-        if elementwise.kind in ("mul", "div") and isinstance(view.init.owner, tensor.EmptyOp):
+        if elementwise.kind in ("mul", "div") and (isinstance(view.init.owner, tensor.EmptyOp) or not np.any(init)):
             # A scaled undefined init is still undefined: keep the `tensor.empty`
-            # rather than write out the zeros it was read as.
+            # rather than write out the zeros it was read as; a scaled zero init is
+            # the same zeros, kept as written (a fill rebuilt here would be rewritten
+            # by linalg-canonicalizations on a rerun: not idempotent).
             init_ops: list[Operation] = []
             init_result = view.init
         else:
@@ -644,15 +648,18 @@ class FoldPlaintextLinearOp(OpPattern[Operation], OutsideGenericBodies):
 
 
 def populate_linalg_fuse_linear_ops_patterns(
-    ctx: Context | None = None, bias_into_init: bool = True
+    ctx: Context | None = None, bias_into_init: bool = True, rule: CostRule | None = None
 ) -> list[PatternSet]:
     """The patterns of this pass (`ctx` holds the blobs of `dense_resource` constants;
     without it the module's remembered context is used; `bias_into_init` is the pass
-    option of that name)."""
+    option of that name; `rule` prices the one-channel sums, `CostRule()` by default)."""
     reader = ConstantFolder(ctx)
     return [
         # torch-mlir's f16 form first: the folds below see the f32 arithmetic.
         *populate_mixed_precision_patterns(),
+        # A channel sum (LayerNorm's mean) reads the linear op's input, before the folds
+        # below take its divide into the one-channel op (channel_sums.py).
+        PatternSet.of(FoldChannelSumIntoLinearOp(reader, rule)),
         PatternSet.of(
             FuseElementwiseIntoLinearOp(reader, bias_into_init),
             FuseElementwiseIntoGroupedConv(reader, bias_into_init),

@@ -1,0 +1,162 @@
+"""A sum over a linear op's output channels read through a one-channel op of its input
+(`channel_sums.FoldChannelSumIntoLinearOp`): the pure weight/init helpers against
+numpy, the guards at their limits, and the cost rule's price at its limit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from heirpy.api import parse, run_pipeline
+from heirpy.interp.evaluator import run_function
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from heirpy.transforms.linear.channel_sums import channel_sum_init, channel_sum_weights
+
+ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+LAST = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>"
+
+
+def test_channel_sum_weights_equal_the_summed_outputs() -> None:
+    rng = np.random.default_rng(5)
+    # x @ W summed over the columns, each scaled by s: x @ (W s)
+    x, w, s = rng.normal(size=(3, 4)), rng.normal(size=(4, 5)), rng.normal(size=5)
+    one = channel_sum_weights("dense", w, 1, s)
+    assert one.shape == (4, 1)
+    np.testing.assert_allclose(x @ one, ((x @ w) * s).sum(axis=1, keepdims=True), rtol=1e-12)
+    # a 1x1 conv [F, C, 1, 1] summed over F: the filter sum_f s[f] W[f]
+    wc = rng.normal(size=(5, 4, 1, 1))
+    one = channel_sum_weights("dense", wc, 0, s)
+    assert one.shape == (1, 4, 1, 1)
+    np.testing.assert_allclose(one[0], np.einsum("f,fckl->ckl", s, wc), rtol=1e-12)
+    # a depthwise filter [C, kh, kw]: output channel c reads input c only, so the sum is
+    # the dense conv whose filter for input c is s[c] W[c]
+    wd, sd = rng.normal(size=(4, 3, 3)), rng.normal(size=4)
+    one = channel_sum_weights("depthwise", wd, 0, sd)
+    assert one.shape == (1, 4, 3, 3)
+    np.testing.assert_allclose(one[0], wd * sd[:, None, None])
+
+
+def test_channel_sum_init_sums_scaled_init_and_shift() -> None:
+    init = np.arange(6.0).reshape(2, 3)
+    scale = np.broadcast_to(np.array([1.0, 2.0, -1.0]), (2, 3))
+    shift = np.full((2, 3), 0.5)
+    np.testing.assert_allclose(channel_sum_init(init, scale, shift, 1), [[0 + 2 - 2 + 1.5], [3 + 8 - 5 + 1.5]])
+
+
+def _dw_mean(channels: int, body: str = "", init: float = 0.0) -> str:
+    """A depthwise conv over `channels`, NHWC transpose, an optional elementwise `body`
+    on the transposed value, then its sum over the channel into an init of `init`."""
+    t = f"tensor<1x{channels}x4x4xf32>"
+    tt = f"tensor<1x4x4x{channels}xf32>"
+    st = "tensor<1x4x4x1xf32>"
+    w = np.round(np.random.default_rng(channels).normal(size=(channels, 3, 3)), 2).tolist()
+    mapped = "%t"
+    extra = ""
+    if body:
+        extra = f"""
+  %n = linalg.generic {{indexing_maps = [{ID4}, {ID4}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%t : {tt}) outs(%et : {tt}) {{
+  ^bb0(%in: f32, %out: f32):
+    {body}
+  }} -> {tt}"""
+        mapped = "%n"
+    return f"""
+func.func @f(%x: tensor<1x{channels}x6x6xf32>) -> ({t}, {st}) {{
+  %w = arith.constant dense<{w}> : tensor<{channels}x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %start = arith.constant {init} : f32
+  %e = tensor.empty() : {t}
+  %i = linalg.fill ins(%zero : f32) outs(%e : {t}) -> {t}
+  %c = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w : tensor<1x{channels}x6x6xf32>, tensor<{channels}x3x3xf32>) outs(%i : {t}) -> {t}
+  %et = tensor.empty() : {tt}
+  %t = linalg.transpose ins(%c : {t}) outs(%et : {tt}) permutation = [0, 2, 3, 1]{extra}
+  %es = tensor.empty() : {st}
+  %z = linalg.fill ins(%start : f32) outs(%es : {st}) -> {st}
+  %s = linalg.generic {{indexing_maps = [{ID4}, {LAST}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}} ins({mapped} : {tt}) outs(%z : {st}) {{
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  }} -> {st}
+  return %c, %s : {t}, {st}
+}}
+"""
+
+
+def _rewritten(text: str, pipeline: str = "linalg-fuse-linear-ops") -> tuple[bool, float]:
+    """Whether the channel sum became a one-channel conv, and the largest difference of
+    the function's results before and after."""
+    module = parse(text)
+    x = np.random.default_rng(0).normal(size=tuple(module.body.block.first_op.args[0].type.get_shape())).astype(np.float32)
+    before = run_function(module, "f", [x])
+    run_pipeline(module, pipeline)
+    after = run_function(module, "f", [x])
+    ones = [op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)]
+    sums = [op for op in module.walk() if isinstance(op, GenericOp) and "reduction" in str(op.iterator_types)]
+    assert bool(ones) != bool(sums)
+    return bool(ones), max(float(np.max(np.abs(a - b))) for a, b in zip(after, before))
+
+
+def test_channel_sum_fires_from_two_channels_and_not_on_one() -> None:
+    fired, error = _rewritten(_dw_mean(2))
+    assert fired and error < 1e-5
+    fired, _ = _rewritten(_dw_mean(1))  # a sum over one element is a copy: nothing to gain
+    assert not fired
+
+
+def test_a_nonlinear_addend_or_a_nonzero_init_keeps_the_sum() -> None:
+    relu = "%r = arith.maximumf %in, %zero : f32\n    linalg.yield %r : f32"
+    assert not _rewritten(_dw_mean(4, relu))[0]
+    assert not _rewritten(_dw_mean(4, init=1.0))[0]
+    # a constant step after a layout op is no step of the op (steps fold only right
+    # after it, where they scale its output channel): summed as it is
+    affine = "%two = arith.constant 2.0 : f32\n    %m = arith.mulf %in, %two : f32\n    linalg.yield %m : f32"
+    assert not _rewritten(_dw_mean(4, affine))[0]
+
+
+def test_cost_rule_prices_the_one_channel_filter_at_its_limit() -> None:
+    # the depthwise filter (4x3x3) gets a dense one-channel copy (1x4x3x3): 2x the weights
+    assert _rewritten(_dw_mean(4), "linalg-fuse-ops{max-weight-growth=2 pointwise=false}")[0]
+    assert not _rewritten(_dw_mean(4), "linalg-fuse-ops{max-weight-growth=1.99 pointwise=false}")[0]
+    assert not _rewritten(_dw_mean(4), "linalg-fuse-ops{policy=size pointwise=false}")[0]
+
+
+def _residual_stream() -> str:
+    """y = (r + x @ W1) + h @ W2, summed over the channels: two adds deep."""
+    rng = np.random.default_rng(2)
+    w1, w2 = (np.round(rng.normal(size=(3, 4)), 2).tolist() for _ in range(2))
+    t, s = "tensor<2x4xf32>", "tensor<2x1xf32>"
+    return f"""
+func.func @f(%r: {t}, %x: tensor<2x3xf32>, %h: tensor<2x3xf32>) -> {s} {{
+  %w1 = arith.constant dense<{w1}> : tensor<3x4xf32>
+  %w2 = arith.constant dense<{w2}> : tensor<3x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {t}
+  %z = linalg.fill ins(%zero : f32) outs(%e : {t}) -> {t}
+  %a = linalg.matmul ins(%x, %w1 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : {t}) -> {t}
+  %b = linalg.matmul ins(%h, %w2 : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : {t}) -> {t}
+  %s1 = arith.addf %r, %a : {t}
+  %y = arith.addf %s1, %b : {t}
+  %es = tensor.empty() : {s}
+  %zs = linalg.fill ins(%zero : f32) outs(%es : {s}) -> {s}
+  %m = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}} ins(%y : {t}) outs(%zs : {s}) {{
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }} -> {s}
+  return %m : {s}
+}}
+"""
+
+
+def test_one_add_is_split_the_residual_below_keeps_its_sum() -> None:
+    module = parse(_residual_stream())
+    rng = np.random.default_rng(0)
+    args = [rng.normal(size=s).astype(np.float32) for s in ((2, 4), (2, 3), (2, 3))]
+    (before,) = run_function(module, "f", args)
+    run_pipeline(module, "linalg-fuse-linear-ops")
+    (after,) = run_function(module, "f", args)
+    np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
+    widths = sorted(op.results[0].type.get_shape()[1] for op in module.walk() if op.name == "linalg.matmul")
+    # the last add's matmul became its one-column copy (the sum was its only reader); the
+    # one below the first add stays whole, inside the residual stream's own sum
+    assert widths == [1, 4]
+    sums = [op for op in module.walk() if isinstance(op, GenericOp) and "reduction" in str(op.iterator_types)]
+    assert len(sums) == 1  # the residual stream's own sum, r + x @ W1 whole
