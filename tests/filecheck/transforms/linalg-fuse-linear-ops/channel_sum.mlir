@@ -27,6 +27,7 @@
 // SIZE-NOT: linalg.conv_2d_nchw_fchw
 // SIZE: linalg.generic
 // SIZE-SAME: "reduction"
+// SIZE-LABEL: func.func @dw_mean_f16(
 // BEFORE: @dw_mean 2
 // AFTER: @dw_mean 1
 
