@@ -9,7 +9,15 @@ import numpy as np
 from heirpy.api import parse, run_pipeline
 from heirpy.interp.evaluator import run_function
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
-from heirpy.transforms.linear.channel_sums import channel_sum_init, channel_sum_weights
+from heirpy.transforms.linear.channel_sums import (
+    channel_sum_init,
+    channel_sum_weights,
+    linear_terms,
+    reaches_linear,
+    sum_cost,
+    summed_terms,
+)
+from heirpy.transforms.linear.constant_folding import ConstantFolder
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
 LAST = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>"
@@ -160,3 +168,77 @@ def test_one_add_is_split_the_residual_below_keeps_its_sum() -> None:
     assert widths == [1, 4]
     sums = [op for op in module.walk() if isinstance(op, GenericOp) and "reduction" in str(op.iterator_types)]
     assert len(sums) == 1  # the residual stream's own sum, r + x @ W1 whole
+
+
+def _cls_concat(concat_dim: int) -> str:
+    """`concat([cls, expand(x @ W)], concat_dim) + pos` summed over the channel (axis 2):
+    ViT's first LayerNorm mean in small."""
+    cat = "tensor<1x3x2xf32>" if concat_dim == 1 else "tensor<1x2x3xf32>"
+    cls = "tensor<1x1x2xf32>" if concat_dim == 1 else "tensor<1x2x1xf32>"
+    cls_value = "[[[0.1, 0.2]]]" if concat_dim == 1 else "[[[0.1], [0.2]]]"
+    pos_value = "[[[0.5, 0.5], [1.0, 1.0], [2.0, 2.0]]]" if concat_dim == 1 else "[[[0.5, 0.5, 1.0], [1.0, 2.0, 2.0]]]"
+    sum_t = "tensor<1x3x1xf32>" if concat_dim == 1 else "tensor<1x2x1xf32>"
+    id3 = "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"
+    return f"""
+func.func @f(%x: tensor<2x2xf32>) -> {sum_t} {{
+  %w = arith.constant dense<[[0.5, -0.3], [0.2, 0.7]]> : tensor<2x2xf32>
+  %cls = arith.constant dense<{cls_value}> : {cls}
+  %pos = arith.constant dense<{pos_value}> : {cat}
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%z : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %me = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 2, 2] : tensor<2x2xf32> into tensor<1x2x2xf32>
+  %cat = tensor.concat dim({concat_dim}) %cls, %me : ({cls}, tensor<1x2x2xf32>) -> {cat}
+  %ea = tensor.empty() : {cat}
+  %a = linalg.generic {{indexing_maps = [{id3}, {id3}, {id3}], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%cat, %pos : {cat}, {cat}) outs(%ea : {cat}) {{
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %s = arith.addf %in, %in_1 : f32
+    linalg.yield %s : f32
+  }} -> {cat}
+  %es = tensor.empty() : {sum_t}
+  %zs = linalg.fill ins(%zero : f32) outs(%es : {sum_t}) -> {sum_t}
+  %sum = linalg.generic {{indexing_maps = [{id3}, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a : {cat}) outs(%zs : {sum_t}) {{
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  }} -> {sum_t}
+  return %sum : {sum_t}
+}}
+"""
+
+
+def _summed(module) -> list:
+    sums = [op for op in module.walk() if isinstance(op, GenericOp) and "reduction" in str(op.iterator_types)]
+    (op,) = sums
+    return summed_terms(op.inputs[0], 2, ConstantFolder())
+
+
+def test_a_concat_along_the_tokens_and_a_constant_add_are_followed() -> None:
+    module = parse(_cls_concat(1))
+    terms = _summed(module)
+    # the concat (class token: a constant part; the matmul: a linear part), then the
+    # position embedding's constant
+    assert [bool(t.parts) for t in terms] == [True, False]
+    assert terms[1].constant is not None and reaches_linear(terms[0]) and not reaches_linear(terms[1])
+    cls_part, matmul_part = terms[0].parts
+    assert cls_part[0].constant is not None and matmul_part[0].view is not None
+    assert len(linear_terms(terms[0])) == 1
+    x = np.array([[0.3, -1.2], [2.0, 0.7]], dtype=np.float32)
+    before = run_function(module, "f", [x])
+    run_pipeline(module, "linalg-fuse-linear-ops")
+    assert not any(isinstance(op, GenericOp) and "reduction" in str(op.iterator_types) for op in module.walk())
+    np.testing.assert_allclose(run_function(module, "f", [x]), before, rtol=1e-6)
+
+
+def test_a_concat_along_the_summed_channel_is_summed_whole() -> None:
+    module = parse(_cls_concat(2))
+    terms = _summed(module)
+    assert len(terms) == 1 and terms[0].view is None and terms[0].constant is None and not terms[0].parts
+
+
+def test_sum_cost_counts_the_constant_sums() -> None:
+    base = sum_cost([], [])
+    with_constants = sum_cost([], [], 197)
+    assert with_constants.constants_after - base.constants_after == 197
+    assert with_constants.weights_after == base.weights_after

@@ -28,12 +28,17 @@ Between the op and the sum the pattern follows:
   along the channel), folded into the new op's weight and init;
 * adds of two tensors (the residual): the sum of an add is the sum of each side; a side
   that reaches no linear op keeps a sum of its own (the residual's, at the residual's
-  depth, shallower than the op).
+  depth, shallower than the op);
+* where no linear op is reached otherwise: the add of a constant of the same shape (ViT's
+  position embedding; its channel sum is a constant) and a `tensor.concat` along another
+  axis than the summed one (ViT's class token before the patches: the sum of a concat is
+  the concat of its parts' sums), each part a constant or reaching linear ops and
+  constants only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 
 import numpy as np
@@ -97,6 +102,22 @@ class Term:
     path: tuple[PathStep, ...]
     view: LinearOpView | None = None
     steps: tuple[ElementwiseAffine, ...] = ()
+    # A constant addend: its value at the leaf (its channel sum is a constant).
+    constant: np.ndarray | None = field(default=None, compare=False)
+    # A concat along another axis than the channel: each part's terms (paths from the part).
+    parts: tuple[tuple[Term, ...], ...] = ()
+
+
+def reaches_linear(term: Term) -> bool:
+    """Pure: whether `term` is, or holds in a concat part, a linear term."""
+    return term.view is not None or any(reaches_linear(t) for part in term.parts for t in part)
+
+
+def linear_terms(term: Term) -> list[Term]:
+    """Pure: the linear terms of `term` (itself, or those of its concat parts)."""
+    if term.view is not None:
+        return [term]
+    return [t for part in term.parts for inner in part for t in linear_terms(inner)]
 
 
 # ------------------------------------------------------------------------ pure helpers
@@ -158,9 +179,9 @@ def _cast_kind(op: Operation) -> type[arith.ExtFOp] | type[arith.TruncFOp] | Non
     return type(body[0])
 
 
-def _tensor_add(op: Operation, reader: ConstantFolder) -> tuple[SSAValue, SSAValue] | None:
-    """The two non-constant addends of an add of same-shaped tensors (`arith.addf` on
-    tensors, or a generic adding two inputs read through identity maps)."""
+def _add_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
+    """The two addends of an add of same-shaped tensors (`arith.addf` on tensors, or a
+    generic adding two inputs read through identity maps)."""
     if isinstance(op, arith.AddfOp) and isinstance(op.result.type, TensorType):
         pair = (op.lhs, op.rhs)
     elif isinstance(op, GenericOp) and len(op.inputs) == 2 and len(op.res) == 1:
@@ -175,9 +196,64 @@ def _tensor_add(op: Operation, reader: ConstantFolder) -> tuple[SSAValue, SSAVal
         pair = (op.inputs[0], op.inputs[1])
     else:
         return None
-    if any(v.type != op.results[0].type or reader.fold(v) is not None for v in pair):
+    return pair if all(v.type == op.results[0].type for v in pair) else None
+
+
+def _tensor_add(op: Operation, reader: ConstantFolder) -> tuple[SSAValue, SSAValue] | None:
+    """The two addends of an add of same-shaped non-constant tensors."""
+    pair = _add_operands(op)
+    if pair is None or any(reader.fold(v) is not None for v in pair):
         return None
     return pair
+
+
+def _constant_add(op: Operation, reader: ConstantFolder) -> tuple[SSAValue, SSAValue] | None:
+    """`(x, c)` for an add `x + c` (either order) of same-shaped tensors, `c` constant."""
+    pair = _add_operands(op)
+    if pair is None:
+        return None
+    constant = [reader.fold(v) is not None for v in pair]
+    if constant == [False, True]:
+        return pair
+    if constant == [True, False]:
+        return pair[1], pair[0]
+    return None
+
+
+def _constant_term(value: SSAValue, axis: int, path: tuple[PathStep, ...], reader: ConstantFolder) -> Term | None:
+    folded = reader.fold(value)
+    if folded is None or np.isnan(folded).any():  # a tensor.empty reads as NaN
+        return None
+    return Term(value, axis, path, constant=folded)
+
+
+def _split_terms(value: SSAValue, axis: int, reader: ConstantFolder, path: tuple[PathStep, ...],
+                 adds: int) -> list[Term] | None:
+    """`value`'s terms through the add of a constant (its sum a constant) or a concat
+    along another axis than `axis` (the concat of its parts' sums: each part a constant
+    or terms that are linear or constant), when that reaches a linear op; else None."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    pair = _constant_add(owner, reader)
+    if pair is not None:
+        constant = _constant_term(pair[1], axis, path, reader)
+        inner = summed_terms(pair[0], axis, reader, path, adds)
+        if constant is None or not any(reaches_linear(t) for t in inner):
+            return None
+        return [*inner, constant]
+    if not isinstance(owner, tensor.ConcatOp) or owner.dim.value.data == axis:
+        return None
+    parts: list[tuple[Term, ...]] = []
+    for part in owner.inputs:
+        const = _constant_term(part, axis, (), reader)
+        terms = [const] if const is not None else summed_terms(part, axis, reader, (), adds)
+        if any(t.view is None and t.constant is None and not t.parts for t in terms):
+            return None  # a part that is neither linear nor constant: the concat is summed whole
+        parts.append(tuple(terms))
+    if not any(reaches_linear(t) for part in parts for t in part):
+        return None
+    return [Term(value, axis, path, parts=tuple(parts))]
 
 
 def _linear_term(value: SSAValue, axis: int, path: tuple[PathStep, ...], reader: ConstantFolder) -> Term | None:
@@ -234,7 +310,10 @@ def summed_terms(value: SSAValue, axis: int, reader: ConstantFolder,
         if addends is not None:
             return [t for v in addends for t in summed_terms(v, axis, reader, path, adds - 1)]
     term = _linear_term(value, axis, path, reader)
-    return [term] if term is not None else [Term(value, axis, path)]
+    if term is not None:
+        return [term]
+    split = _split_terms(value, axis, reader, path, adds)
+    return split if split is not None else [Term(value, axis, path)]
 
 
 # ------------------------------------------------------------------------ emission
@@ -350,16 +429,17 @@ def _positions(plan: OneChannelOp) -> int:
     return prod(shape) // shape[view.out_axis]
 
 
-def sum_cost(plans: list[OneChannelOp], positions: list[int]) -> FusionCost:
+def sum_cost(plans: list[OneChannelOp], positions: list[int], constant_sums: int = 0) -> FusionCost:
     """Pure: one level saved for the weights of the new one-channel ops (the linear ops
-    stay for their other readers; weights and MACs per sample)."""
+    stay for their other readers; weights and MACs per sample) and `constant_sums`
+    elements of constants' channel sums."""
     before = sum(p.term.view.weight.size for p in plans if p.term.view is not None)
     added = sum(p.weight.size for p in plans)
     macs = sum(p.term.view.weight.size * n for p, n in zip(plans, positions) if p.term.view is not None)
     added_macs = sum(p.weight.size * n for p, n in zip(plans, positions))
     inits = sum(init_elements(p.init) for p in plans)
     return FusionCost(1, before, before + added, macs, macs + added_macs,
-                      constants_before=before, constants_after=before + added + inits)
+                      constants_before=before, constants_after=before + added + inits + constant_sums)
 
 
 class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
@@ -411,25 +491,25 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
         if init is None or np.any(init != 0):
             return
         terms = summed_terms(reduction.operand, axis, self.reader)
-        plans = [one_channel_op(t, self.reader) if t.view is not None else None for t in terms]
-        if not any(plans):
+        plans = {id(t): one_channel_op(t, self.reader) for term in terms for t in linear_terms(term)}
+        ready = [_ready(t, plans) for t in terms]
+        if not any(r and reaches_linear(t) for t, r in zip(terms, ready)):
             return
-        chosen = [p for p in plans if p is not None]
-        if not self.rule.allows(sum_cost(chosen, [_positions(p) for p in chosen])):
+        chosen = [p for t, r in zip(terms, ready) if r for lt in linear_terms(t) if (p := plans[id(lt)]) is not None]
+        constants = sum(_constant_sum_elements(t) for t, r in zip(terms, ready) if r)
+        if not self.rule.allows(sum_cost(chosen, [_positions(p) for p in chosen], constants)):
             return
-        self._rewrite(op, terms, plans, rewriter)
+        self._rewrite(op, terms, ready, plans, rewriter)
 
-    def _rewrite(self, op: GenericOp, terms: list[Term], plans: list[OneChannelOp | None],
-                 rewriter: PatternRewriter) -> None:
+    def _rewrite(self, op: GenericOp, terms: list[Term], ready: list[bool],
+                 plans: dict[int, OneChannelOp | None], rewriter: PatternRewriter) -> None:
         new_ops: list[Operation] = []
         summands: list[SSAValue] = []
-        for term, plan in zip(terms, plans):
-            if plan is not None:
-                weight, ops, result = _emit_one_channel(plan)
-                rewriter.insert(weight, constant_insertion_point(op))
-                replayed = _replay(result, term.path, unit=True)
-                new_ops += [*ops, *replayed]
-                summands.append(replayed[-1].results[0] if replayed else result)
+        for term, is_ready in zip(terms, ready):
+            if is_ready:
+                ops, result = _emit_unit_sum(term, plans, op, rewriter)
+                new_ops += ops
+                summands.append(result)
                 continue
             replayed = _replay(term.leaf, term.path, unit=False)
             source = replayed[-1].results[0] if replayed else term.leaf
@@ -447,6 +527,65 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
         rewriter.replace(op, [], [total])
 
 
+def _ready(term: Term, plans: dict[int, OneChannelOp | None]) -> bool:
+    """Whether `term`'s channel sum can be written without a sum of its own: a linear
+    term with a one-channel op, a constant, a concat of parts all ready."""
+    if term.view is not None:
+        return plans[id(term)] is not None
+    if term.constant is not None:
+        return True
+    return bool(term.parts) and all(_ready(t, plans) for part in term.parts for t in part)
+
+
+def _constant_sum_elements(term: Term) -> int:
+    """Elements of the constant channel sums written for `term` (the constants stay for
+    their other readers)."""
+    if term.constant is not None:
+        return term.constant.size // term.constant.shape[term.axis]
+    return sum(_constant_sum_elements(t) for part in term.parts for t in part)
+
+
+def _emit_unit_sum(term: Term, plans: dict[int, OneChannelOp | None], op: GenericOp,
+                   rewriter: PatternRewriter) -> tuple[list[Operation], SSAValue]:
+    """The ops computing a ready term's channel sum (channel of size 1, after its path)
+    and their result; constants go before `op`'s constant insertion point."""
+    ops: list[Operation] = []
+    leaf_type = term.leaf.type
+    assert isinstance(leaf_type, TensorType)
+    if term.view is not None:
+        plan = plans[id(term)]
+        assert plan is not None
+        weight, ops, result = _emit_one_channel(plan)
+        rewriter.insert(weight, constant_insertion_point(op))
+    elif term.constant is not None:
+        unit_type = _with_unit_channel(leaf_type, term.axis)
+        summed = term.constant.astype(np.float64).sum(axis=term.axis, keepdims=True)
+        constant = dense_constant(summed.astype(element_dtype(unit_type)), unit_type)
+        rewriter.insert(constant, constant_insertion_point(op))
+        result = constant.result
+    else:
+        parts: list[SSAValue] = []
+        for part in term.parts:
+            part_sum: SSAValue | None = None
+            for inner in part:
+                inner_ops, value = _emit_unit_sum(inner, plans, op, rewriter)
+                ops += inner_ops
+                if part_sum is not None:
+                    add = arith.AddfOp(part_sum, value)
+                    ops.append(add)
+                    value = add.result
+                part_sum = value
+            assert part_sum is not None
+            parts.append(part_sum)
+        concat_op = term.leaf.owner
+        assert isinstance(concat_op, tensor.ConcatOp)
+        concat = tensor.ConcatOp(parts, concat_op.dim, _with_unit_channel(leaf_type, term.axis))
+        ops.append(concat)
+        result = concat.result
+    replayed = _replay(result, term.path, unit=True)
+    return [*ops, *replayed], (replayed[-1].results[0] if replayed else result)
+
+
 __all__ = [
     "FoldChannelSumIntoLinearOp",
     "OneChannelOp",
@@ -454,7 +593,9 @@ __all__ = [
     "Term",
     "channel_sum_init",
     "channel_sum_weights",
+    "linear_terms",
     "one_channel_op",
+    "reaches_linear",
     "sum_cost",
     "summed_terms",
 ]
