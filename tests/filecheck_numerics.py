@@ -26,7 +26,7 @@ from itertools import product
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, ShapedType, TensorType
+from xdsl.dialects.builtin import AnyFloat, IntegerType, ShapedType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.tensor import ExtractOp
 
@@ -239,6 +239,49 @@ def case_problems(case: NumericCase, seeds: Sequence[int] = SEEDS) -> list[str]:
     return numeric_problems(case.text, case.pipeline, seeds, str(case.source))
 
 
+def narrowest_float(func: FuncOp) -> np.dtype | None:
+    """The narrowest float element type (f16, bf16) that `func` computes with anywhere, if
+    it is narrower than f32; None otherwise."""
+    widths = {}
+    for op in func.walk():
+        for result in op.results:
+            if isinstance(result.type, ShapedType):
+                dtype = _float_dtype(result.type)
+                if dtype is not None and dtype.itemsize < 4:
+                    widths[dtype.itemsize, dtype.name] = dtype
+    return widths[min(widths)] if widths else None
+
+
+def _float_dtype(shaped: ShapedType) -> np.dtype | None:
+    element = shaped.get_element_type()
+    return np.dtype(element_dtype(shaped)) if isinstance(element, AnyFloat) else None
+
+
+def _result_problem(index: int, a: np.ndarray, b: np.ndarray, pipeline: str, storage: np.dtype | None) -> str | None:
+    """Result `index` before (`a`) and after (`b`) the pipeline compared, or None if equal."""
+    if widens_floats(pipeline):  # an f16 result computed in f32, read as f16
+        b = rounded_to(b, a.dtype)
+    if returns_flat(pipeline) and a.shape != b.shape and a.size == b.size:
+        b = b.reshape(a.shape)  # a result returned flat, read in row-major order
+    defined = ~np.isnan(a) if a.dtype.kind == "f" else np.ones(a.shape, bool)
+    if a.shape == b.shape:  # undefined elements (NaN) may be refined to anything
+        a, b = a[defined], b[defined]
+    # A wide result of a function that rounds to a narrow float on the way (torch-mlir's
+    # f16 form returning an f32 accumulator): a rewrite that composes two linear ops drops
+    # a rounding between them, so the result is judged in the narrow float, as the values
+    # it was computed from.
+    if storage is not None and a.dtype.kind == "f" and a.dtype.itemsize > storage.itemsize:
+        a, b = rounded_to(a, storage), rounded_to(b, storage)
+    # An Inf the input computes (a divide by zero) must stay that Inf.
+    # A narrow float (f16, bf16) computed with narrow accumulators: a rewrite that
+    # reassociates a sum (two convs composed into one) moves an element that cancels to
+    # near zero by a few ulps of the sum's terms, not of itself, so it is judged against
+    # the result's magnitude, as heirpy-report judges it.
+    narrow = a.dtype.kind == "f" and a.dtype.itemsize < 4
+    comparison = compare_arrays(index, a, b, rtol=1e-4, atol=1e-4, nonfinite_equal=True, scale_atol=narrow)
+    return None if comparison.ok else comparison.line()
+
+
 def numeric_problems(
     text: str, pipeline: str, seeds: Sequence[int] = SEEDS, filename: str = "<string>"
 ) -> list[str]:
@@ -272,21 +315,7 @@ def numeric_problems(
                 problems.append(f"@{name}: {len(actual)} results instead of {len(expected)}")
                 continue
             for index, (a, b) in enumerate(zip(expected, actual)):
-                if widens_floats(pipeline):  # an f16 result computed in f32, read as f16
-                    b = rounded_to(b, a.dtype)
-                if returns_flat(pipeline) and a.shape != b.shape and a.size == b.size:
-                    b = b.reshape(a.shape)  # a result returned flat, read in row-major order
-                defined = ~np.isnan(a) if a.dtype.kind == "f" else np.ones(a.shape, bool)
-                if a.shape == b.shape:  # undefined elements (NaN) may be refined to anything
-                    a, b = a[defined], b[defined]
-                # An Inf the input computes (a divide by zero) must stay that Inf.
-                # A narrow float (f16, bf16) computed with narrow accumulators: a rewrite that
-                # reassociates a sum (two convs composed into one) moves an element that
-                # cancels to near zero by a few ulps of the sum's terms, not of itself, so
-                # it is judged against the result's magnitude, as heirpy-report judges it.
-                narrow = a.dtype.kind == "f" and a.dtype.itemsize < 4
-                comparison = compare_arrays(index, a, b, rtol=1e-4, atol=1e-4, nonfinite_equal=True,
-                                            scale_atol=narrow)
-                if not comparison.ok:
-                    problems.append(f"@{name} seed {seed}: {comparison.line()}")
+                problem = _result_problem(index, a, b, pipeline, narrowest_float(func))
+                if problem is not None:
+                    problems.append(f"@{name} seed {seed}: {problem}")
     return problems

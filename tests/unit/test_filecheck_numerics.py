@@ -29,3 +29,18 @@ def test_every_fusion_pass_has_numeric_cases() -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_filecheck_input_keeps_its_values(case: NumericCase) -> None:
     assert case_problems(case) == []
+
+
+def test_a_wide_result_of_an_f16_computation_is_judged_in_f16() -> None:
+    """torch-mlir's f16 form returns an f32 accumulator of f16 values: a difference within
+    f16's rounding of the result passes, one far past it does not."""
+    import numpy as np
+
+    from filecheck_numerics import _result_problem
+
+    before = np.array([1.0, -2.0, 0.5], np.float32)
+    within = before + np.float32(2.0 * 2.0**-11)  # under half an f16 ulp of the largest value
+    beyond = before + np.float32(0.1)  # about 50 f16 ulps of the largest value
+    assert _result_problem(0, before, within, "p", np.dtype(np.float16)) is None
+    assert _result_problem(0, before, within, "p", None) is not None  # f32 alone: 1e-4 relative
+    assert _result_problem(0, before, beyond, "p", np.dtype(np.float16)) is not None
