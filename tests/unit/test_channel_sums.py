@@ -119,6 +119,18 @@ def test_a_nonlinear_addend_or_a_nonzero_init_keeps_the_sum() -> None:
     assert not _rewritten(_dw_mean(4, affine))[0]
 
 
+def test_a_shift_after_a_layout_op_is_split_off_a_negated_operand_is_not() -> None:
+    # `x + c` and `x - c` after the transpose: sum(x) plus the constant sum(+-c)
+    # (MobileViT's bias after the expand_shape of SharedWeightBatchMatmulToMatmul)
+    for op in ("addf %in, %k", "addf %k, %in", "subf %in, %k"):
+        body = f"%k = arith.constant 0.75 : f32\n    %m = arith.{op} : f32\n    linalg.yield %m : f32"
+        fired, error = _rewritten(_dw_mean(4, body), "linalg-canonicalizations,linalg-fuse-linear-ops")
+        assert fired and error < 1e-5, op
+    # `c - x` negates x: not a shift of x, summed as it is
+    body = "%k = arith.constant 0.75 : f32\n    %m = arith.subf %k, %in : f32\n    linalg.yield %m : f32"
+    assert not _rewritten(_dw_mean(4, body), "linalg-canonicalizations,linalg-fuse-linear-ops")[0]
+
+
 def test_cost_rule_prices_the_one_channel_filter_at_its_limit() -> None:
     # the depthwise filter (4x3x3) gets a dense one-channel copy (1x4x3x3): 2x the weights
     assert _rewritten(_dw_mean(4), "linalg-fuse-ops{max-weight-growth=2 pointwise=false}")[0]

@@ -33,7 +33,10 @@ Between the op and the sum the pattern follows:
   position embedding; its channel sum is a constant) and a `tensor.concat` along another
   axis than the summed one (ViT's class token before the patches: the sum of a concat is
   the concat of its parts' sums), each part a constant or reaching linear ops and
-  constants only.
+  constants only; and a constant shift (`x + t`, a bias broadcast along the channel)
+  with a layout op between it and the op, where it cannot fold into the op's init
+  (MobileViT's projection once `SharedWeightBatchMatmulToMatmul` writes it as matmul ->
+  expand_shape -> bias): its channel sum is a constant.
 """
 
 from __future__ import annotations
@@ -220,6 +223,26 @@ def _constant_add(op: Operation, reader: ConstantFolder) -> tuple[SSAValue, SSAV
     return None
 
 
+def _shift(op: Operation, reader: ConstantFolder) -> tuple[SSAValue, np.ndarray] | None:
+    """`(x, t)` for `x + t` / `t + x` / `x - c` (`t = -c`) with a constant `t` broadcast
+    to the result's shape (a bias generic reading `(d2)`), `x` of the result's type.
+    A bias that `_linear_term` cannot fold into an op's init because a layout op stands
+    between them (`SharedWeightBatchMatmulToMatmul`'s `expand_shape` after the matmul):
+    its channel sum is a constant."""
+    step = match_elementwise_affine(op, reader)
+    if step is None or step.operand.type != step.result.type:
+        return None
+    if step.kind == "add":
+        shift = step.constant
+    elif step.kind == "sub" and step.operand_is_lhs:
+        shift = -step.constant
+    else:
+        return None
+    if np.isnan(shift).any():
+        return None
+    return step.operand, np.asarray(shift)
+
+
 def _constant_term(value: SSAValue, axis: int, path: tuple[PathStep, ...], reader: ConstantFolder) -> Term | None:
     folded = reader.fold(value)
     if folded is None or np.isnan(folded).any():  # a tensor.empty reads as NaN
@@ -242,6 +265,12 @@ def _split_terms(value: SSAValue, axis: int, reader: ConstantFolder, path: tuple
         if constant is None or not any(reaches_linear(t) for t in inner):
             return None
         return [*inner, constant]
+    shifted = _shift(owner, reader)
+    if shifted is not None:
+        inner = summed_terms(shifted[0], axis, reader, path, adds)
+        if not any(reaches_linear(t) for t in inner):
+            return None
+        return [*inner, Term(value, axis, path, constant=shifted[1])]
     if not isinstance(owner, tensor.ConcatOp) or owner.dim.value.data == axis:
         return None
     parts: list[tuple[Term, ...]] = []
