@@ -281,7 +281,11 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         if levels < 1:
             return
         steps = _unique_steps(parts)
-        erased = self._erased(op, [o for o in (add, concat) if o is not None] + sums, steps)
+        # The f16 roundings of the parts' f32 results go with them (else their chains
+        # would count as kept for the rounding's sake).
+        roundings = [p.value.owner for p in parts if p.steps and rounding_source(p.value) is not None]
+        joins = [o for o in (add, concat, *roundings) if isinstance(o, Operation)] + sums
+        erased = self._erased(op, joins, steps)
         kept = [s for s in steps if s.op not in erased]
         weights_before = sum(s.weights for s in steps if s.costly or s.leveled) + last.weights
         kept_weights = sum(s.weights for s in kept if s.costly or s.leveled)

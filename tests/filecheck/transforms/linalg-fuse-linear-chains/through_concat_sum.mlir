@@ -25,9 +25,21 @@
 // 12 + 6 + 6 = 24 (the composed term, the slice convs of a and b); policy=size never
 // grows weights, so the concat stays.
 // RUN: heirpy-opt %s -p 'linalg-fuse-linear-chains{policy=size}' 2>/dev/null | filecheck %s --check-prefix=SIZE
+// 24 / 20 = 1.2x for one level, f32 and f16 alike (the f16 rounding after ffn2 goes
+// with it, so ffn2 is not counted as kept): at max-weight-growth=1.21 both fuse, at
+// 1.19 both stay.
+// RUN: heirpy-opt %s -p 'linalg-fuse-linear-chains{max-weight-growth=1.21}' 2>/dev/null | filecheck %s --check-prefix=AT-LIMIT
+// RUN: heirpy-opt %s -p 'linalg-fuse-linear-chains{max-weight-growth=1.19}' 2>/dev/null | filecheck %s --check-prefix=SIZE
+// AT-LIMIT-LABEL: func.func @c2psa(
+// AT-LIMIT-NOT: tensor.concat
+// AT-LIMIT-LABEL: func.func @c2psa_f16(
+// AT-LIMIT-NOT: tensor.concat
+// AT-LIMIT-LABEL: func.func @c2psa_sum3(
 // SIZE-LABEL: func.func @c2psa(
 // SIZE: tensor.concat dim(1) %a, %p
 // SIZE-LABEL: func.func @c2psa_f16(
+// SIZE: tensor.concat dim(1) %a, %p
+// SIZE-LABEL: func.func @c2psa_sum3(
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @c2psa(%x: tensor<1x4x4x4xf32>) -> tensor<1x3x4x4xf32> {
   %zero = arith.constant 0.0 : f32
