@@ -35,9 +35,27 @@ deepest part's chain); with a skip, it is added unscaled or with a constant scal
 (`sum_operands.scaled_add_operands`) and is no deeper than `h`
 (`FuseChainThroughAdd.no_deeper`); the cost rule (`fusion_cost.CostRule`) allows it:
 weights before = the parts' distinct steps and the conv, after = the composed filters,
-the conv kept for the skip, and the steps other users keep. A nonlinearity in a part
-ends its branch there, so the parts lead to different values and nothing fires; so does
-a concat along another axis.
+the conv kept for the skip, the slice convs of plain parts, and the steps other users
+keep (an f16 rounding of a part's chain goes with the chain). A nonlinearity in a part
+ends its branch there: the part is then a plain value, taken only when provably no
+deeper than the root (a relu on GhostNet's cheap conv is not: nothing fires); a concat
+along another axis is not split.
+
+A part may be a sum (`sum_operands.sum_addends`: a tensor add, or the pointwise fusion's
+n-ary `linalg.generic` of adds, f32 addends rounded in its f16 body): YOLO11's C2PSA ends
+`cv2(cat(a, b + ffn2(g)))`, after the main pipeline `b + proj(u) + ffn2(g)`, `a` and `b`
+the halves of one value, ffn2 and proj 1x1 convs with no activation after them:
+
+    %p = b + proj(u) + ffn2(g); %c = tensor.concat dim(1) %a, %p; %r = conv(%c, %w)
+  ->
+    %r = conv(a, w[:, :C]) -> conv(b, w[:, C:]) -> conv(u, w[:, C:] ∘ proj) -> conv(g, w[:, C:] ∘ ffn2)
+
+(each accumulating into the next one's init; two levels above `g` become one). Each
+addend is a term on its part's slice of channels; a plain addend or part that is not the
+root (`a`, `b`) is read by a conv of its filter slice. The root is the start of the
+chain with the most levels that every other root and plain value is provably no deeper
+than (`FuseChainThroughAdd.no_deeper`, which reads through a slice); chains from other
+roots are composed too; the levels saved are the root's chains'.
 
 The concat, the add and the parts' ops stay where other ops read them (GhostNet's block
 output is also the next block's skip); what only this conv read is erased.
