@@ -188,8 +188,8 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         after one whose `project` conv `FuseChainThroughFork` composed with the next
         `expand`: no longer an ancestor of the branch, still shallower), that input
         itself the output of such a branch, its levels added, at most `NESTED_SUMS` deep
-        (GhostNet's cheap conv reads its primary conv); or a sum or a channel concat of
-        such values (a skip that is itself the previous block's `project + skip`, a
+        (GhostNet's cheap conv reads its primary conv); a slice of such a value; or a sum
+        or a channel concat of such values (a skip that is itself the previous block's `project + skip`, a
         ghost module's output), nested at most `sums` deep."""
         if linear_ops_on_path(skip, target) >= 0:
             return True
@@ -204,6 +204,8 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         wider = rounding_source(skip)
         if wider is not None:
             return self.no_deeper(wider, target, sums)  # a cast, no nesting
+        if isinstance(owner, tensor.ExtractSliceOp):  # costs no level (YOLO11's C2PSA halves)
+            return self.no_deeper(owner.source, target, sums)
         levels, value = 0, skip
         for _ in range(NESTED_SUMS):
             value = rounding_source(value) or value

@@ -35,9 +35,27 @@ deepest part's chain); with a skip, it is added unscaled or with a constant scal
 (`sum_operands.scaled_add_operands`) and is no deeper than `h`
 (`FuseChainThroughAdd.no_deeper`); the cost rule (`fusion_cost.CostRule`) allows it:
 weights before = the parts' distinct steps and the conv, after = the composed filters,
-the conv kept for the skip, and the steps other users keep. A nonlinearity in a part
-ends its branch there, so the parts lead to different values and nothing fires; so does
-a concat along another axis.
+the conv kept for the skip, the slice convs of plain parts, and the steps other users
+keep (an f16 rounding of a part's chain goes with the chain). A nonlinearity in a part
+ends its branch there: the part is then a plain value, taken only when provably no
+deeper than the root (a relu on GhostNet's cheap conv is not: nothing fires); a concat
+along another axis is not split.
+
+A part may be a sum (`sum_operands.sum_addends`: a tensor add, or the pointwise fusion's
+n-ary `linalg.generic` of adds, f32 addends rounded in its f16 body): YOLO11's C2PSA ends
+`cv2(cat(a, b + ffn2(g)))`, after the main pipeline `b + proj(u) + ffn2(g)`, `a` and `b`
+the halves of one value, ffn2 and proj 1x1 convs with no activation after them:
+
+    %p = b + proj(u) + ffn2(g); %c = tensor.concat dim(1) %a, %p; %r = conv(%c, %w)
+  ->
+    %r = conv(a, w[:, :C]) -> conv(b, w[:, C:]) -> conv(u, w[:, C:] ∘ proj) -> conv(g, w[:, C:] ∘ ffn2)
+
+(each accumulating into the next one's init; two levels above `g` become one). Each
+addend is a term on its part's slice of channels; a plain addend or part that is not the
+root (`a`, `b`) is read by a conv of its filter slice. The root is the start of the
+chain with the most levels that every other root and plain value is provably no deeper
+than (`FuseChainThroughAdd.no_deeper`, which reads through a slice); chains from other
+roots are composed too; the levels saved are the root's chains'.
 
 The concat, the add and the parts' ops stay where other ops read them (GhostNet's block
 output is also the next block's skip); what only this conv read is erased.
@@ -61,7 +79,7 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_bytes, element_type, i64_vector, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
-from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
+from heirpy.transforms.linear.chains_through_adds import NESTED_SUMS, FuseChainThroughAdd
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -70,7 +88,7 @@ from heirpy.transforms.linear.constant_folding import (
 )
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.linear_maps import AffineConv
-from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands
+from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands, sum_addends
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
@@ -83,6 +101,8 @@ class Part:
     offset: int
     channels: int
     steps: list[Step]
+    kept: bool = False
+    """A plain value that is not the root: conv'd with its filter slice, not composed."""
 
     def root(self) -> SSAValue:
         return self.steps[0].activation if self.steps else self.value
@@ -171,70 +191,133 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         found = channel_concat_parts(concat)
         if found is None or sum(c for _, _, c in found) != last.conv.weight.shape[1]:
             return
-        parts = self._parts(found)
-        if parts is None:
+        sums: list[Operation] = []
+        split = self._parts(found, sums)
+        if split is None:
             return
-        self._fuse(op, last, concat, add, skip, parts, rewriter)
+        self._fuse(op, last, concat, add, skip, split, sums, rewriter)
 
-    def _parts(self, found: list[tuple[SSAValue, int, int]]) -> list[Part] | None:
-        """Each part with its chain from the one value all parts lead to, else None."""
+    def _chain(self, value: SSAValue) -> list[Step] | None:
+        """The linear branch ending at `value` (from its pads), else None. f16
+        (torch-mlir's form): a part is the f16 rounding of a linear op's f32 result; its
+        chain is that op's, the rounding skipped as chain folds do."""
+        wider = rounding_source(value) or value
+        owner = wider.owner
+        step = self._step(owner) if isinstance(owner, Operation) else None
+        branch = None if step is None else branch_ending_at(step, self._step)
+        if branch is None or branch.mode != BATCHED or branch.output is not wider:
+            return None
+        return branch.with_prefix().steps
+
+    def _addends(self, value: SSAValue, sums: list[Operation], depth: int = NESTED_SUMS) -> list[SSAValue] | None:
+        """A part that is a sum (YOLO11's C2PSA: `b + proj(u) + ffn2(g)`, ffn2 with no
+        activation): its addends, sums of sums flattened (`sums` collects the adds), a
+        rounded addend read at its wide value. None when `value` is no such sum."""
+        owner = value.owner
+        found = sum_addends(owner) if isinstance(owner, Operation) and depth > 0 else None
+        if found is None:
+            return None
+        assert isinstance(owner, Operation)
+        sums.append(owner)
+        addends: list[SSAValue] = []
+        for addend, _ in found:
+            inner = None if self._chain(addend) is not None else self._addends(addend, sums, depth - 1)
+            addends += [addend] if inner is None else inner
+        return addends
+
+    def _parts(self, found: list[tuple[SSAValue, int, int]],
+               sums: list[Operation]) -> tuple[list[Part], SSAValue] | None:
+        """The terms of the concat: each part's chain from a root, or a part that is a sum
+        split into its addends (several terms on one slice of channels); None unless one
+        root is reached by a chain and every other root or plain value is provably no
+        deeper than it (`_root`)."""
         values = [v for v, _, _ in found]
-        own: dict[SSAValue, list[Step]] = {}
-        for value in values:
-            # f16 (torch-mlir's form): a part is the f16 rounding of a linear op's f32
-            # result; its chain is that op's, the rounding skipped as chain folds do.
-            wider = rounding_source(value) or value
-            owner = wider.owner
-            step = self._step(owner) if isinstance(owner, Operation) else None
-            branch = None if step is None else branch_ending_at(step, self._step)
-            if branch is None or branch.mode != BATCHED or branch.output is not wider:
-                own[value] = []
-                continue
-            own[value] = branch.with_prefix().steps
+        own = {value: self._chain(value) for value in values}
         parts: list[Part] = []
         for value, offset, channels in found:
             steps = own[value]
+            if steps is None:
+                addends = self._addends(value, sums)
+                if addends is not None:
+                    parts += [Part(a, offset, channels, self._chain(a) or []) for a in addends]
+                    continue
+                steps = []
             start = steps[0].activation if steps else value
-            if steps and start in own and start is not value:
-                steps = own[start] + steps  # the branch reads another part (GhostNet's cheap conv)
+            before = own.get(start)
+            if steps and before and start is not value:
+                steps = before + steps  # the branch reads another part (GhostNet's cheap conv)
             parts.append(Part(value, offset, channels, steps))
-        roots = {part.root() for part in parts}
-        if len(roots) != 1 or not any(part.steps for part in parts):
+        root = self._root(parts)
+        if root is None:
             return None
-        return parts
+        for part in parts:
+            # A plain part that is not the root is read by a conv of its slice (`kept`).
+            part.kept = not part.steps and part.value is not root
+            if part.kept and element_type(part.value.type) != element_type(values[0].type):
+                return None  # a wide addend with no chain: its slice conv would read f32
+        return parts, root
+
+    def _root(self, parts: list[Part]) -> SSAValue | None:
+        """The value the deepest chain starts from: a chain's root that every other
+        part's root (or plain value) is provably no deeper than, the chains with the most
+        levels tried first. Then the fused conv sits one level above it."""
+        chained = sorted((p for p in parts if p.steps), key=lambda p: -sum(s.costly for s in p.steps))
+        if not chained:
+            return None
+        tried: set[SSAValue] = set()
+        for candidate in chained:
+            root = candidate.root()
+            if root in tried:
+                continue
+            tried.add(root)
+            if all(p.root() is root or self.through_add.no_deeper(p.root(), root) for p in parts):
+                return root
+        return None
 
     def _fuse(self, op: Conv2DNchwFchwOp, last: Step, concat: Operation, add: Operation | None,
-              skip: tuple[SSAValue, float] | None, parts: list[Part], rewriter: PatternRewriter) -> None:
+              skip: tuple[SSAValue, float] | None, split: tuple[list[Part], SSAValue], sums: list[Operation],
+              rewriter: PatternRewriter) -> None:
         assert last.conv is not None
-        root = parts[0].root()
+        parts, root = split
         if skip is not None and not self.through_add.no_deeper(skip[0], root):
             return
         out_shape = static_shape(op.results[0].type)
         assert out_shape is not None
-        composed: list[PaddedConv] = []
+        composed: list[tuple[SSAValue, PaddedConv]] = []  # (the term's root, its conv)
         for part in parts:
+            if part.kept:
+                continue
             weight = last.conv.weight[:, part.offset:part.offset + part.channels]
             tail = AffineConv(weight, last.conv.strides, last.conv.dilations, np.zeros_like(last.conv.const))
             tail_step = Step(op, part.value, True, BATCHED, tail.apply, conv=tail)
             padded = Chain([*part.steps, tail_step], BATCHED).as_conv()
             if padded is None or padded.conv.const.shape != tuple(out_shape[1:]):
                 return
-            composed.append(padded)
-        levels = max(sum(s.costly for s in part.steps) for part in parts)
+            composed.append((part.root(), padded))
+        # Every other term is no deeper than `root`: the levels of its chains are saved.
+        levels = max(sum(s.costly for s in part.steps) for part in parts if part.steps and part.root() is root)
         if levels < 1:
             return
         steps = _unique_steps(parts)
-        erased = self._erased(op, concat, add, steps)
+        # The f16 roundings of the parts' f32 results go with them (else their chains
+        # would count as kept for the rounding's sake).
+        roundings = [p.value.owner for p in parts if p.steps and rounding_source(p.value) is not None]
+        joins = [o for o in (add, concat, *roundings) if isinstance(o, Operation)] + sums
+        erased = self._erased(op, joins, steps)
         kept = [s for s in steps if s.op not in erased]
         weights_before = sum(s.weights for s in steps if s.costly or s.leveled) + last.weights
         kept_weights = sum(s.weights for s in kept if s.costly or s.leveled)
-        skip_weights = last.weights if skip is not None else 0
-        after = sum(p.conv.weight.size for p in composed)
-        const = last.conv.const + sum(p.conv.const for p in composed)
+        # The conv kept for the skip after the concat, and a slice conv per plain part.
+        in_channels = last.conv.weight.shape[1]
+        sliced = [p.channels / in_channels for p in parts if p.kept]
+        skip_weights = (last.weights if skip is not None else 0) + round(sum(sliced) * last.weights)
+        skip_macs = (last.macs if skip is not None else 0) + round(sum(sliced) * last.macs)
+        after = sum(p.conv.weight.size for _, p in composed)
+        const = last.conv.const + sum(p.conv.const for _, p in composed)
         cost = FusionCost(
             levels, weights_before, kept_weights + after + skip_weights,
             sum(s.macs for s in steps) + last.macs,
-            sum(s.macs for s in kept) + sum(p.conv.macs() for p in composed) + (last.macs if skip else 0),
+            sum(s.macs for s in kept) + sum(p.conv.macs() for _, p in composed) + skip_macs,
             constants_before=sum(s.weights + s.init_size for s in steps) + last.weights + last.init_size,
             constants_after=sum(s.weights + s.init_size for s in kept) + after + skip_weights + init_elements(const),
         )
@@ -244,25 +327,25 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
                                          element_bytes(element_type(op.results[0].type)) or 4),
                   file=sys.stderr)
-        self._emit(op, last, root, skip, parts, composed, const, rewriter)
+        self._emit(op, last, skip, parts, composed, const, rewriter)
         for dead in sorted(erased - {op}, key=_position, reverse=True):
             if not any(r.uses for r in dead.results):
                 rewriter.erase(dead)
         erase_dead_constant_slices(rewriter, [v for s in steps for v in s.constants] + list(last.constants))
 
-    def _erased(self, op: Operation, concat: Operation, add: Operation | None, steps: list[Step]) -> set[Operation]:
-        """The ops only the fused conv's inputs read: the add, the concat, then the parts'
-        steps from the last, each when all its users go too."""
+    def _erased(self, op: Operation, joins: list[Operation], steps: list[Step]) -> set[Operation]:
+        """The ops only the fused conv's inputs read: the add, the concat, the parts' sums,
+        then the parts' steps from the last, each when all its users go too."""
         gone: set[Operation] = {op}
-        ordered = [o for o in (add, concat) if o is not None]
+        ordered = sorted(joins, key=_position, reverse=True)
         ordered += sorted((s.op for s in steps), key=_position, reverse=True)
         for candidate in ordered:
             if all(use.operation in gone for r in candidate.results for use in r.uses):
                 gone.add(candidate)
         return gone
 
-    def _emit(self, op: Conv2DNchwFchwOp, last: Step, root: SSAValue, skip: tuple[SSAValue, float] | None,
-              parts: list[Part], composed: list[PaddedConv], const: np.ndarray, rewriter: PatternRewriter) -> None:
+    def _emit(self, op: Conv2DNchwFchwOp, last: Step, skip: tuple[SSAValue, float] | None, parts: list[Part],
+              composed: list[tuple[SSAValue, PaddedConv]], const: np.ndarray, rewriter: PatternRewriter) -> None:
         assert last.conv is not None
         out_type = op.results[0].type
         assert isinstance(out_type, TensorType)
@@ -284,8 +367,21 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             new_ops.append(kept)
             self.through_add.kept.add(kept)
             init = kept.results[0]
-        storage = _storage_element(root, op.results[0])
-        for padded in composed:
+        for part in parts:  # a plain part's term: its slice of the filter
+            if not part.kept:
+                continue
+            filter_type = op.inputs[1].type
+            assert isinstance(filter_type, TensorType)
+            window = last.conv.weight[:, part.offset:part.offset + part.channels]
+            slice_type = TensorType(filter_type.get_element_type(), list(window.shape))
+            constant = dense_constant(window.astype(element_dtype(slice_type)), slice_type)
+            kept = Conv2DNchwFchwOp([part.value, constant.result], [init], [out_type], strides=strides,
+                                    dilations=dilations)
+            new_ops += [constant, kept]
+            self.through_add.kept.add(kept)
+            init = kept.results[0]
+        for root, padded in composed:
+            storage = _storage_element(root, op.results[0])
             pad_ops = zero_pad_ops(root, padded.pad)
             source = pad_ops[-1].results[0] if pad_ops else root
             conv = padded.conv

@@ -118,3 +118,57 @@ def _float_constant(value: SSAValue) -> float | None:
         number = float(owner.value.value.data)
         return number if np.isfinite(number) else None
     return None
+
+
+def sum_addends(op: Operation) -> list[tuple[SSAValue, bool]] | None:
+    """The addends of an unscaled elementwise sum of tensors of the result's shape, each
+    with whether the sum rounds it first: `scaled_add_operands` with unit scales, or a
+    `linalg.generic` with identity maps whose body adds all its inputs once each, an
+    input possibly `truncf`'d first (the pointwise fusion's form of YOLO11's
+    `b + proj(u) + ffn2(g)`; in torch-mlir's f16 form the two f32 conv accumulators are
+    rounded in the body). Else None."""
+    pair = scaled_add_operands(op)
+    if pair is not None:
+        if any(scale != 1.0 for _, scale in pair):
+            return None
+        return [(value, False) for value, _ in pair]
+    if not isinstance(op, GenericOp) or len(op.inputs) < 2 or len(op.outputs) != 1:
+        return None
+    if any(m.data != AffineMap.identity(m.data.num_dims) for m in op.indexing_maps.data):
+        return None
+    out_type = op.results[0].type
+    if not isinstance(out_type, TensorType) or any(
+            not isinstance(v.type, TensorType) or v.type.get_shape() != out_type.get_shape() for v in op.inputs):
+        return None
+    args = list(op.body.block.args)
+    inputs = args[:len(op.inputs)]
+    rounded = _body_sum_leaves(list(op.body.block.ops), inputs)
+    if rounded is None or args[len(op.inputs)].uses:
+        return None
+    return [(value, arg in rounded) for value, arg in zip(op.inputs, inputs)]
+
+
+def _body_sum_leaves(body: list[Operation], inputs: Sequence[SSAValue]) -> set[SSAValue] | None:
+    """The inputs a generic body rounds (`truncf`) before adding, when the body is a tree
+    of `addf`s over all `inputs`, each read once, possibly rounded, and yields its root;
+    else None."""
+    if not body or body[-1].name != "linalg.yield" or len(body[-1].operands) != 1:
+        return None
+    if not isinstance(body[-1].operands[0].owner, arith.AddfOp):
+        return None
+    rounded: dict[SSAValue, SSAValue] = {}  # a truncf's result -> the input it rounds
+    adds = [o for o in body[:-1] if isinstance(o, arith.AddfOp)]
+    for inner in body[:-1]:
+        if isinstance(inner, arith.TruncFOp) and inner.input in inputs:
+            rounded[inner.result] = inner.input
+        elif not isinstance(inner, arith.AddfOp):
+            return None
+    if len(adds) != len(inputs) - 1:
+        return None
+    operands = [v for add in adds for v in (add.lhs, add.rhs)]
+    if any(not v.has_one_use() for v in operands):
+        return None
+    leaves = [rounded.get(v, v) for v in operands if not isinstance(v.owner, arith.AddfOp)]
+    if sorted(map(id, leaves)) != sorted(map(id, inputs)):
+        return None
+    return set(rounded.values())
