@@ -20,6 +20,7 @@ from heirpy.transforms.linear.linear_match import ElementwiseAffine, LinearOpVie
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: not a package
 from filecheck_chunks import chunks  # noqa: E402
+from filecheck_numerics import narrowest_float  # noqa: E402
 
 INPUTS = Path(__file__).parents[1] / "filecheck/transforms/linalg-fuse-linear-ops/Inputs"
 
@@ -244,7 +245,13 @@ def test_filecheck_inputs_keep_their_values(case: tuple[str, str], pipeline: str
         reference = Evaluator(before).call(name, random_inputs(func, 0))  # type: ignore[arg-type]
         if not all(np.isfinite(r).all() for r in reference):
             continue  # accumulates into a bare tensor.empty: undefined, any value refines it
-        report = check_equivalence(before, after, name, seeds=(0, 1))
+        # A function that computes in f16 and returns a wider value (torch-mlir's f32
+        # accumulator): composing linear ops drops an f16 rounding between them, so it is
+        # judged at f16's tolerance, as its FileCheck `heirpy-equiv` lines judge it.
+        storage = narrowest_float(func)  # type: ignore[arg-type]
+        wider = storage is not None and any(r.dtype.itemsize > storage.itemsize for r in reference)
+        tolerance = {"rtol": 1e-2, "atol": 1e-2} if wider else {}
+        report = check_equivalence(before, after, name, seeds=(0, 1), **tolerance)
         assert report.ok, f"@{name}: {report.summary()}"
 
 
