@@ -89,7 +89,13 @@ def yielded_extf(value: SSAValue) -> tuple[GenericOp, SSAValue] | None:
     generic, used once, that yields `extf(v)` and does not read its output."""
     if not isinstance(value, OpResult) or not isinstance(value.op, GenericOp) or not _single_use(value):
         return None
-    op = value.op
+    widening = body_widening(value.op)
+    return None if widening is None else (value.op, widening.input)
+
+
+def body_widening(op: GenericOp) -> arith.ExtFOp | None:
+    """The `extf` a one-result generic yields, when it does not read its output; else None
+    (shared with `sink_widening_casts`)."""
     if len(op.results) != 1 or len(op.outputs) != 1 or op.body.block.args[-1].uses:
         return None
     yield_op = op.body.block.last_op
@@ -98,7 +104,7 @@ def yielded_extf(value: SSAValue) -> tuple[GenericOp, SSAValue] | None:
     produced = yield_op.operands[0]
     if not isinstance(produced, OpResult) or not isinstance(produced.op, arith.ExtFOp):
         return None
-    return op, produced.op.operands[0]
+    return produced.op
 
 
 def narrow_of(value: SSAValue) -> tuple[Attribute | None, str] | None:

@@ -26,31 +26,27 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
-from xdsl.ir import Operation, OpResult, SSAValue, Use
+from xdsl.ir import Operation, SSAValue, Use
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from heirpy.ir.dialects import tensor
 from heirpy.ir.dialects.linalg import GenericOp, YieldOp
+from heirpy.transforms.iree.narrow_contraction_inputs import body_widening
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets
 
 
 def stored_widening(op: GenericOp) -> SSAValue | None:
     """The narrow value in `op`'s body when `op` has one result, does not read its output,
     yields `extf(v)` of a narrower float, and only generics read the result, as inputs."""
-    if len(op.results) != 1 or len(op.outputs) != 1 or op.body.block.args[-1].uses:
+    produced = body_widening(op)
+    if produced is None:
         return None
-    yield_op = op.body.block.last_op
-    if not isinstance(yield_op, YieldOp) or len(yield_op.operands) != 1:
+    narrow = produced.input
+    if not isinstance(narrow.type, AnyFloat) or not isinstance(produced.result.type, AnyFloat):
         return None
-    produced = yield_op.operands[0]
-    if not isinstance(produced, OpResult) or not isinstance(produced.op, arith.ExtFOp):
-        return None
-    narrow = produced.op.operands[0]
-    if not isinstance(narrow.type, AnyFloat) or not isinstance(produced.type, AnyFloat):
-        return None
-    if narrow.type.bitwidth >= produced.type.bitwidth:
+    if narrow.type.bitwidth >= produced.result.type.bitwidth:
         return None
     uses = list(op.results[0].uses)
     if not uses:
