@@ -126,14 +126,9 @@ def _rows(value: SSAValue) -> tuple[int, int] | None:
 
 
 # ------------------------------------------------------------------ the pattern
-class FuseMatmulThroughAdd(OpPattern[MatmulOp], OutsideGenericBodies):
-    """Compose a matmul with the matmul branch of the residual add it reads, keeping a
-    matmul of the skip operand beside it (module docstring).
-
-        %s = arith.addf %x, rows(matmul(%h, %w1) outs(%c1)); %r = matmul(rows(%s), %w2) outs(%c2)
-      ->
-        %l = matmul(rows(%x), %w2) outs(%c2 + %c1 @ %w2); %r = matmul(%h, %w1 @ %w2) outs(%l)
-    """
+class _RowChainPattern(OpPattern[MatmulOp], OutsideGenericBodies):
+    """What both row-chain patterns hold: the constant reader, the cost rule, the pass name
+    for remarks, and the set of matmuls kept for a skip (shared with `FuseChainThroughAdd`)."""
 
     op_types = (MatmulOp,)
 
@@ -142,6 +137,16 @@ class FuseMatmulThroughAdd(OpPattern[MatmulOp], OutsideGenericBodies):
         self.rule = rule
         self.pass_name = pass_name
         self.kept = kept
+
+
+class FuseMatmulThroughAdd(_RowChainPattern):
+    """Compose a matmul with the matmul branch of the residual add it reads, keeping a
+    matmul of the skip operand beside it (module docstring).
+
+        %s = arith.addf %x, rows(matmul(%h, %w1) outs(%c1)); %r = matmul(rows(%s), %w2) outs(%c2)
+      ->
+        %l = matmul(rows(%x), %w2) outs(%c2 + %c1 @ %w2); %r = matmul(%h, %w1 @ %w2) outs(%l)
+    """
 
     def rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept or _plain_matmul(op) is None:
@@ -222,7 +227,7 @@ class FuseMatmulThroughAdd(OpPattern[MatmulOp], OutsideGenericBodies):
         rewriter.replace(op, [], [fused.results[0]])
 
 
-class FuseMatmulThroughFork(OpPattern[MatmulOp], OutsideGenericBodies):
+class FuseMatmulThroughFork(_RowChainPattern):
     """Compose a matmul with the matmul whose rows it reads when that result has other
     users too (LeViT's AttentionSubsample: its projection feeds the MLP's first Linear
     AND the residual add around the MLP), keeping the first for them:
@@ -241,14 +246,6 @@ class FuseMatmulThroughFork(OpPattern[MatmulOp], OutsideGenericBodies):
     it (one level saved; weights before: both; after: the composed one, and the first,
     which stays).
     """
-
-    op_types = (MatmulOp,)
-
-    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str, kept: set[Operation]):
-        self.reader = reader
-        self.rule = rule
-        self.pass_name = pass_name
-        self.kept = kept
 
     def rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept or _plain_matmul(op) is None:
