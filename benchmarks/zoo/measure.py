@@ -20,7 +20,9 @@
   process, start-up included; the file it writes is heirpy's IREE input) against `iree-opt`
   parsing and printing the same file (CPU seconds).
 - IREE: dispatches (`--compile-to=flow`) raw and heirpy under IREE's default CPU flags and
-  its best (`BEST_FLAGS`); when `timed`, the four modules are compiled and run
+  its best (`BEST_FLAGS`), heirpy's side written for each by `iree_pipeline(flags)`
+  (`iree-prepare`, and with IREE's im2col flag `iree-prepare{im2col=true}`, into
+  `heirpy_iree.mlir` and `heirpy_iree_best.mlir`); when `timed`, the four modules are compiled and run
   single-threaded (`iree-benchmark-module --task_topology_max_group_count=1`, process CPU
   time as in benchmarks/bench_iree.py), alternating, `rounds` times, medians kept; and each
   module's output against PyTorch's (max abs error).
@@ -72,9 +74,31 @@ RUN_FLAGS = ("--iree-llvmcpu-stack-allocation-limit=65536",)
 _EXPORT = re.compile(r"flow\.executable\.export\s+public\s+@(\w+)")
 
 
-def iree_pipeline() -> str:
-    """heirpy's pipeline for IREE, the one-step pass every IREE user runs."""
-    return "iree-prepare"
+IM2COL_FLAG = "--iree-global-opt-use-im2col-for-convs"
+HEIRPY_FILES = {"default": "heirpy_iree.mlir", "best": "heirpy_iree_best.mlir"}
+
+
+def iree_pipeline(flags: str = "default") -> str:
+    """heirpy's pipeline for IREE under the flag set `flags`: the one-step pass every IREE
+    user runs, `iree-prepare`, with `im2col=true` where IREE is asked for its im2col of
+    convs (heirpy's im2col of the grouped convs IREE's leaves alone)."""
+    return "iree-prepare{im2col=true}" if IM2COL_FLAG in FLAG_SETS[flags] else "iree-prepare"
+
+
+def heirpy_sources(directory: Path) -> dict[str, Path]:
+    """heirpy's IREE input per flag set in a cached model's directory (a cache written before
+    the best flags had a file of their own compiles `heirpy_iree.mlir` under both)."""
+    found = {flags: directory / name for flags, name in HEIRPY_FILES.items()}
+    return {flags: path if path.exists() else found["default"] for flags, path in found.items()}
+
+
+def write_heirpy_inputs(raw: Path, directory: Path) -> None:
+    """heirpy's IREE input of every flag set whose pipeline differs from the default's (the
+    default's is written, and timed, by `compile_speed`)."""
+    heirpy_opt = Path(sys.executable).parent / "heirpy-opt"
+    for flags, name in HEIRPY_FILES.items():
+        if iree_pipeline(flags) != iree_pipeline():
+            run([str(heirpy_opt), str(raw), "-p", iree_pipeline(flags), "-o", str(directory / name)])
 
 
 def dispatches(tools: Tools, source: Path, flags: tuple[str, ...]) -> list[str]:
@@ -186,14 +210,15 @@ def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int
               out: dict[str, Any] | None = None) -> dict[str, Any]:
     """IREE's figures, filled into `out` as they are measured (kept if a later one fails)."""
     tools = Tools.find(None)
-    ours = work / "heirpy_iree.mlir"
+    ours = work / HEIRPY_FILES["default"]
     out = {} if out is None else out
     out.update(compile_speed(raw, ours))
     out["iree_constant_bytes"] = constant_bytes(parse(ours.read_text(), str(ours)))
-    sources = {"raw": raw, "heirpy": ours}
+    write_heirpy_inputs(raw, work)
+    heirpy = heirpy_sources(work)
     out["dispatches"], failures = {}, {}
     for flags in FLAG_SETS:  # each count on its own: one flag set failing keeps the others
-        for side, source in sources.items():
+        for side, source in (("raw", raw), ("heirpy", heirpy[flags])):
             try:
                 out["dispatches"][f"{side} {flags}"] = len(dispatches(tools, source, FLAG_SETS[flags]))
             except RuntimeError as err:
@@ -202,20 +227,23 @@ def iree_side(raw: Path, arrays: dict[str, np.ndarray], timed: bool, rounds: int
         out["iree_failures"] = failures
         raise RuntimeError(f"{', '.join(failures)}: {next(iter(failures.values()))}")
     if timed:
-        out.update(time_iree(sources, arrays, rounds, work))
+        out.update(time_iree(raw, heirpy, arrays, rounds, work))
     return out
 
 
-def time_iree(sources: dict[str, Path], arrays: dict[str, np.ndarray], rounds: int, work: Path) -> dict[str, Any]:
-    """The four modules (raw / heirpy x default / best flags) compiled, checked against
-    PyTorch's output and timed single-threaded, alternating, `rounds` times (medians)."""
+def time_iree(
+    raw: Path, heirpy: dict[str, Path], arrays: dict[str, np.ndarray], rounds: int, work: Path
+) -> dict[str, Any]:
+    """The four modules (raw / heirpy's input for the flag set x default / best flags)
+    compiled, checked against PyTorch's output and timed single-threaded, alternating,
+    `rounds` times (medians)."""
     tools = Tools.find(None)
     out: dict[str, Any] = {}
     inputs = [work / "arg0.npy"]
     np.save(inputs[0], arrays["arg0"])
     variants = []
     for flags, extra in FLAG_SETS.items():
-        for side, source in sources.items():
+        for side, source in (("raw", raw), ("heirpy", heirpy[flags])):
             variant = Variant(f"{side} {flags}", source, work / f"{side}_{flags}.vmfb")
             run([tools.compile, *COMPILE_FLAGS, *RUN_FLAGS, *extra, str(source), "-o", str(variant.vmfb)])
             variants.append(variant)
@@ -254,7 +282,7 @@ def confirm(directory: Path, rounds: int) -> dict[str, float]:
     with np.load(directory / "model.npz") as data:
         np.save(inputs[0], data["arg0"])
     variants = []
-    for side, source in (("raw", directory / "model.mlir"), ("heirpy", directory / "heirpy_iree.mlir")):
+    for side, source in (("raw", directory / "model.mlir"), ("heirpy", heirpy_sources(directory)["best"])):
         variant = Variant(f"{side} best", source, directory / f"{side}_best.vmfb")
         run([tools.compile, *COMPILE_FLAGS, *RUN_FLAGS, *BEST_FLAGS, str(source), "-o", str(variant.vmfb)])
         variants.append(variant)
@@ -272,9 +300,8 @@ def load_arrays(directory: Path) -> dict[str, np.ndarray]:
 
 def complete_timing(directory: Path, rounds: int) -> dict[str, Any]:
     """The IREE timings of a model measured with `--untimed`, from its cached files (the
-    export and heirpy's IREE-pipeline output, `heirpy_iree.mlir`): nothing re-exported."""
-    sources = {"raw": directory / "model.mlir", "heirpy": directory / "heirpy_iree.mlir"}
-    return time_iree(sources, load_arrays(directory), rounds, directory)
+    export and heirpy's IREE-pipeline outputs, `HEIRPY_FILES`): nothing re-exported."""
+    return time_iree(directory / "model.mlir", heirpy_sources(directory), load_arrays(directory), rounds, directory)
 
 
 def measure(directory: Path, timed: bool, rounds: int) -> dict[str, Any]:

@@ -70,6 +70,12 @@ def _unroll_depthwise_conv() -> type[ModulePass]:
     return UnrollDepthwiseConvPass
 
 
+def _im2col_grouped_conv() -> type[ModulePass]:
+    from heirpy.transforms.iree.im2col_grouped_conv import Im2colGroupedConvPass
+
+    return Im2colGroupedConvPass
+
+
 def _detach_conv_init() -> type[ModulePass]:
     from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
 
@@ -151,6 +157,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "linalg-fuse-ops": _linalg_fuse_ops,
     "lower-tensor-ext": _lower_tensor_ext,
     "unroll-depthwise-conv": _unroll_depthwise_conv,
+    "im2col-grouped-conv": _im2col_grouped_conv,
     "demote-f64": _demote_f64,
     "detach-conv-init": _detach_conv_init,
     "detach-constant-transpose": _detach_constant_transpose,
