@@ -7,8 +7,8 @@ iree-prepare{target=gpu}, heir-prepare, Orion's); heirpy's verifier, the element
 check (no float type the input lacks), iree-opt (one call per batch) and the evaluator
 (before vs after, tolerance from the dtype) judge each output (tests/dtype_clean.py).
 
-    python benchmarks/fuzz_dtypes.py [--count 1000] [--seed 0] [--batch 50] [--first 0] [--elements f16,bf16]
-                                     [--f32] [--no-torch-f16] [--pipelines main,iree,...] [--save DIR]
+    python benchmarks/fuzz_dtypes.py [--count 1000] [--seed 0] [--batch 50] [--first 0] [--stop N]
+                                     [--elements f16,bf16] [--f32] [--no-torch-f16] [--pipelines main,iree,...] [--save DIR]
 
 Prints the counts per element type and pipeline: runs, dtype errors (crash, invalid,
 dtype, iree: the issue's target is 0 over 1,000 f16/bf16 programs), refused (a
@@ -130,6 +130,9 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=50, help="programs per iree-opt call")
     parser.add_argument("--first", type=int, default=0,
                         help="skip the first programs drawn (split one run of --count over processes)")
+    parser.add_argument("--stop", type=int, default=None,
+                        help="run no program from this one on (--first 300 --stop 301: program #300 alone, "
+                             "drawn as in the run of --count)")
     parser.add_argument("--elements", default=",".join(ELEMENTS), help="element types of programs() (f32,f16,bf16)")
     parser.add_argument("--f32", action="store_true", help="also the f32 originals")
     parser.add_argument("--no-torch-f16", action="store_true",
@@ -147,6 +150,8 @@ def main() -> int:
     started = time.perf_counter()
     drawn = draw_programs(args.count, args.seed)
     torch_drawn = [] if args.no_torch_f16 else draw_programs(args.count, args.seed, torch_f16=True)
+    if args.stop is not None:  # all --count drawn first, so #N is the run's #N
+        drawn, torch_drawn = drawn[:args.stop], torch_drawn[:args.stop]
     texts: dict[str, str] = {}
     findings, done = run_all(drawn, torch_drawn, elements, args.batch, texts, args.first, pipelines, args.time_limit)
     torch_labels = () if args.no_torch_f16 else (TORCH_F16, TORCH_BF16)

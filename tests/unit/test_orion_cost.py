@@ -161,3 +161,52 @@ def test_a_plane_made_by_a_reshape_is_laid_out_afresh() -> None:
         x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
         np.testing.assert_allclose(run_function(after, "main", [x])[0], run_function(module, "main", [x])[0],
                                    rtol=1e-6, atol=1e-6)
+
+
+SUM_OVER_CHANNELS = """
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#sum = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+func.func @main(%a: tensor<1x3x4x4x{t}>) -> tensor<1x2x4x4x{t}> {{
+  %w1 = arith.constant dense<0.5> : tensor<2x1x1x1x{t}>
+  %w2 = arith.constant dense<0.25> : tensor<2x2x1x1x{t}>
+  %z = arith.constant 0.0 : {t}
+  %e1 = tensor.empty() : tensor<1x1x4x4x{t}>
+  %f1 = linalg.fill ins(%z : {t}) outs(%e1 : tensor<1x1x4x4x{t}>) -> tensor<1x1x4x4x{t}>
+  %x = linalg.generic {{indexing_maps = [#map, #sum], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}} ins(%a : tensor<1x3x4x4x{t}>) outs(%f1 : tensor<1x1x4x4x{t}>) {{
+  ^bb0(%in: {t}, %out: {t}):
+    %s = arith.addf %in, %out : {t}
+    linalg.yield %s : {t}
+  }} -> tensor<1x1x4x4x{t}>
+  %e = tensor.empty() : tensor<1x2x4x4x{t}>
+  %f = linalg.fill ins(%z : {t}) outs(%e : tensor<1x2x4x4x{t}>) -> tensor<1x2x4x4x{t}>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w1 : tensor<1x1x4x4x{t}>, tensor<2x1x1x1x{t}>) outs(%f : tensor<1x2x4x4x{t}>) -> tensor<1x2x4x4x{t}>
+  %d = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%c, %w2 : tensor<1x2x4x4x{t}>, tensor<2x2x1x1x{t}>) outs(%f : tensor<1x2x4x4x{t}>) -> tensor<1x2x4x4x{t}>
+  return %d : tensor<1x2x4x4x{t}>
+}}
+"""
+
+
+def test_a_plane_made_by_a_contraction_is_laid_out_afresh() -> None:
+    """A conv reading a 4-D contraction that is no window (a sum over the channels): Orion
+    runs it as a Linear, whose output a conv reads as a clear image. Laying it out as the
+    Linear's (N, F) made Orion's chain pass raise "not enough values to unpack (expected
+    4, got 2)"; now the plane starts a clear 4-D layout, and the chain fuses, in f32 and
+    f16."""
+    from heirpy.api import clone_module, run_pipeline
+    from heirpy.export.orion import ORION_PIPELINE
+    from heirpy.interp.evaluator import run_function
+
+    for element, tolerance in (("f32", 1e-6), ("f16", 4e-3)):
+        module = heirpy.parse(SUM_OVER_CHANNELS.format(t=element), "sum.mlir")
+        layouts = orion_layouts(function(module))
+        assert len(layouts.linear_ops) == 3
+        assert layouts.values[layouts.linear_ops[1].operands[0]] == Layout((1, 1, 4, 4))
+        after = clone_module(module)
+        run_pipeline(after, ORION_PIPELINE)
+        # The sum and both convs, all linear, become one matmul (one level for three).
+        assert [op.name for op in function(after).body.block.ops if op.name.startswith("linalg.")
+                and op.name != "linalg.fill"] == ["linalg.matmul"]
+        x = np.random.default_rng(0).standard_normal((1, 3, 4, 4)).astype(np.dtype(element.replace("f", "float")))
+        np.testing.assert_allclose(run_function(after, "main", [x])[0].astype(np.float32),
+                                   run_function(module, "main", [x])[0].astype(np.float32),
+                                   rtol=tolerance, atol=tolerance)

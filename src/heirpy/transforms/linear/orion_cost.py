@@ -123,6 +123,11 @@ def orion_layouts(func: FuncOp) -> OrionLayouts:
             linear_ops.append(op)
         else:
             values[result] = _other_layout(op, values[secret[0]], out_shape, linear_ops)
+        if len(out_shape) == 4 and len(values[result].shape) != 4:
+            # A 4-D value whatever made it (a Linear's (N, F) output, as a sum over the
+            # channels is; a broadcast vector) is what a conv reads as an image, and
+            # Orion's Conv2d lays a clear image out afresh at gap 1.
+            values[result] = Layout(out_shape)
     return layouts
 
 
@@ -137,9 +142,9 @@ def _other_layout(op: Operation, source: Layout, out_shape: tuple[int, ...], lin
     W (a `tensor_ext.kernel` holding a global pool) is a pool Orion strides over them;
     one that makes a 2-D value of a 4-D one other than a flatten, a Linear."""
     reshape = isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp))
-    if len(out_shape) == 4 and (len(source.shape) != 4 or (reshape and source.shape != out_shape)):
-        # A plane made from a vector (a reshape or a broadcast) or reshaped from another
-        # plane: Orion sees a fresh image, laid out in the clear.
+    if len(out_shape) == 4 and reshape and source.shape != out_shape:
+        # A plane reshaped from another plane: Orion sees a fresh image, laid out in the
+        # clear (one made from a vector is, by `orion_layouts`).
         return Layout(out_shape)
     if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp, tensor.PadOp)):
         return source
