@@ -12,14 +12,14 @@ dispatch that stores the whole of `k` transposed (DeiT-tiny, best CPU flags: 36.
 block against raw's 3.6 us for the plain scale; the same 186 dispatches per call).
 
 This pass, a step of `iree-prepare`, undoes that one fusion where a contraction reads the
-result: an all-parallel generic with an identity-mapped output, reading one input
-through a permutation of the loops (unit dimensions of the input read at 0 allowed, as
-pointwise fusion writes a `collapse_shape` it absorbed), whose result reaches a
-`linalg.matmul` / `linalg.batch_matmul` input through `collapse_shape` / `expand_shape`
-only, becomes `collapse_shape` of the unit dimensions (if any), `linalg.transpose`, and
-the generic through identity maps. The values are the same; only op boundaries move.
-A permuted generic a contraction does not read (IREE fuses it into its producer or
-consumer dispatch as it is) is left as it is.
+result: an all-parallel generic with an identity-mapped output, reading one computed input
+(a constant's is `detach-constant-transpose`'s) through a permutation of the loops (unit
+dimensions of the input read at 0 allowed, as pointwise fusion writes a `collapse_shape`
+it absorbed), whose result reaches a `linalg.matmul` / `linalg.batch_matmul` input through
+`collapse_shape` / `expand_shape` only, becomes `collapse_shape` of the unit dimensions
+(if any), `linalg.transpose`, and the generic through identity maps. The values are the
+same; only op boundaries move. A permuted generic a contraction does not read (IREE fuses
+it into its producer or consumer dispatch as it is) is left as it is.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
@@ -87,8 +88,10 @@ def permuted_read(m: AffineMap, shape: tuple[int, ...]) -> PermutedRead | None:
 
 def detachable_input(op: GenericOp) -> tuple[int, PermutedRead] | None:
     """The input `op` reads through a permutation, when `op` is all-parallel with one
-    identity-mapped output, every other input read through the identity, and its result
-    reaches a contraction (`reaches_contraction`); else None."""
+    identity-mapped output, every other input read through the identity, no input read
+    through a permutation is a constant (IREE transposes a constant at compile time;
+    a cast of one is `detach-constant-transpose`'s), and its result reaches a contraction
+    (`reaches_contraction`); else None."""
     if len(op.outputs) != 1 or len(op.results) != 1 or not all_parallel(op.iterator_types):
         return None
     maps = affine_maps(op.indexing_maps)
@@ -98,6 +101,8 @@ def detachable_input(op: GenericOp) -> tuple[int, PermutedRead] | None:
     for index, (value, m) in enumerate(zip(op.inputs, maps)):
         if is_identity(m):
             continue
+        if isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp):
+            return None  # a constant's transpose: `detach-constant-transpose`'s (a cast of it)
         shape = static_shape(value.type)
         read = permuted_read(m, tuple(shape)) if shape is not None else None
         if read is None or found is not None:
@@ -123,9 +128,9 @@ class DetachContractionTranspose(OpPattern[GenericOp], OutsideGenericBodies):
         (the collapse_shape and the batch_matmul as before)
 
     Legality (`detachable_input`, `permuted_read`): all loops parallel, the output and
-    every other input through the identity, one input through a permutation of the loops
-    that is not the identity, with unit dimensions read at 0; the result's one use
-    reaches a matmul / batch matmul input through reshapes only.
+    every other input through the identity, one computed (not constant) input through a
+    permutation of the loops that is not the identity, with unit dimensions read at 0;
+    the result's one use reaches a matmul / batch matmul input through reshapes only.
     """
 
     op_types = (GenericOp,)

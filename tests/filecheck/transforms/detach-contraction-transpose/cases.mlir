@@ -4,7 +4,7 @@
 // dimension; a matmul's weight side; a second input through the identity); what stays:
 // a permuted generic no contraction reads, one that is the matmul's init, one with a
 // second use, a permuted generic with two permuted inputs, a broadcast read, a generic
-// with a reduction loop. Numerics: tests/unit/test_filecheck_numerics.py runs every
+// with a reduction loop, a constant input. Numerics: tests/unit/test_filecheck_numerics.py runs every
 // chunk before/after through heirpy's evaluator.
 // RUN: heirpy-opt %s --split-input-file -p detach-contraction-transpose | filecheck %s
 // RUN: heirpy-opt %s --split-input-file -p detach-contraction-transpose | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
@@ -163,5 +163,27 @@ func.func @reduction(%x: tensor<4x3x2xf32>, %y: tensor<4x3xf32>) -> tensor<3x3xf
   return %r : tensor<3x3xf32>
 }
 // CHECK-LABEL: func.func @reduction
+// CHECK-NOT:   linalg.transpose
+// CHECK:       return
+
+// -----
+
+// Stays: the permuted input is a constant (an f16 Linear's weight widened through its
+// transpose is detach-constant-transpose's; IREE transposes a constant at compile time).
+func.func @constant_input(%y: tensor<3x4xf32>) -> tensor<3x3xf32> {
+  %w = arith.constant dense<[[0.5, -1.0, 0.25, 2.0], [1.5, 0.125, -0.75, 1.0], [0.5, 0.5, -0.5, -2.0]]> : tensor<3x4xf16>
+  %e = tensor.empty() : tensor<4x3xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<3x4xf16>) outs(%e : tensor<4x3xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<4x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %me = tensor.empty() : tensor<3x3xf32>
+  %mf = linalg.fill ins(%zero : f32) outs(%me : tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = linalg.matmul ins(%y, %s : tensor<3x4xf32>, tensor<4x3xf32>) outs(%mf : tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
+// CHECK-LABEL: func.func @constant_input
 // CHECK-NOT:   linalg.transpose
 // CHECK:       return
