@@ -88,6 +88,18 @@ def _detach_constant_transpose() -> type[ModulePass]:
     return DetachConstantTransposePass
 
 
+def _drop_softmax_unit_dims() -> type[ModulePass]:
+    from heirpy.transforms.iree.drop_softmax_unit_dims import DropSoftmaxUnitDimsPass
+
+    return DropSoftmaxUnitDimsPass
+
+
+def _detach_contraction_transpose() -> type[ModulePass]:
+    from heirpy.transforms.iree.detach_contraction_transpose import DetachContractionTransposePass
+
+    return DetachContractionTransposePass
+
+
 def _narrow_contraction_inputs() -> type[ModulePass]:
     from heirpy.transforms.iree.narrow_contraction_inputs import NarrowContractionInputsPass
 
@@ -161,6 +173,8 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "demote-f64": _demote_f64,
     "detach-conv-init": _detach_conv_init,
     "detach-constant-transpose": _detach_constant_transpose,
+    "detach-contraction-transpose": _detach_contraction_transpose,
+    "drop-softmax-unit-dims": _drop_softmax_unit_dims,
     "narrow-contraction-inputs": _narrow_contraction_inputs,
     "sink-widening-casts": _sink_widening_casts,
     "legalize-for-heir": _legalize_for_heir,

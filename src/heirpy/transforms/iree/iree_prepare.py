@@ -3,14 +3,16 @@
     iree-prepare             (target=cpu)
       ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
           linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
-          lower-tensor-ext,detach-constant-transpose,narrow-contraction-inputs,
-          sink-widening-casts,unroll-depthwise-conv,detach-conv-init
+          lower-tensor-ext,detach-constant-transpose,detach-contraction-transpose,
+          drop-softmax-unit-dims,narrow-contraction-inputs,sink-widening-casts,
+          unroll-depthwise-conv,detach-conv-init
     iree-prepare{im2col=true}
       ==  the same, then im2col-grouped-conv
     iree-prepare{target=gpu}
       ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
           linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext{target=gpu},detach-constant-transpose,
+          detach-contraction-transpose,drop-softmax-unit-dims,
           narrow-contraction-inputs,sink-widening-casts,detach-conv-init
 
 Why each step (docs/iree.md has the measurements): the main pipeline fuses for CKKS
@@ -28,25 +30,32 @@ tiles IREE's GPU heuristics pick better). `detach-constant-transpose` (both targ
 a widening cast of a constant apart from the transpose pointwise fusion merged it with:
 IREE folds the transpose at compile time and fuses the cast into the matmul, where the
 merged generic was a dispatch of its own per call (an f16 Linear's weight; MobileNetV2 f16
-56 dispatches against raw's 55). `narrow-contraction-inputs` (both targets) gives a
-contraction whose f32 inputs are widened f16 values (an `extf`, a generic yielding `extf`,
-an f32 constant exact in f16) the f16 values back, as torch-mlir wrote it: IREE widens
-them inside the contraction's dispatch, where heirpy's widened input was a dispatch of its
-own (ViT-tiny f16's classifier input). `sink-widening-casts` (both targets) makes a
-generic that stores `extf(v)` store `v` and its reading generics widen it in their bodies,
-as torch-mlir does: the last instance of a repeated block then compiles to the same
-executables as the others (ViT-tiny f16: 21 executables against raw's 18 before these
-three steps, 18 after). Then, on the CPU only, `unroll-depthwise-conv` writes each
-unit-stride depthwise conv as a sum of shifted slices: IREE compiles the named NCHW depthwise
-conv to scalar loops (MobileNetV2 ran 1.08x raw with them, 0.63x after); GPU code
-generation was not measured with it, so the GPU target leaves them.
-Then, on both targets, `detach-conv-init` gives every conv a zero init and adds its old
-init (heirpy's folded bias) in an elementwise generic after it: IREE's best CPU flags
-(`--iree-global-opt-use-im2col-for-convs` with data tiling) turn a conv into im2col and a
-contraction before IREE detaches the init itself, and a broadcast bias init then became a
-load-time global read whole per call (ResNet-18: 50 executables against raw's 38). Under
-IREE's defaults IREE detaches the same init itself, so the rule costs nothing there and is
-not tied to the flags.
+56 dispatches against raw's 55). `detach-contraction-transpose` (both targets) does the
+same for a computed input that a matmul reads (attention's scaled `k^T`): IREE folds a
+`linalg.transpose` into the matmul's operand but ran the permuting generic as a transpose
+dispatch of its own, and `drop-softmax-unit-dims` (both targets) writes heirpy's raised
+`linalg.softmax` without unit axes, as IREE raises it itself: IREE drops unit axes from
+generics, not from a named softmax, and the attention mask's `select` then left the
+softmax's dispatch (DeiT-tiny 1.02-1.03x raw with the best CPU flags before these two;
+both act in IREE's global optimisation, before any target's code generation).
+`narrow-contraction-inputs` (both targets) gives a contraction whose f32 inputs are
+widened f16 values (an `extf`, a generic yielding `extf`, an f32 constant exact in f16)
+the f16 values back, as torch-mlir wrote it: IREE widens them inside the contraction's
+dispatch, where heirpy's widened input was a dispatch of its own (ViT-tiny f16's
+classifier input). `sink-widening-casts` (both targets) makes a generic that stores
+`extf(v)` store `v` and its reading generics widen it in their bodies, as torch-mlir does:
+the last instance of a repeated block then compiles to the same executables as the others
+(ViT-tiny f16: 21 executables against raw's 18 before these three steps, 18 after). Then,
+on the CPU only, `unroll-depthwise-conv` writes each unit-stride depthwise conv as a sum
+of shifted slices: IREE compiles the named NCHW depthwise conv to scalar loops
+(MobileNetV2 ran 1.08x raw with them, 0.63x after); GPU code generation was not measured
+with it, so the GPU target leaves them. Last, on both targets, `detach-conv-init` gives
+every conv a zero init and adds its old init (heirpy's folded bias) in an elementwise
+generic after it: IREE's best CPU flags (`--iree-global-opt-use-im2col-for-convs` with
+data tiling) turn a conv into im2col and a contraction before IREE detaches the init
+itself, and a broadcast bias init then became a load-time global read whole per call
+(ResNet-18: 50 executables against raw's 38). Under IREE's defaults IREE detaches the same
+init itself, so the rule costs nothing there and is not tied to the flags.
 `im2col=true` (the CPU only) pairs with IREE's `--iree-global-opt-use-im2col-for-convs`:
 IREE has no im2col for a grouped conv and runs it as scalar loops (about 610 of
 RegNetX-002's 833 us of dispatch time under the best flags), so `im2col-grouped-conv`
@@ -74,7 +83,9 @@ from heirpy.ir.diagnostics import HeirpyError
 from heirpy.transforms.canonicalize.linalg_canonicalizations import LinalgCanonicalizationsPass
 from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
 from heirpy.transforms.iree.detach_constant_transpose import DetachConstantTransposePass
+from heirpy.transforms.iree.detach_contraction_transpose import DetachContractionTransposePass
 from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
+from heirpy.transforms.iree.drop_softmax_unit_dims import DropSoftmaxUnitDimsPass
 from heirpy.transforms.iree.im2col_grouped_conv import Im2colGroupedConvPass
 from heirpy.transforms.iree.narrow_contraction_inputs import NarrowContractionInputsPass
 from heirpy.transforms.iree.sink_widening_casts import SinkWideningCastsPass
@@ -95,6 +106,8 @@ def iree_prepare_passes(target: str = "cpu", im2col: bool = False) -> tuple[Modu
         LinalgFuseOpsPass(max_mac_growth=1, iree_reductions=True, constant_budget=0),
         LowerTensorExtPass(target=target),
         DetachConstantTransposePass(),
+        DetachContractionTransposePass(),
+        DropSoftmaxUnitDimsPass(),
         NarrowContractionInputsPass(),
         SinkWideningCastsPass(),
     )
@@ -108,7 +121,10 @@ def iree_prepare_pipeline(target: str = "cpu", im2col: bool = False) -> str:
         "linalg-canonicalizations{max-mac-growth=1},demote-f64,"
         "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0}"
     )
-    iree_forms = "detach-constant-transpose,narrow-contraction-inputs,sink-widening-casts"
+    iree_forms = (
+        "detach-constant-transpose,detach-contraction-transpose,drop-softmax-unit-dims,"
+        "narrow-contraction-inputs,sink-widening-casts"
+    )
     if target == "gpu":
         return f"{fuse},lower-tensor-ext{{target=gpu}},{iree_forms},detach-conv-init"
     cpu = f"{fuse},lower-tensor-ext,{iree_forms},unroll-depthwise-conv,detach-conv-init"
@@ -121,12 +137,13 @@ class IreePreparePass(ModulePass):
 
     `iree-prepare` (`target=cpu`, IREE's llvm-cpu back end) runs
     `linalg-canonicalizations{max-mac-growth=1}`, `linalg-fuse-ops{max-mac-growth=1 iree-reductions=true}`,
-    `lower-tensor-ext`, `detach-constant-transpose`, `narrow-contraction-inputs`,
-    `sink-widening-casts`, `unroll-depthwise-conv` and `detach-conv-init`, and with
-    `im2col=true` (for `--iree-global-opt-use-im2col-for-convs`) `im2col-grouped-conv`;
+    `lower-tensor-ext`, `detach-constant-transpose`, `detach-contraction-transpose`,
+    `drop-softmax-unit-dims`, `narrow-contraction-inputs`, `sink-widening-casts`,
+    `unroll-depthwise-conv` and `detach-conv-init`, and with `im2col=true` (for
+    `--iree-global-opt-use-im2col-for-convs`) `im2col-grouped-conv`;
     `iree-prepare{target=gpu}` (CUDA, ROCm) the same fusion, `lower-tensor-ext{target=gpu}`,
-    `detach-constant-transpose`, `narrow-contraction-inputs`, `sink-widening-casts` and
-    `detach-conv-init`. The output is standard
+    `detach-constant-transpose`, `detach-contraction-transpose`, `drop-softmax-unit-dims`,
+    `narrow-contraction-inputs`, `sink-widening-casts` and `detach-conv-init`. The output is standard
     MLIR for `iree-compile`:
 
         heirpy-opt net.mlir -p iree-prepare | iree-compile - \\
