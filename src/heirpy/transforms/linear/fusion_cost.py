@@ -16,7 +16,10 @@ multiply-accumulates per sample before and after); a `CostRule` decides, by poli
   (so X^k for k levels). The default 4 admits the classic fold of encrypted-inference
   nets, a 2x2 pool into the next layer, and refuses e.g. a 3x3 pool folded into a
   matrix (9x) or a depthwise conv composed into a dense one (C x). With
-  `max-mac-growth` > 0, MACs per sample are held to the same per-level bound.
+  `max-mac-growth` > 0, MACs per sample are held to the same per-level bound. In the
+  main pipeline (`linalg-fuse-ops`, `constant-budget` > 0) this is the local rule: the
+  module's weight budget may still buy a chain it refuses, up to
+  `max-bought-weight-growth` (16) per level (`constant_budget.py`, `PricingRule`).
 * `size`: fuse only when the weights do not grow.
 * `diagonals` (Orion's): fuse when the plaintext diagonals Orion packs for the fused op
   are at most `max-diagonal-growth` (default 2) times those of the ops it replaces,
@@ -58,7 +61,9 @@ off, by default) refuses such a chain instead, X^k for k levels saved, as for we
 of e.g. the level ResNet-20's global pool + Linear saves (64x its constants). The main
 pipeline prices the whole module instead (`constant_budget.py`, option `constant-budget`
 of `linalg-fuse-ops`, default 1.5): its constants may grow 1.5x per level the growing
-chains buy, compounded (`within_growth_rule`).
+chains buy, compounded (`within_growth_rule`), and within that budget it buys chains
+`balanced` refuses, cheapest weight growth per level first (`buyable_prices`,
+`buys_within_budget`).
 
 Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain
 (`orion_cost.py` counts its diagonals when the policy asks for them);
