@@ -8,9 +8,14 @@ from heirpy.ir.diagnostics import HeirpyError
 from heirpy.transforms.linear.fusion_cost import (
     CostRule,
     FusionCost,
+    buyable_prices,
+    buys_within_budget,
     check_constant_budget,
+    check_max_bought_weight_growth,
     constant_growth_remark,
     cost_rule,
+    pricing,
+    unbounded_weights,
     within_growth_rule,
 )
 
@@ -237,3 +242,58 @@ def test_constant_budget_option() -> None:
     check_constant_budget(1.5, "p")
     with pytest.raises(HeirpyError, match=r"^error: p\{constant-budget=0.5\}: expected 0 \(off\) or a number >= 1$"):
         check_constant_budget(0.5, "p")
+
+
+# ShuffleNet's unit: a depthwise 3x3 (24 x 9) and a 1x1 (24 x 24) composed into a dense 3x3
+# (24 x 24 x 9): 6.5x for one level, refused at 4x, a candidate of the module's budget.
+SHUFFLE_UNIT = FusionCost(1, 24 * 9 + 24 * 24, 24 * 24 * 9, 0, 0)
+
+
+def test_the_price_is_weight_growth_per_level_saved() -> None:
+    assert SHUFFLE_UNIT.weight_growth_per_level == pytest.approx(5184 / 792)
+    assert PADDED_CHAIN.weight_growth_per_level == pytest.approx((768 * 128 / 396) ** (1 / 3))
+    assert FusionCost(0, 1, 9, 1, 9).weight_growth_per_level == 9.0  # no level: the growth itself
+
+
+def test_the_pricing_rule_decides_as_its_rule_and_notes_only_weight_refusals() -> None:
+    rule = pricing(CostRule())
+    assert rule.allows(LENET_POOL_FC) and not rule.refused  # admitted: nothing noted
+    assert not rule.allows(SHUFFLE_UNIT) and not rule.allows(PADDED_CHAIN)
+    assert rule.refused == {SHUFFLE_UNIT.weight_growth_per_level, PADDED_CHAIN.weight_growth_per_level}
+    # refused for its MACs, which no weight bound admits: not a candidate
+    macs = pricing(CostRule(max_mac_growth=4))
+    assert not macs.allows(GAP_LINEAR) and not macs.refused
+    # refused for saving no level: not a candidate
+    assert not rule.allows(FusionCost(0, 1, 9, 1, 9)) and len(rule.refused) == 2
+    # only `balanced` prices weights
+    size = pricing(CostRule("size"))
+    assert not size.allows(SHUFFLE_UNIT) and not size.refused
+    # a replaced copy of the plain rule keeps no record
+    assert isinstance(unbounded_weights(rule), CostRule) and unbounded_weights(rule).allows(SHUFFLE_UNIT)
+
+
+def test_buyable_prices_lie_above_the_local_bound_and_at_most_the_guard() -> None:
+    refused = {4.0, 6.5, 8.2, 14.6, 16.0, 49.0}
+    assert buyable_prices(refused, 4.0, 16.0) == [6.5, 8.2, 14.6, 16.0]  # 16 at the guard: in
+    assert buyable_prices(refused, 4.0, 15.99) == [6.5, 8.2, 14.6]  # just under it: out
+    assert buyable_prices(refused, 4.0, 4.0) == []  # the guard at the local bound: none
+    assert buyable_prices(refused, 8.2, 16.0) == [14.6, 16.0]
+
+
+def test_a_bought_run_is_held_to_the_budget_at_its_limit_and_each_side() -> None:
+    # ShuffleNet x0.5: 17 levels bought (frugal 52 -> 35) over a local-rule run at 51.
+    assert buys_within_budget(3.77, 35, 51, 52, 1.5)
+    # 2 levels bought: at the limit (1.5^2 = 2.25) kept, just over refused, just under kept
+    assert buys_within_budget(2.25, 8, 9, 10, 1.5)
+    assert not buys_within_budget(2.2500001, 8, 9, 10, 1.5)
+    assert buys_within_budget(2.2499999, 8, 9, 10, 1.5)
+    # it must buy a level over the local rule's run, whatever its growth
+    assert not buys_within_budget(1.0, 9, 9, 10, 1.5)
+    # no level bought over the frugal run (a chain off the critical path): at most 1.5x once
+    assert buys_within_budget(1.5, 9, 10, 9, 1.5) and not buys_within_budget(1.51, 9, 10, 9, 1.5)
+
+
+def test_max_bought_weight_growth_option() -> None:
+    check_max_bought_weight_growth(1, "p")
+    with pytest.raises(HeirpyError, match=r"^error: p\{max-bought-weight-growth=0.5\}: expected a number >= 1$"):
+        check_max_bought_weight_growth(0.5, "p")

@@ -39,6 +39,7 @@ from heirpy.transforms.linear.constant_budget import (
     fuse_within_budget,
 )
 from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_BOUGHT_WEIGHT_GROWTH,
     DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
     DEFAULT_ORION_SLOTS,
@@ -46,6 +47,7 @@ from heirpy.transforms.linear.fusion_cost import (
     CostRule,
     check_constant_budget,
     check_free_constant_bytes,
+    check_max_bought_weight_growth,
     cost_rule,
 )
 from heirpy.transforms.linear.linalg_fuse_conv_pool import (
@@ -148,6 +150,9 @@ class LinalgFuseOpsPass(ModulePass):
     (`heirpy.transforms.linear.constant_budget`; 0: off)."""
     free_constant_bytes: int = DEFAULT_FREE_CONSTANT_BYTES
     """Growth of at most this many bytes is kept whatever its ratio (`constant_budget.py`)."""
+    max_bought_weight_growth: int | float = DEFAULT_MAX_BOUGHT_WEIGHT_GROWTH
+    """The most, per level saved, that the weight budget buys a chain's weight growth at,
+    past `max-weight-growth` (`constant_budget.py`; at most `max-weight-growth`: none)."""
     bias_into_init: bool = False
     """The linear-op group's bias rule (see `linalg-fuse-linear-ops`, whose default,
     HEIR's, is true)."""
@@ -164,6 +169,7 @@ class LinalgFuseOpsPass(ModulePass):
         )
         check_constant_budget(self.constant_budget, self.name)
         check_free_constant_bytes(self.free_constant_bytes, self.name)
+        check_max_bought_weight_growth(self.max_bought_weight_growth, self.name)
         check_contraction_form(self.contraction_form, self.name)
 
         def groups(chosen: CostRule, early: bool = False, chains: bool = False,
@@ -189,5 +195,6 @@ class LinalgFuseOpsPass(ModulePass):
             fuse_within_budget(
                 op, lambda module, chosen: apply_pattern_sets(module, groups(chosen, chains=True)),
                 rule, float(self.constant_budget), self.name, self.free_constant_bytes,
+                float(self.max_bought_weight_growth),
             )
         apply_pattern_sets(op, groups(rule, late=True))

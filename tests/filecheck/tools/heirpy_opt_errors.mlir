@@ -22,7 +22,7 @@
 // RUN: not heirpy-opt %s -p 'linalg-fuse-ops{conv-pool}' 2>&1 | filecheck %s --check-prefix=NOVALUE
 // NOVALUE: {{^}}error: invalid pass pipeline 'linalg-fuse-ops{conv-pool}': option 'conv-pool' of pass 'linalg-fuse-ops' expects bool, got no value{{$}}
 // RUN: not heirpy-opt %s -p 'linalg-fuse-linear-chains{slot-count=4}' 2>&1 | filecheck %s --check-prefix=NAMES
-// NAMES: {{^}}error: invalid pass pipeline 'linalg-fuse-linear-chains{slot-count=4}': pass 'linalg-fuse-linear-chains' has no option 'slot-count' (its options are slot-budget, policy, max-weight-growth, max-mac-growth, max-diagonal-growth, orion-slots, max-constant-growth, constant-budget, free-constant-bytes, contraction-form){{$}}
+// NAMES: {{^}}error: invalid pass pipeline 'linalg-fuse-linear-chains{slot-count=4}': pass 'linalg-fuse-linear-chains' has no option 'slot-count' (its options are slot-budget, policy, max-weight-growth, max-mac-growth, max-diagonal-growth, orion-slots, max-constant-growth, constant-budget, free-constant-bytes, max-bought-weight-growth, contraction-form){{$}}
 
 // The cost rule's options are checked by every pass that takes them (on valid input:
 // this file's own IR is invalid further down).

@@ -16,7 +16,10 @@ multiply-accumulates per sample before and after); a `CostRule` decides, by poli
   (so X^k for k levels). The default 4 admits the classic fold of encrypted-inference
   nets, a 2x2 pool into the next layer, and refuses e.g. a 3x3 pool folded into a
   matrix (9x) or a depthwise conv composed into a dense one (C x). With
-  `max-mac-growth` > 0, MACs per sample are held to the same per-level bound.
+  `max-mac-growth` > 0, MACs per sample are held to the same per-level bound. In the
+  main pipeline (`linalg-fuse-ops`, `constant-budget` > 0) this is the local rule: the
+  module's weight budget may still buy a chain it refuses, up to
+  `max-bought-weight-growth` (16) per level (`constant_budget.py`, `PricingRule`).
 * `size`: fuse only when the weights do not grow.
 * `diagonals` (Orion's): fuse when the plaintext diagonals Orion packs for the fused op
   are at most `max-diagonal-growth` (default 2) times those of the ops it replaces,
@@ -58,7 +61,9 @@ off, by default) refuses such a chain instead, X^k for k levels saved, as for we
 of e.g. the level ResNet-20's global pool + Linear saves (64x its constants). The main
 pipeline prices the whole module instead (`constant_budget.py`, option `constant-budget`
 of `linalg-fuse-ops`, default 1.5): its constants may grow 1.5x per level the growing
-chains buy, compounded (`within_growth_rule`).
+chains buy, compounded (`within_growth_rule`), and within that budget it buys chains
+`balanced` refuses, cheapest weight growth per level first (`buyable_prices`,
+`buys_within_budget`).
 
 Pure: no IR here. `linalg-fuse-linear-chains` builds the `FusionCost` of each chain
 (`orion_cost.py` counts its diagonals when the policy asks for them);
@@ -68,7 +73,7 @@ pass checks next to this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 from heirpy.ir.diagnostics import HeirpyError
 
@@ -78,6 +83,7 @@ DEFAULT_MAX_WEIGHT_GROWTH = 4.0
 DEFAULT_MAX_DIAGONAL_GROWTH = 2.0
 DEFAULT_ORION_SLOTS = 8192
 REMARK_CONSTANT_GROWTH = 1.5  # per level saved: a fused chain growing more gets a remark
+DEFAULT_MAX_BOUGHT_WEIGHT_GROWTH = 16.0  # per level saved: the most the module budget buys a chain at
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,12 @@ class FusionCost:
         """weights after / before (a chain of weightless pools and sums: 1 if it stays
         weightless, infinite if fusion creates weights)."""
         return _ratio(self.weights_after, self.weights_before)
+
+    @property
+    def weight_growth_per_level(self) -> float:
+        """The chain's price under `balanced`: weight growth per level saved, the k-th root
+        for k levels (the smallest `max-weight-growth` that admits it)."""
+        return self.weight_growth ** (1.0 / max(self.levels_saved, 1))
 
     @property
     def mac_growth(self) -> float:
@@ -167,6 +179,51 @@ class CostRule:
         return cost.constant_growth > REMARK_CONSTANT_GROWTH ** max(cost.levels_saved, 1)
 
 
+@dataclass(frozen=True)
+class PricingRule(CostRule):
+    """A `balanced` `CostRule` that also notes the price (`weight_growth_per_level`) of
+    every chain it refuses for its weights alone (one any `max-weight-growth` would
+    admit): the candidates the module's weight budget may buy (`constant_budget.py`)."""
+
+    refused: set[float] = field(default_factory=set, compare=False, hash=False, repr=False)
+
+    def allows(self, cost: FusionCost) -> bool:
+        if super().allows(cost):
+            return True
+        if self.policy == "balanced" and cost.levels_saved >= 1:
+            if unbounded_weights(self).allows(cost):
+                self.refused.add(cost.weight_growth_per_level)
+        return False
+
+
+def unbounded_weights(rule: CostRule) -> CostRule:
+    """`rule` with no bound on weight growth (its other bounds kept)."""
+    return CostRule(rule.policy, float("inf"), rule.max_mac_growth, rule.max_diagonal_growth,
+                    rule.orion_slots, rule.max_constant_growth)
+
+
+def pricing(rule: CostRule) -> PricingRule:
+    """A `PricingRule` deciding as `rule` does, with an empty record."""
+    return PricingRule(**{f.name: getattr(rule, f.name) for f in fields(CostRule)})
+
+
+def buyable_prices(refused: set[float], max_weight_growth: float, max_bought: float) -> list[float]:
+    """The prices the module budget may try, cheapest first: those of the refused chains
+    above the local bound `max_weight_growth` and at most `max_bought` (the runaway guard;
+    none when it is not above the local bound)."""
+    return sorted(p for p in refused if max_weight_growth < p <= max_bought)
+
+
+def buys_within_budget(growth: float, bought_depth: int, default_depth: int, frugal_depth: int,
+                       budget: float) -> bool:
+    """Keep a run that fused chains past the local rule? Only when it is shallower than the
+    local rule's run (it buys a level) and the module's constants, `growth` times the
+    export's, stay within `budget` per level all the growing chains buy
+    (`frugal_depth - bought_depth`), compounded: issue 37's rule (`within_growth_rule`)."""
+    return bought_depth < default_depth and \
+        within_growth_rule(growth, frugal_depth - bought_depth, budget)
+
+
 def within_growth_rule(growth: float, levels_bought: int, per_level: float = REMARK_CONSTANT_GROWTH) -> bool:
     """Issue 37's rule for a whole model: its stored constants may grow by at most
     `per_level` (1.5) for each level the growing fusions buy on its depth, compounded
@@ -194,6 +251,14 @@ def check_constant_budget(budget: float, pass_name: str) -> None:
     if not (budget == 0 or budget >= 1.0):
         raise HeirpyError(
             f"error: {pass_name}{{constant-budget={budget}}}: expected 0 (off) or a number >= 1"
+        )
+
+
+def check_max_bought_weight_growth(cap: float, pass_name: str) -> None:
+    """The `max-bought-weight-growth` option (`constant_budget.py`): a number >= 1."""
+    if not cap >= 1.0:
+        raise HeirpyError(
+            f"error: {pass_name}{{max-bought-weight-growth={cap}}}: expected a number >= 1"
         )
 
 

@@ -146,6 +146,7 @@ from heirpy.transforms.linear.constant_folding import (
     init_elements,
 )
 from heirpy.transforms.linear.fusion_cost import (
+    DEFAULT_MAX_BOUGHT_WEIGHT_GROWTH,
     DEFAULT_MAX_DIAGONAL_GROWTH,
     DEFAULT_MAX_WEIGHT_GROWTH,
     DEFAULT_ORION_SLOTS,
@@ -154,6 +155,7 @@ from heirpy.transforms.linear.fusion_cost import (
     FusionCost,
     check_constant_budget,
     check_free_constant_bytes,
+    check_max_bought_weight_growth,
     constant_growth_remark,
     cost_rule,
 )
@@ -544,6 +546,7 @@ class LinalgFuseLinearChainsPass(ModulePass):
     max_constant_growth: int | float = 0
     constant_budget: int | float = 0
     free_constant_bytes: int = DEFAULT_FREE_CONSTANT_BYTES
+    max_bought_weight_growth: int | float = DEFAULT_MAX_BOUGHT_WEIGHT_GROWTH
     contraction_form: str = "auto"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -554,10 +557,12 @@ class LinalgFuseLinearChainsPass(ModulePass):
         check_contraction_form(self.contraction_form, self.name)
         check_constant_budget(self.constant_budget, self.name)
         check_free_constant_bytes(self.free_constant_bytes, self.name)
+        check_max_bought_weight_growth(self.max_bought_weight_growth, self.name)
         budget = self.slot_budget or None
 
         def run(module: ModuleOp, chosen: CostRule) -> None:
             apply_pattern_sets(module, populate_linalg_fuse_linear_chains_patterns(
                 ctx, budget, chosen, contraction_form=self.contraction_form))
 
-        fuse_within_budget(op, run, rule, float(self.constant_budget), self.name, self.free_constant_bytes)
+        fuse_within_budget(op, run, rule, float(self.constant_budget), self.name, self.free_constant_bytes,
+                           float(self.max_bought_weight_growth))
