@@ -17,6 +17,12 @@ folded into that conv. Two patterns take that level back with no constant growth
    whose concat has no part deeper than the conv's input loses its level; the others
    keep one multiply each, as before. The weights keep their size.
 
+In torch-mlir's half form each part is `truncf(conv)` and the batch norm's first
+generic widens the concat (`extf` in its body); `WidenConcatOfRoundings` moves the
+roundings past the concat (`concat(truncf(a), truncf(b)) = truncf(concat(a, b))`, exact),
+so `mixed_precision.WidenElementwise` computes the batch norm on the f32 parts and the
+two patterns see the f32 form.
+
 Not under a cost rule that bounds MACs (`iree-prepare`): there the split is only more
 ops.
 """
@@ -26,12 +32,13 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from heirpy.ir.dialects.linalg import GenericOp
 from heirpy.transforms.linear.affine_runs import AffineMapOfRun, _emit, compose_run, scales_in
 from heirpy.transforms.linear.chains_through_concats import channel_concat_parts
 from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices
@@ -44,6 +51,7 @@ from heirpy.transforms.linear.linear_match import (
     match_elementwise_affine,
     weight_slots,
 )
+from heirpy.transforms.linear.mixed_precision import cast_generic, extf_source, truncf_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, constant_insertion_point
 
 MAX_RUN = 8
@@ -94,14 +102,76 @@ def _ancestors(value: SSAValue, limit: int = ANCESTORS) -> set[SSAValue]:
 
 def _scaled_source(value: SSAValue, reader: ConstantFolder) -> SSAValue:
     """The value `value` is computed from through at most MAX_AFFINE_PREFIX elementwise
-    affine ops (itself when its producer is none): one level at most above it."""
+    affine ops and exact widenings (`extf`; itself when its producer is neither): one
+    level at most above it."""
     for _ in range(MAX_AFFINE_PREFIX):
         owner = value.owner
         step = _affine_step(owner, reader) if isinstance(owner, Operation) else None
-        if step is None:
+        source = step.operand if step is not None else extf_source(value)
+        if source is None:
             break
-        value = step.operand
+        value = source
     return value
+
+
+class WidenConcatOfRoundings(OpPattern[tensor.ConcatOp], OutsideGenericBodies):
+    """A narrow concat of rounded wide values, widened by its one reader: the roundings
+    after the concat.
+
+        %ta = arith.truncf %a : tensor<1x2x4x4xf32> to tensor<1x2x4x4xf16>
+        %c = tensor.concat dim(1) %ta, %p : (tensor<1x2x4x4xf16>, tensor<1x3x4x4xf16>) -> tensor<1x5x4x4xf16>
+        %s = linalg.generic ins(%c, %mean : ..xf16, 5x1x1xf32) outs(.. : ..xf32) { extf; subf }
+      ->
+        %pw = linalg.generic ins(%p : ..xf16) { extf } -> tensor<1x3x4x4xf32>
+        %cw = tensor.concat dim(1) %a, %pw : (...) -> tensor<1x5x4x4xf32>
+        %c = linalg.generic ins(%cw : ..xf32) { truncf } -> tensor<1x5x4x4xf16>
+        %s = linalg.generic ins(%c, %mean ...) { extf; subf }           (unchanged)
+
+    Why: rounding commutes with a concat, and `extf` then `truncf` is the identity, so
+    the values are the same; `WidenElementwise` then reads `%cw` and the batch norm
+    computes on the f32 parts, where `SplitScaleOverConcat` and the folds work (the
+    mixed-precision rule: a linear run rounds once, where it ends).
+    Legality: the concat's result is a narrower float than the parts' sources; it has
+    one reader, a `linalg.generic` whose body uses the concat's element only in
+    `arith.extf`s; at least one part is `truncf(y)` of a value `y` of one wide float
+    type (`mixed_precision.truncf_source`), every other part is widened by an exact
+    `extf`. A `truncf` no other op reads goes.
+    """
+
+    op_types = (tensor.ConcatOp,)
+
+    def rewrite(self, op: tensor.ConcatOp, rewriter: PatternRewriter) -> None:
+        if not op.result.has_one_use() or not isinstance(op.result.type, TensorType):
+            return
+        use = next(iter(op.result.uses))
+        reader = use.operation
+        if not isinstance(reader, GenericOp) or use.index >= len(reader.inputs):
+            return
+        arg = reader.body.block.args[use.index]
+        if not arg.uses or not all(isinstance(u.operation, arith.ExtFOp) for u in arg.uses):
+            return
+        sources = [truncf_source(value) for value in op.inputs]
+        wide_types = {source.type.get_element_type() for source in sources if source is not None}  # type: ignore[attr-defined]
+        if len(wide_types) != 1:
+            return
+        wide = wide_types.pop()
+        new_ops: list[Operation] = []
+        inputs: list[SSAValue] = []
+        for value, source in zip(op.inputs, sources):
+            if source is None:
+                new_ops += cast_generic(value, wide, arith.ExtFOp)
+                source = new_ops[-1].results[0]
+            inputs.append(source)
+        shape = op.result.type.get_shape()
+        concat = tensor.ConcatOp(inputs, op.dim, TensorType(wide, shape))
+        new_ops.append(concat)
+        new_ops += cast_generic(concat.result, op.result.type.get_element_type(), arith.TruncFOp)
+        rounded = [value.owner for value, source in zip(op.inputs, sources) if source is not None]
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [new_ops[-1].results[0]])
+        for owner in dict.fromkeys(rounded):
+            if isinstance(owner, Operation) and not owner.results[0].uses:
+                rewriter.erase(owner)
 
 
 class SplitScaleOverConcat(OpPattern[tensor.ConcatOp], OutsideGenericBodies):

@@ -84,7 +84,11 @@ from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.affine_runs import MergeAffineRun
 from heirpy.transforms.linear.channel_sums import FoldChannelSumIntoLinearOp
-from heirpy.transforms.linear.concat_scales import FoldScaleIntoSharedLinearOp, SplitScaleOverConcat
+from heirpy.transforms.linear.concat_scales import (
+    FoldScaleIntoSharedLinearOp,
+    SplitScaleOverConcat,
+    WidenConcatOfRoundings,
+)
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -656,14 +660,18 @@ def populate_linalg_fuse_linear_ops_patterns(
     option of that name; `rule` prices the one-channel sums, `CostRule()` by default)."""
     reader = ConstantFolder(ctx)
     concat_scale_sets: list[PatternSet] = []
+    widen_concats: list[PatternSet] = []
     if rule is None or rule.max_mac_growth == 0:
+        widen_concats = [PatternSet.of(WidenConcatOfRoundings())]
         concat_scale_sets = [
             PatternSet.of(SplitScaleOverConcat(reader)),
             PatternSet.of(FoldScaleIntoSharedLinearOp(reader)),
             PatternSet.of(MergeAffineRun(reader)),
         ]
     return [
-        # torch-mlir's f16 form first: the folds below see the f32 arithmetic.
+        # torch-mlir's f16 form first: the folds below see the f32 arithmetic (a batch
+        # norm on a concat of rounded convs too: concat_scales.py).
+        *widen_concats,
         *populate_mixed_precision_patterns(),
         # A channel sum (LayerNorm's mean) reads the linear op's input, before the folds
         # below take its divide into the one-channel op (channel_sums.py).
