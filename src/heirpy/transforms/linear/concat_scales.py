@@ -194,8 +194,10 @@ class SplitScaleOverConcat(OpPattern[tensor.ConcatOp], OutsideGenericBodies):
     each result but the last read only by the next op), with at least one multiply or
     divide; the run's composed scale and shift vary along axis 1 only; at least one part
     is the result of a linear op writing channels along axis 1 (a conv: there is
-    something to fold into). A part whose slice of the scale is all ones is not
-    multiplied; a zero shift is no add. The constants keep their number of elements.
+    something to fold into) that only channel concats and per-channel scales read (any
+    other reader would keep the fold out, and the split would only be more ops). A part
+    whose slice of the scale is all ones is not multiplied; a zero shift is no add. The
+    constants keep their number of elements.
     """
 
     op_types = (tensor.ConcatOp,)
@@ -207,7 +209,7 @@ class SplitScaleOverConcat(OpPattern[tensor.ConcatOp], OutsideGenericBodies):
         parts = channel_concat_parts(op)
         if parts is None or not op.result.has_one_use():
             return
-        if not any(_channel_producer(value) for value, _, _ in parts):
+        if not any(self._foldable(value) for value, _, _ in parts):
             return
         run = self._run(op.result)
         if run is None:
@@ -251,6 +253,20 @@ class SplitScaleOverConcat(OpPattern[tensor.ConcatOp], OutsideGenericBodies):
             rewriter.erase(step.op)
         rewriter.erase(op)
         erase_dead_constant_slices(rewriter, old_operands)
+
+    def _foldable(self, value: SSAValue) -> bool:
+        """Could a scale of part `value` go into the conv that made it: a conv whose
+        every reader is a channel concat or a per-channel multiply or divide (what
+        `FoldScaleIntoSharedLinearOp` needs once the concats are split)?"""
+        if not _channel_producer(value):
+            return False
+        for use in value.uses:
+            if channel_concat_parts(use.operation) is not None:
+                continue
+            step = _affine_step(use.operation, self.reader)
+            if step is None or step.kind not in ("mul", "div") or channel_vector(step.constant, 1) is None:
+                return False
+        return True
 
     def _run(self, value: SSAValue) -> list[ElementwiseAffine] | None:
         """The run of affine ops reading `value` (class docstring), or None."""
