@@ -84,6 +84,11 @@ from heirpy.ir.dialects.linalg import BatchMatmulOp, MatmulOp
 from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.affine_runs import MergeAffineRun
 from heirpy.transforms.linear.channel_sums import FoldChannelSumIntoLinearOp
+from heirpy.transforms.linear.concat_scales import (
+    FoldScaleIntoSharedLinearOp,
+    SplitScaleOverConcat,
+    WidenConcatOfRoundings,
+)
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     build_init,
@@ -654,8 +659,19 @@ def populate_linalg_fuse_linear_ops_patterns(
     without it the module's remembered context is used; `bias_into_init` is the pass
     option of that name; `rule` prices the one-channel sums, `CostRule()` by default)."""
     reader = ConstantFolder(ctx)
+    concat_scale_sets: list[PatternSet] = []
+    widen_concats: list[PatternSet] = []
+    if rule is None or rule.max_mac_growth == 0:
+        widen_concats = [PatternSet.of(WidenConcatOfRoundings())]
+        concat_scale_sets = [
+            PatternSet.of(SplitScaleOverConcat(reader)),
+            PatternSet.of(FoldScaleIntoSharedLinearOp(reader)),
+            PatternSet.of(MergeAffineRun(reader)),
+        ]
     return [
-        # torch-mlir's f16 form first: the folds below see the f32 arithmetic.
+        # torch-mlir's f16 form first: the folds below see the f32 arithmetic (a batch
+        # norm on a concat of rounded convs too: concat_scales.py).
+        *widen_concats,
         *populate_mixed_precision_patterns(),
         # A channel sum (LayerNorm's mean) reads the linear op's input, before the folds
         # below take its divide into the one-channel op (channel_sums.py).
@@ -670,6 +686,10 @@ def populate_linalg_fuse_linear_ops_patterns(
         ),
         # After every fold into a linear op: what is left of a batch-norm is merged.
         PatternSet.of(MergeAffineRun(reader)),
+        # A batch norm after a channel concat (DenseNet): its scale onto the parts, then
+        # into the conv that made the deepest part, other readers of it rescaled
+        # (concat_scales.py). Not under a rule that bounds MACs (IREE): only more ops.
+        *concat_scale_sets,
         # What is left with no linear op before it (LayerNorm's gamma and beta, after the
         # ct x ct normalisation) goes into the linear op after it.
         PatternSet.of(FoldAffineIntoNextLinearOp(reader)),
