@@ -39,7 +39,7 @@ from xdsl.rewriter import InsertPoint
 from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_bytes, element_type
-from heirpy.transforms.linear.chain_steps import BATCHED, step_of
+from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv
 from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
@@ -69,18 +69,21 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         if in_generic_body(op) or op in self.kept:
             return
         assert isinstance(op, Conv2DNchwFchwOp)
-        shared = op.inputs[0]
+        last = step_of(op, self.reader)
+        if last is None:
+            return
+        tail = _free_steps_before(last, self.reader)
+        shared = (tail[0] if tail else last).activation
         producer = shared.owner
         if not isinstance(producer, Operation) or shared.has_one_use():
             return
-        last = step_of(op, self.reader)
         end = step_of(producer, self.reader)
-        if last is None or end is None or last.activation is not shared or end.mode not in (None, BATCHED):
+        if end is None or end.mode not in (None, BATCHED):
             return
         branch = branch_ending_at(end, lambda o: step_of(o, self.reader))
         if branch is None or branch.mode != BATCHED or branch.output is not shared:
             return
-        chain = Chain([*branch.steps, last], BATCHED)
+        chain = Chain([*branch.steps, *tail, last], BATCHED)
         padded = chain.as_conv()
         if padded is None:
             return
@@ -102,3 +105,19 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], [new_ops[-1].results[0]])
         erase_dead_constant_slices(rewriter, list(last.constants))
+
+
+def _free_steps_before(last: Step, reader: ConstantFolder) -> list[Step]:
+    """The pads and reshapes (`Step.reshape_only`) between the fork and the conv `last`,
+    each result read by the next step only (MobileViT's block reads the previous block's
+    projection through its 3x3 conv's zero pad: the fork is the pad's input). The first
+    step's activation is the fork (or, with none, `last`'s)."""
+    tail: list[Step] = []
+    value = last.activation
+    while isinstance(value.owner, Operation) and value.has_one_use():
+        step = step_of(value.owner, reader)
+        if step is None or not step.reshape_only:
+            break
+        tail.insert(0, step)
+        value = step.activation
+    return tail
