@@ -18,8 +18,17 @@ it, reading the branch's input:
     %s = arith.addf %p, %y
     %r = conv(pad(%h), %w2 ∘ %w1) outs(%c2 + w2 ∘ c1)
 
-Legality: the conv's input has more than one user (with one, `FuseLinearChain` decides)
-and is the output of a branch of linear ops (`chains.branch_ending_at`, at least one
+The fork may also sit before pads and reshapes that only the conv reads (MobileViT's
+block reads the previous block's projection through its 3x3 conv's zero pad while its
+shortcut concat reads the projection too): they join the composed chain, a bias then
+reaching the conv's init through the pad (zero at the border). In the f16 form the fork
+is the f16 rounding of the branch's f32 result: the chain composes across it (as the
+f16 chain folds do) and the rounding stays for the other readers.
+
+Legality: the conv's input, or the input of the single-user pads and reshapes before
+it (`_free_steps_before`), has more than one user (with one, `FuseLinearChain` decides)
+and is the output of a branch of linear ops, or the f16 rounding of one whose f32
+result has no other reader (`chains.branch_ending_at`, at least one
 costly op, single-user links inside it); branch and conv compose into one conv
 (`Chain.as_conv`); the cost rule allows it with levels saved = the branch's levels and
 the branch's weights on both sides (before: branch + conv; after: branch + composed
@@ -43,6 +52,7 @@ from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv
 from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.sum_operands import rounding_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
@@ -74,14 +84,19 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             return
         tail = _free_steps_before(last, self.reader)
         shared = (tail[0] if tail else last).activation
-        producer = shared.owner
-        if not isinstance(producer, Operation) or shared.has_one_use():
+        if shared.has_one_use():
             return
-        end = step_of(producer, self.reader)
+        # f16: the fork is the rounding of the branch's f32 result (torch-mlir's form);
+        # the chain composes across it, as the f16 chain folds do, and it stays for the
+        # other readers.
+        wide = rounding_source(shared)
+        branch_end = wide if wide is not None and wide.has_one_use() else shared
+        producer = branch_end.owner
+        end = step_of(producer, self.reader) if isinstance(producer, Operation) else None
         if end is None or end.mode not in (None, BATCHED):
             return
         branch = branch_ending_at(end, lambda o: step_of(o, self.reader))
-        if branch is None or branch.mode != BATCHED or branch.output is not shared:
+        if branch is None or branch.mode != BATCHED or branch.output is not branch_end:
             return
         chain = Chain([*branch.steps, *tail, last], BATCHED)
         padded = chain.as_conv()

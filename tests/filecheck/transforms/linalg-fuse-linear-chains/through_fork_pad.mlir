@@ -16,6 +16,7 @@
 // RUN: heirpy-equiv %s %t --function fork_pad | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function fork_pad_f16 | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function relu_before_pad | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function fork_pad_rounded --rtol 1e-2 --atol 1e-2 | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
 // The cost rule: @fork_pad_limit's weights go from 1x3 (kept) + 1x1x3x3 = 12 to 1x3 + the
 // composed 1x3x3x3 = 30, 2.5x for one level: at max-weight-growth=2.5 it fuses, under it
@@ -25,9 +26,11 @@
 // BEFORE: @fork_pad {{ +}}2
 // BEFORE: @fork_pad_f16 {{ +}}2
 // BEFORE: @relu_before_pad {{ +}}2+
+// BEFORE: @fork_pad_rounded {{ +}}2
 // AFTER: @fork_pad {{ +}}1
 // AFTER: @fork_pad_f16 {{ +}}1
 // AFTER: @relu_before_pad {{ +}}2+
+// AFTER: @fork_pad_rounded {{ +}}1
 // REPARSE-LABEL: func.func @fork_pad(
 // REPARSE-LABEL: func.func @relu_before_pad(
 // AT-LIMIT-LABEL: func.func @fork_pad_limit(
@@ -119,4 +122,30 @@ func.func @fork_pad_limit(%x: tensor<1x3x4x4xf32>) -> (tensor<1x1x4x4xf32>, tens
   %w2 = arith.constant dense<[[[[0.5, -0.25, 0.125], [1.0, 0.75, -0.5], [0.25, 0.0, -1.0]]]]> : tensor<1x1x3x3xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w2 : tensor<1x1x6x6xf32>, tensor<1x1x3x3xf32>) outs(%z1 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
   return %r, %a : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>
+}
+
+// f16 as torch-mlir writes it: the 1x1 conv accumulates in f32 and the fork is its f16
+// rounding; the chain composes across the rounding, which stays for the other reader.
+// CHECK-LABEL: func.func @fork_pad_rounded(
+// CHECK: %[[A:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w1 :
+// CHECK: %[[H:.*]] = arith.truncf %[[A]]
+// CHECK: %[[P:.*]] = tensor.pad %x
+// CHECK: %[[R:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.*}} : tensor<1x2x6x6xf16>, tensor<2x2x3x3xf16>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
+// CHECK-NEXT: return %[[R]], %[[H]]
+func.func @fork_pad_rounded(%x: tensor<1x2x4x4xf16>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %w1 = arith.constant dense<[[[[0.5]], [[-1.25]]], [[[0.75]], [[0.25]]]]> : tensor<2x2x1x1xf16>
+  %b1 = arith.constant dense<[0.5, -0.375]> : tensor<2xf32>
+  %e1 = tensor.empty() : tensor<1x2x4x4xf32>
+  %i1 = linalg.broadcast ins(%b1 : tensor<2xf32>) outs(%e1 : tensor<1x2x4x4xf32>) dimensions = [0, 2, 3]
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x2x4x4xf16>, tensor<2x2x1x1xf16>) outs(%i1 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %h = arith.truncf %a : tensor<1x2x4x4xf32> to tensor<1x2x4x4xf16>
+  %p = tensor.pad %h low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%j0: index, %j1: index, %j2: index, %j3: index):
+    tensor.yield %zero : f16
+  } : tensor<1x2x4x4xf16> to tensor<1x2x6x6xf16>
+  %w2 = arith.constant dense<[[[[0.5, -0.25, 0.125], [1.0, 0.75, -0.5], [0.25, 0.0, -1.0]], [[-0.5, 0.25, 0.375], [0.0, 1.25, -0.75], [0.5, -0.125, 0.25]]], [[[0.75, 0.5, -0.25], [-1.0, 0.125, 0.5], [0.0, 0.25, 0.75]], [[0.25, -0.5, 1.0], [0.5, 0.0, -0.25], [-0.75, 0.375, 0.125]]]]> : tensor<2x2x3x3xf16>
+  %z2 = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w2 : tensor<1x2x6x6xf16>, tensor<2x2x3x3xf16>) outs(%z2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %r, %h : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf16>
 }
