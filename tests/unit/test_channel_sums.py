@@ -10,10 +10,12 @@ from heirpy.api import parse, run_pipeline
 from heirpy.interp.evaluator import run_function
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp
 from heirpy.transforms.linear.channel_sums import (
+    Digit,
     channel_sum_init,
     channel_sum_weights,
     linear_terms,
     reaches_linear,
+    reshape_digit,
     sum_cost,
     summed_terms,
 )
@@ -254,3 +256,106 @@ def test_sum_cost_counts_the_constant_sums() -> None:
     with_constants = sum_cost([], [], 197)
     assert with_constants.constants_after - base.constants_after == 197
     assert with_constants.weights_after == base.weights_after
+
+
+def _digit_oracle(source: tuple[int, ...], result: tuple[int, ...], digit: Digit) -> list[Digit]:
+    """Every digit of `source` that holds `result`'s `digit` under a row-major reshape,
+    by brute force over numpy's reshape of an iota (each element's channel compared)."""
+    flat = np.arange(int(np.prod(source)))
+    channel = (np.indices(result)[digit.axis] // digit.inner % digit.size).reshape(-1)
+    coords = np.indices(source).reshape(len(source), -1)
+    found = []
+    for axis, size in enumerate(source):
+        for inner in range(1, size + 1):
+            if size % (inner * digit.size) == 0 and np.array_equal(coords[axis][flat] // inner % digit.size, channel):
+                found.append(Digit(axis, inner, digit.size))
+    return found
+
+
+def test_reshape_digit_agrees_with_numpy_on_reshapes() -> None:
+    # MobileViT's unfold ([1, C, 8, 8] -> [C*4, 2, 4, 2] -> ... -> [1, C, 16, 4]) and
+    # reshapes that mix the channel with other axes or split it
+    cases = [
+        ((1, 64, 8, 8), (512, 8), Digit(0, 8, 64)),
+        ((512, 8), (256, 2, 4, 2), Digit(0, 4, 64)),
+        ((1024, 4), (1, 64, 16, 4), Digit(1, 1, 64)),
+        ((1, 3, 4, 4), (12, 4), Digit(0, 4, 3)),
+        ((12, 4), (2, 6, 4), Digit(1, 1, 6)),  # 6 mixes the channel with the rows
+        ((1, 4, 4, 4), (2, 2, 4, 4), Digit(1, 1, 2)),  # the channel's low digit
+        ((1, 4, 4, 4), (2, 2, 4, 4), Digit(0, 1, 4)),  # 4 channels over two dims: split
+        ((6, 4), (3, 8), Digit(1, 1, 8)),
+    ]
+    for source, result, digit in cases:
+        expected = _digit_oracle(source, result, digit)
+        got = reshape_digit(source, result, digit)
+        assert (got is None and not expected) or got in expected, (source, result, digit, got, expected)
+    assert reshape_digit((1, 64, 8, 8), (512, 8), Digit(0, 8, 64)) == Digit(1, 1, 64)
+    # [12, 4] -> [2, 6, 4]: 6 is a digit of [12, 4] (12 = 2 x 6) but of no axis of the
+    # conv's [1, 3, 4, 4] (3 channels x 2 of the 4 rows): not followed to the conv
+    assert reshape_digit((12, 4), (2, 6, 4), Digit(1, 1, 6)) == Digit(0, 1, 6)
+    assert reshape_digit((1, 3, 4, 4), (12, 4), Digit(0, 1, 6)) is None
+    assert reshape_digit((1, 4, 4, 4), (2, 2, 4, 4), Digit(1, 1, 2)) == Digit(1, 1, 2)  # a digit, not whole
+
+
+def test_reshape_digit_fits_the_channel_at_its_limit() -> None:
+    # [5, 12] -> [60]: a digit of stride 4 fits in the source's 12 when inner * size
+    # divides 12: size 3 is the limit (4 * 3 == 12), size 2 inside it; size 5 spans the
+    # two source axes (4 * 5 = 20 > 12): no digit of the source
+    cases = {Digit(0, 4, 3): Digit(1, 4, 3), Digit(0, 2, 3): Digit(1, 2, 3), Digit(0, 4, 5): None,
+             Digit(0, 12, 5): Digit(0, 1, 5)}
+    for digit, expected in cases.items():
+        assert reshape_digit((5, 12), (60,), digit) == expected, digit
+        oracle = _digit_oracle((5, 12), (60,), digit)
+        assert (expected is None and not oracle) or expected in oracle, digit
+
+
+def test_the_unfold_is_followed_and_a_mixed_reshape_is_not() -> None:
+    """The sum over MobileViT's unfolded channel reads a one-channel conv (numerics
+    against the evaluator); the same IR with a reshape mixing channel and rows is
+    left alone."""
+    text = """
+func.func @f(%x: tensor<1x2x4x4xf32>) -> tensor<4x4x1xf32> {
+  %w = arith.constant dense<[[[[0.9]], [[-0.46]]], [[[-1.31]], [[0.66]]], [[[0.96]], [[0.52]]]]> : tensor<3x2x1x1xf32>
+  %zc = arith.constant dense<0.5> : tensor<1x3x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>) outs(%zc : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %c1 = tensor.collapse_shape %c [[0, 1, 2], [3]] : tensor<1x3x4x4xf32> into tensor<12x4xf32>
+  %x1 = tensor.expand_shape %c1 [[0, 1], [2, 3]] output_shape [6, 2, 2, 2] : tensor<12x4xf32> into tensor<6x2x2x2xf32>
+  %e1 = tensor.empty() : tensor<6x2x2x2xf32>
+  %t1 = linalg.transpose ins(%x1 : tensor<6x2x2x2xf32>) outs(%e1 : tensor<6x2x2x2xf32>) permutation = [0, 2, 1, 3]
+  %c2 = tensor.collapse_shape %t1 [[0, 1], [2, 3]] : tensor<6x2x2x2xf32> into tensor<12x4xf32>
+  %x2 = tensor.expand_shape %c2 [[0, 1, 2], [3]] output_shape [1, 3, 4, 4] : tensor<12x4xf32> into tensor<1x3x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x4x4x3xf32>
+  %t2 = linalg.transpose ins(%x2 : tensor<1x3x4x4xf32>) outs(%e2 : tensor<1x4x4x3xf32>) permutation = [0, 3, 2, 1]
+  %u = tensor.collapse_shape %t2 [[0, 1], [2], [3]] : tensor<1x4x4x3xf32> into tensor<4x4x3xf32>
+  %z = arith.constant dense<0.0> : tensor<4x4x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%u : tensor<4x4x3xf32>) outs(%z : tensor<4x4x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<4x4x1xf32>
+  return %s : tensor<4x4x1xf32>
+}
+"""
+    def one_channel(text: str) -> tuple[bool, float]:
+        module = parse(text)
+        x = np.random.default_rng(0).normal(size=(1, 2, 4, 4)).astype(np.float32)
+        before = run_function(module, "f", [x])
+        run_pipeline(module, "linalg-fuse-linear-ops")
+        after = run_function(module, "f", [x])
+        convs = [op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)]
+        fired = any(op.results[0].type.get_shape()[1] == 1 for op in convs)
+        return fired, max(float(np.max(np.abs(a - b))) for a, b in zip(after, before))
+
+    fired, error = one_channel(text)
+    assert fired and error < 1e-5
+    # the patch rows transposed with the channel's rows: [6, 2, 2, 2] read as [2, 6, 2, 2]
+    # (6 = 3 channels x 2 patch rows split as 2 x 3) before the same ops: not a channel sum
+    mixed = text.replace("output_shape [6, 2, 2, 2] : tensor<12x4xf32> into tensor<6x2x2x2xf32>",
+                         "output_shape [6, 2, 2, 2] : tensor<12x4xf32> into tensor<6x2x2x2xf32>\n"
+                         "  %m = tensor.collapse_shape %x1 [[0, 1], [2], [3]] : tensor<6x2x2x2xf32> into tensor<12x2x2xf32>\n"
+                         "  %x1b = tensor.expand_shape %m [[0, 1], [2], [3]] output_shape [2, 6, 2, 2] : tensor<12x2x2xf32> into tensor<2x6x2x2xf32>\n"
+                         "  %et = tensor.empty() : tensor<6x2x2x2xf32>\n"
+                         "  %tt = linalg.transpose ins(%x1b : tensor<2x6x2x2xf32>) outs(%et : tensor<6x2x2x2xf32>) permutation = [1, 0, 2, 3]")
+    mixed = mixed.replace("ins(%x1 : tensor<6x2x2x2xf32>) outs(%e1", "ins(%tt : tensor<6x2x2x2xf32>) outs(%e1")
+    fired, error = one_channel(mixed)
+    assert not fired and error == 0

@@ -18,8 +18,17 @@ it, reading the branch's input:
     %s = arith.addf %p, %y
     %r = conv(pad(%h), %w2 ∘ %w1) outs(%c2 + w2 ∘ c1)
 
-Legality: the conv's input has more than one user (with one, `FuseLinearChain` decides)
-and is the output of a branch of linear ops (`chains.branch_ending_at`, at least one
+The fork may also sit before pads and reshapes that only the conv reads (MobileViT's
+block reads the previous block's projection through its 3x3 conv's zero pad while its
+shortcut concat reads the projection too): they join the composed chain, a bias then
+reaching the conv's init through the pad (zero at the border). In the f16 form the fork
+is the f16 rounding of the branch's f32 result: the chain composes across it (as the
+f16 chain folds do) and the rounding stays for the other readers.
+
+Legality: the conv's input, or the input of the single-user pads and reshapes before
+it (`_free_steps_before`), has more than one user (with one, `FuseLinearChain` decides)
+and is the output of a branch of linear ops, or the f16 rounding of one whose f32
+result has no other reader (`chains.branch_ending_at`, at least one
 costly op, single-user links inside it); branch and conv compose into one conv
 (`Chain.as_conv`); the cost rule allows it with levels saved = the branch's levels and
 the branch's weights on both sides (before: branch + conv; after: branch + composed
@@ -39,10 +48,11 @@ from xdsl.rewriter import InsertPoint
 from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_bytes, element_type
-from heirpy.transforms.linear.chain_steps import BATCHED, step_of
+from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv
 from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.sum_operands import rounding_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
@@ -69,18 +79,26 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         if in_generic_body(op) or op in self.kept:
             return
         assert isinstance(op, Conv2DNchwFchwOp)
-        shared = op.inputs[0]
-        producer = shared.owner
-        if not isinstance(producer, Operation) or shared.has_one_use():
-            return
         last = step_of(op, self.reader)
-        end = step_of(producer, self.reader)
-        if last is None or end is None or last.activation is not shared or end.mode not in (None, BATCHED):
+        if last is None:
+            return
+        tail = _free_steps_before(last, self.reader)
+        shared = (tail[0] if tail else last).activation
+        if shared.has_one_use():
+            return
+        # f16: the fork is the rounding of the branch's f32 result (torch-mlir's form);
+        # the chain composes across it, as the f16 chain folds do, and it stays for the
+        # other readers.
+        wide = rounding_source(shared)
+        branch_end = wide if wide is not None and wide.has_one_use() else shared
+        producer = branch_end.owner
+        end = step_of(producer, self.reader) if isinstance(producer, Operation) else None
+        if end is None or end.mode not in (None, BATCHED):
             return
         branch = branch_ending_at(end, lambda o: step_of(o, self.reader))
-        if branch is None or branch.mode != BATCHED or branch.output is not shared:
+        if branch is None or branch.mode != BATCHED or branch.output is not branch_end:
             return
-        chain = Chain([*branch.steps, last], BATCHED)
+        chain = Chain([*branch.steps, *tail, last], BATCHED)
         padded = chain.as_conv()
         if padded is None:
             return
@@ -102,3 +120,19 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], [new_ops[-1].results[0]])
         erase_dead_constant_slices(rewriter, list(last.constants))
+
+
+def _free_steps_before(last: Step, reader: ConstantFolder) -> list[Step]:
+    """The pads and reshapes (`Step.reshape_only`) between the fork and the conv `last`,
+    each result read by the next step only (MobileViT's block reads the previous block's
+    projection through its 3x3 conv's zero pad: the fork is the pad's input). The first
+    step's activation is the fork (or, with none, `last`'s)."""
+    tail: list[Step] = []
+    value = last.activation
+    while isinstance(value.owner, Operation) and value.has_one_use():
+        step = step_of(value.owner, reader)
+        if step is None or not step.reshape_only:
+            break
+        tail.insert(0, step)
+        value = step.activation
+    return tail

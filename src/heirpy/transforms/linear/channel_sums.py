@@ -22,8 +22,10 @@ Between the op and the sum the pattern follows:
 * casts of the whole tensor (`arith.extf` / `arith.truncf`, or a one-op cast generic:
   torch-mlir computes LayerNorm's statistics in f64, and the f16 form rounds the op's
   f32 accumulator to f16 first), replayed on the new op's result;
-* layout ops that keep the summed channel whole (transpose, expand/collapse_shape),
-  replayed with the channel of size 1;
+* layout ops (transpose, expand/collapse_shape) along which the summed channel stays
+  one mixed-radix digit of some dimension (`channel_digit`): whole, or merged with
+  other axes as MobileViT's unfold does (`[1, C, 8, 8] -> [C*4, 2, 4, 2] -> ... ->
+  [4, 16, C]`), replayed with that digit removed (the channel of size 1);
 * constant affine steps right after the op (a bias, a layer scale: `x * s + t` with `s`
   along the channel), folded into the new op's weight and init;
 * adds of two tensors (the residual): the sum of an add is the sum of each side; a side
@@ -87,8 +89,8 @@ _SAME_KIND = (MatmulOp, BatchMatmulOp, Conv2DNchwFchwOp)  # the one-channel op: 
 
 @dataclass(frozen=True)
 class PathStep:
-    """A cast or layout op on the way from a term to the sum, with the channel axis at
-    its result."""
+    """A cast or layout op on the way from a term to the sum, with the dimension of its
+    result that holds the channel (whole, or as one digit of it: `Digit`)."""
 
     op: Operation
     axis: int
@@ -145,23 +147,47 @@ def channel_sum_init(init: np.ndarray, scale: np.ndarray, shift: np.ndarray, axi
     return full.sum(axis=axis, keepdims=True)
 
 
-def _source_axis(op: Operation, axis: int) -> int | None:
-    """The axis of the layout op `op`'s source that its result `axis` holds whole, or
-    None (a reshape that splits or merges the channel with a non-unit dimension)."""
+@dataclass(frozen=True)
+class Digit:
+    """Where the summed channel (of size `size`) sits in a tensor: index `i` of
+    dimension `axis` holds channel `(i // inner) % size` (one digit of the dimension's
+    mixed-radix index). The channel is the whole axis when the dimension's size is
+    `size` (then `inner` is 1)."""
+
+    axis: int
+    inner: int
+    size: int
+
+    def whole(self, shape: tuple[int, ...]) -> bool:
+        return self.inner == 1 and shape[self.axis] == self.size
+
+
+def reshape_digit(source: tuple[int, ...], result: tuple[int, ...], digit: Digit) -> Digit | None:
+    """Pure: the digit of a row-major reshape's `source` holding `result`'s `digit`, or
+    None when the channel is not one digit there (a reshape that splits the channel
+    across dimensions or mixes it with other indices). A reshape keeps the flat index,
+    so the channel is the flat digit of stride `inner * prod(result[axis+1:])`; in the
+    source it is dimension d's digit of inner stride `stride / prod(source[d+1:])`
+    when that divides and the channel's `size` fits whole in dimension d above it."""
+    stride = digit.inner * prod(result[digit.axis + 1:])
+    for axis in range(len(source)):
+        below = prod(source[axis + 1:])
+        if stride % below == 0 and source[axis] % (stride // below * digit.size) == 0:
+            return Digit(axis, stride // below, digit.size)
+    return None
+
+
+def _source_digit(op: Operation, digit: Digit) -> Digit | None:
+    """The digit of the layout op `op`'s source that holds its result's `digit`, or
+    None (see `reshape_digit`)."""
     source = static_shape(op.operands[0].type)
     result = static_shape(op.results[0].type)
     if source is None or result is None:
         return None
     if isinstance(op, TransposeOp):
-        return list(op.permutation.get_values())[axis]
-    if isinstance(op, tensor.CollapseShapeOp):
-        group = reassociation_groups(op.properties["reassociation"])[axis]
-        wide = [d for d in group if source[d] != 1]
-        return wide[0] if len(wide) == 1 else None
-    if isinstance(op, tensor.ExpandShapeOp):
-        for index, group in enumerate(reassociation_groups(op.properties["reassociation"])):
-            if axis in group:
-                return index if all(result[d] == 1 for d in group if d != axis) else None
+        return Digit(list(op.permutation.get_values())[digit.axis], digit.inner, digit.size)
+    if isinstance(op, (tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
+        return reshape_digit(tuple(source), tuple(result), digit)
     return None
 
 
@@ -321,20 +347,29 @@ def _batch_matmul_view(op: Operation, reader: ConstantFolder) -> LinearOpView | 
 
 
 def summed_terms(value: SSAValue, axis: int, reader: ConstantFolder,
-                 path: tuple[PathStep, ...] = (), adds: int = 1) -> list[Term]:
+                 path: tuple[PathStep, ...] = (), adds: int = 1, digit: Digit | None = None) -> list[Term]:
     """The addends of `value` (summed over `axis`) down through casts, layout ops and
     at most `adds` tensor adds: a linear term where one is reached (`_linear_term`),
     else the value. One add is the residual's; below it the residual stream is a sum of
     every earlier block's output, and splitting it would give each LayerNorm a
-    one-channel op per earlier block for no level (the residual is shallower)."""
+    one-channel op per earlier block for no level (the residual is shallower).
+    `digit`: where the channel sits in `value` when a layout op on the way merged it
+    with other axes (None: the whole `axis`); only layout ops and casts are followed
+    until it is whole again."""
     owner = value.owner
+    shape = static_shape(value.type)
+    if digit is None or (shape is not None and digit.whole(tuple(shape))):
+        digit = None
     if isinstance(owner, Operation) and len(owner.results) == 1:
         if _cast_kind(owner) is not None:
-            return summed_terms(owner.operands[0], axis, reader, (PathStep(owner, axis), *path), adds)
-        if isinstance(owner, (TransposeOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp)):
-            source_axis = _source_axis(owner, axis)
-            if source_axis is not None:
-                return summed_terms(owner.operands[0], source_axis, reader, (PathStep(owner, axis), *path), adds)
+            return summed_terms(owner.operands[0], axis, reader, (PathStep(owner, axis), *path), adds, digit)
+        if isinstance(owner, (TransposeOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp)) and shape is not None:
+            source = _source_digit(owner, digit or Digit(axis, 1, shape[axis]))
+            if source is not None:
+                return summed_terms(owner.operands[0], source.axis, reader, (PathStep(owner, axis), *path), adds,
+                                    source)
+        if digit is not None:  # a merged channel reaches no other step: summed as it is
+            return [Term(value, axis, path)]
         addends = _tensor_add(owner, reader) if adds > 0 else None
         if addends is not None:
             return [t for v in addends for t in summed_terms(v, axis, reader, path, adds - 1)]
@@ -352,14 +387,19 @@ def _with_unit_channel(type_: TensorType, axis: int) -> TensorType:
     return TensorType(type_.get_element_type(), shape)
 
 
-def _replay(value: SSAValue, path: tuple[PathStep, ...], unit: bool) -> list[Operation]:
-    """The path's casts and layout ops applied to `value` (each result's channel of size
-    1 when `unit`: `value` is a one-channel sum)."""
+def _replay(value: SSAValue, path: tuple[PathStep, ...], channels: int | None) -> list[Operation]:
+    """The path's casts and layout ops applied to `value`; with `channels`, `value` is a
+    one-channel sum and each result's channel digit is removed (its dimension divided
+    by `channels`: 1 where the channel is whole; the reassociations stay valid, as the
+    digit is removed on both sides of each reshape)."""
     ops: list[Operation] = []
     for step in path:
         out = step.op.results[0].type
         assert isinstance(out, TensorType)
-        out = _with_unit_channel(out, step.axis) if unit else out
+        if channels is not None:
+            shape = list(out.get_shape())
+            shape[step.axis] //= channels
+            out = TensorType(out.get_element_type(), shape)
         kind = _cast_kind(step.op)
         if kind is not None:
             new: Operation = kind(value, out)
@@ -540,7 +580,7 @@ class FoldChannelSumIntoLinearOp(OpPattern[GenericOp], OutsideGenericBodies):
                 new_ops += ops
                 summands.append(result)
                 continue
-            replayed = _replay(term.leaf, term.path, unit=False)
+            replayed = _replay(term.leaf, term.path, None)
             source = replayed[-1].results[0] if replayed else term.leaf
             own = op.clone()
             own.operands[0] = source
@@ -611,11 +651,13 @@ def _emit_unit_sum(term: Term, plans: dict[int, OneChannelOp | None], op: Generi
         concat = tensor.ConcatOp(parts, concat_op.dim, _with_unit_channel(leaf_type, term.axis))
         ops.append(concat)
         result = concat.result
-    replayed = _replay(result, term.path, unit=True)
+    # A ready term's channel is whole at its leaf: the channel count is the leaf's axis.
+    replayed = _replay(result, term.path, leaf_type.get_shape()[term.axis])
     return [*ops, *replayed], (replayed[-1].results[0] if replayed else result)
 
 
 __all__ = [
+    "Digit",
     "FoldChannelSumIntoLinearOp",
     "OneChannelOp",
     "PathStep",
@@ -625,6 +667,7 @@ __all__ = [
     "linear_terms",
     "one_channel_op",
     "reaches_linear",
+    "reshape_digit",
     "sum_cost",
     "summed_terms",
 ]
