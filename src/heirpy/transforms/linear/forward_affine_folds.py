@@ -32,6 +32,7 @@ result by the roundings only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -40,6 +41,7 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import NO_BLOBS, constant_array
 from heirpy.ir.dialects.linalg import (
@@ -78,18 +80,6 @@ _CONTRACTED: dict[tuple[type[Operation], int], tuple[int, int]] = {
     (Conv2DNchwFchwOp, 0): (1, 1),  # x[N, C, H, W], W[F, C, kh, kw]
     (DepthwiseConv2DNchwChwOp, 0): (1, 0),  # x[N, C, H, W], W[C, kh, kw]
 }
-
-
-@dataclass(frozen=True)
-class ForwardPath:
-    """From an elementwise step's result to the linear op that reads it: the layout ops
-    between, the channel axis at the linear op's activation (None: the step is uniform),
-    and whether a zero pad is on the way."""
-
-    linear: Operation
-    index: int  # the operand of `linear` the path enters
-    axis: int | None
-    padded: bool
 
 
 def _is_cast(op: Operation) -> bool:
@@ -140,29 +130,59 @@ def _zero_pad_keeps(op: tensor.PadOp, reader: ConstantFolder, axis: int | None) 
     return axis is None or low[axis] == high[axis] == 0
 
 
-def follow_to_linear(value: SSAValue, axis: int | None, reader: ConstantFolder) -> ForwardPath | None:
-    """The linear op `value` reaches through single-user layout ops, with the channel
-    `axis` followed along the way; None at anything else (a nonlinearity, a second
-    user, a reshape that splits the channel, a pad that is not a zero pad)."""
-    padded = False
-    while True:
-        if not value.has_one_use():
-            return None
-        use = next(iter(value.uses))
-        user = use.operation
-        if may_be_linear_op(user):
-            if (type(user), use.index) not in _CONTRACTED:
-                return None
-            contracted, _ = _CONTRACTED[(type(user), use.index)]
-            if axis is not None and axis != contracted:
-                return None
-            return ForwardPath(user, use.index, axis, padded)
-        moved = _through(user, use.index, value, axis, reader)
-        if moved is None:
-            return None
-        axis, pad = moved
-        padded = padded or pad
-        value = user.results[0]
+@dataclass(frozen=True)
+class LinearReader:
+    """A linear op reading an elementwise step's result through layout ops: `path` the
+    layout ops from the step on (each reads the previous one's result as operand 0),
+    `index` the operand of `linear` the path enters, `axis` the channel axis there (None:
+    the step is uniform), `padded` whether a zero pad is on the way."""
+
+    path: tuple[Operation, ...]
+    linear: Operation
+    index: int
+    axis: int | None
+    padded: bool
+
+
+def linear_readers(value: SSAValue, axis: int | None, reader: ConstantFolder) -> list[LinearReader]:
+    """Every linear op that reads `value` through layout ops contracting the channel
+    `axis` (followed along the way), in use order. Every other reader (a residual add, a
+    nonlinearity, a reshape that splits the channel, a slice that cuts it, a pad that is
+    not a zero pad, a linear op contracting another axis) is no linear reader: it keeps
+    reading the scaled value."""
+    found: list[LinearReader] = []
+    pending: list[tuple[SSAValue, int | None, bool, tuple[Operation, ...]]] = [(value, axis, False, ())]
+    while pending:
+        value, axis, padded, path = pending.pop()
+        for use in value.uses:
+            user = use.operation
+            if may_be_linear_op(user):
+                contracted = _CONTRACTED.get((type(user), use.index))
+                if contracted is not None and (axis is None or axis == contracted[0]):
+                    found.append(LinearReader(path, user, use.index, axis, padded))
+                continue
+            moved = _through(user, use.index, value, axis, reader)
+            if moved is not None:
+                pending.append((user.results[0], moved[0], padded or moved[1], (*path, user)))
+    return found
+
+
+def only_read_by(op: Operation, readers: Sequence[LinearReader]) -> bool:
+    """Pure legality: do only `readers` read `op`'s result (through layout ops on their
+    paths)? Then `op` may read the unscaled value as it is; otherwise a copy of it does,
+    and `op` keeps the scaled value for its other readers."""
+    ends = {(r.linear, r.index) for r in readers}
+    on_path = {o for r in readers for o in r.path}
+    pending = [op]
+    while pending:
+        current = pending.pop()
+        for use in current.results[0].uses:
+            if (use.operation, use.index) in ends:
+                continue
+            if use.operation not in on_path or use.index != 0:
+                return False
+            pending.append(use.operation)
+    return True
 
 
 def _through(
@@ -329,7 +349,7 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
         self.reader = ConstantFolder() if reader is None else reader
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if in_generic_body(op) or len(op.results) != 1 or not op.results[0].has_one_use():
+        if in_generic_body(op) or len(op.results) != 1:
             return
         step = match_elementwise_affine(op, self.reader)
         if step is None or not step.is_affine() or step.operand.type != step.result.type:
@@ -342,25 +362,61 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
             return
         if affine.axis is None and any(_one_number(v) for v in _constants_of(step.op, step.operand)):
             return  # a scalar / splat step is the chains' (a pool's divide), and costs no level
-        path = follow_to_linear(step.result, affine.axis, self.reader)
-        if path is None or (path.padded and np.any(affine.shift != 0)):
+        folds: list[tuple[LinearReader, LinearOpView, np.ndarray, np.ndarray]] = []
+        for path in linear_readers(step.result, affine.axis, self.reader):
+            if path.padded and np.any(affine.shift != 0):
+                continue  # the padding would read the shift: this reader keeps the step
+            view = linear_op_view(path.linear, self.reader)
+            init = None if view is None else self.reader.init_value(view.init)
+            if view is None or view.activation_index != path.index or init is None:
+                continue
+            folds.append((path, view, *fold_forward(view, init, affine)))
+        if not folds or len({id(f[1].op) for f in folds}) != len(folds):
             return
-        view = linear_op_view(path.linear, self.reader)
-        if view is None or view.activation_index != path.index:
-            return
-        init = self.reader.init_value(view.init)
-        if init is None:
-            return
-        weight, new_init = fold_forward(view, init, affine)
-        self._rewrite(step.op, step.operand, view, weight, new_init, rewriter)
+        self._rewrite(step.op, step.operand, folds, rewriter)
 
-    def _rewrite(self, op: Operation, operand: SSAValue, view: LinearOpView, weight: np.ndarray,
-                 init: np.ndarray, rewriter: PatternRewriter) -> None:
-        new_linear, weight_value, init_value = insert_refolded(view, weight, init, rewriter)
-        self.reader.remember_unrounded(weight_value, weight)  # f16: rounded once per run
-        self.reader.remember_unrounded(init_value, init)
-        old_operands = [*op.operands, *view.op.operands]
-        rewriter.replace(view.op, [], [new_linear.results[0]])
-        rewriter.replace(op, [], [operand])
-        erase_dead_constant_slices(rewriter, old_operands)
+    def _rewrite(self, op: Operation, operand: SSAValue,
+                 folds: list[tuple[LinearReader, LinearOpView, np.ndarray, np.ndarray]],
+                 rewriter: PatternRewriter) -> None:
+        readers = [f[0] for f in folds]
+        # Where each reader's path meets the unscaled value: the first layout op only
+        # readers read; above it (a layout op another user reads too) a copy.
+        entries: list[tuple[Operation, int, SSAValue]] = []
+        for path in readers:
+            value: SSAValue = op.results[0]
+            for layout in path.path:
+                if only_read_by(layout, readers):
+                    entries.append((layout, 0, value))
+                    break
+                value = layout.results[0]
+            else:
+                entries.append((path.linear, path.index, value))
+        twins: dict[SSAValue, SSAValue] = {op.results[0]: operand}
+        for user, index, entry in entries:
+            if user.operands[index] is entry:  # not rewired yet by a reader sharing it
+                user.operands[index] = _unscaled(entry, twins, rewriter)
+        for _, view, weight, init in folds:
+            new_linear, weight_value, init_value = insert_refolded(view, weight, init, rewriter)
+            self.reader.remember_unrounded(weight_value, weight)  # f16: rounded once per run
+            self.reader.remember_unrounded(init_value, init)
+            old_operands = list(view.op.operands)
+            rewriter.replace(view.op, [], [new_linear.results[0]])
+            erase_dead_constant_slices(rewriter, old_operands)
+        if not op.results[0].uses:
+            old_operands = list(op.operands)
+            rewriter.erase(op)
+            erase_dead_constant_slices(rewriter, old_operands)
 
+
+def _unscaled(value: SSAValue, twins: dict[SSAValue, SSAValue], rewriter: PatternRewriter) -> SSAValue:
+    """The value of the layout ops from the step to `value` applied to the step's input:
+    `twins` maps the step's result to its input, and each layout op another user reads
+    too gets a copy after it reading the copy before (made once, remembered)."""
+    if value not in twins:
+        layout = value.owner
+        assert isinstance(layout, Operation)
+        copy = layout.clone()
+        copy.operands[0] = _unscaled(layout.operands[0], twins, rewriter)
+        rewriter.insert(copy, InsertPoint.after(layout))
+        twins[value] = copy.results[0]
+    return twins[value]
