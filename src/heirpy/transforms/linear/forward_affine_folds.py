@@ -1,4 +1,4 @@
-"""A per-channel constant scale / shift folded FORWARD into the linear op after it.
+"""A per-channel constant scale / shift folded FORWARD into the linear ops after it.
 
 LayerNorm's affine part, `x̂ * gamma + beta` (ConvNeXt, ViT/DeiT, MobileViT), follows
 the ciphertext x ciphertext normalisation `(x - mean) * rstd`, so no linear op before it
@@ -16,6 +16,17 @@ transposes, reshapes that keep the channel dimension whole, slices of other axes
 class token before the head), f32 <-> f16 casts (torch-mlir's
 half form rounds the LayerNorm's f32 result to f16 before the transpose) and, for a scale
 only, a zero `tensor.pad` of other axes (0 * g = 0; a shift would not be zero there).
+
+Several readers (DeiT's final LayerNorm read by two heads through the class and the
+distillation token's `extract_slice`s; ConvNeXt's stem LayerNorm read by the first
+depthwise conv and by the first block's residual add): each linear reader reached
+through such layout ops takes its own `W diag(g)` and `W b` (its weight is replaced, so
+distinct Linears grow nothing; two readers sharing one weight constant would each hold
+a scaled copy). Every other reader (a residual add, a nonlinearity, a slice that cuts
+the channel, a linear op contracting another axis, a pad after a shift) keeps the
+scaled value, so the step stays for it, and a layout op both kinds read is copied for
+the linear readers (ConvNeXt's stem: one NHWC -> NCHW transpose). The linear readers
+lose the step's level, the others keep it: never deeper.
 
 `linalg-fuse-linear-chains` folds such a step into a following NCHW conv as a 1x1 diagonal
 conv, but not across the NHWC -> NCHW transpose or into a matmul's rows; this pattern runs
@@ -313,8 +324,8 @@ def _one_number(value: SSAValue) -> bool:
 
 
 class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
-    """Fold `x * g + b` (g, b constant vectors along one channel axis) into the linear op
-    that reads it, through layout ops (LayerNorm's gamma and beta into the next Linear).
+    """Fold `x * g + b` (g, b constant vectors along one channel axis) into each linear
+    op that reads it through layout ops (LayerNorm's gamma and beta into the next Linears).
 
         %n = linalg.generic ins(%xc, %rstd : tensor<1x4x4x8xf32>, tensor<1x4x4x1xf32>) { mulf }
         %s = linalg.generic ins(%n, %gamma : tensor<1x4x4x8xf32>, tensor<8xf32>) { mulf }   // (d3)
@@ -328,19 +339,23 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
 
     with `w_g[f, c] = w[f, c] * gamma[c]` and `init_b = init + sum_c w[f, c] * beta[c]`
     broadcast along the output channel; the pattern fires on the add, then on the
-    multiply (each step folds on its own).
+    multiply (each step folds on its own). With a second reader of `%p` that is no
+    linear op (a residual `arith.addf %p, %x`), `%p` and the step stay for it and the
+    conv reads a copy `linalg.transpose ins(%n ...)`; with two slices of `%t` into two
+    matmuls (DeiT's heads) each matmul takes its own `w_g`, `init_b`.
 
-    Legality (`follow_to_linear`, `channel_affine`): the step is an elementwise affine op
-    with a constant operand (`match_elementwise_affine`) varying along one axis at most,
-    and not written as one number (a scalar or splat step is left to
-    `linalg-fuse-linear-chains`, which weighs a global pool's divide with the Linear after
-    it, and the depth model charges it no level; a LayerNorm weight of ones is a vector),
-    whose result has ONE user, and so has each layout op after it (a residual reading
-    the LayerNorm's result too keeps it: the other user needs the scaled value); the
-    path ends in a matmul / matvec / vecmat / conv_2d_nchw_fchw / depthwise conv reading
-    it as its activation, with a constant weight and init (`linear_op_view`), and the
-    channel axis is the one the op contracts (a depthwise conv's channel); a step with a
-    shift passes no pad (the shift would be zero in the padding).
+    Legality (`linear_readers`, `only_read_by`, `channel_affine`): the step is an
+    elementwise affine op with a constant operand (`match_elementwise_affine`) varying
+    along one axis at most, and not written as one number (a scalar or splat step is
+    left to `linalg-fuse-linear-chains`, which weighs a global pool's divide with the
+    Linear after it, and the depth model charges it no level; a LayerNorm weight of ones
+    is a vector). A reader folds when it is a matmul / matvec / vecmat /
+    conv_2d_nchw_fchw / depthwise conv reading the value as its activation through
+    layout ops (transposes, reshapes and casts keeping the channel whole, slices of
+    other axes, zero pads of other axes), with a constant weight and init
+    (`linear_op_view`), the channel axis being the one it contracts, and no pad on its
+    way when the step has a shift. At least one reader must fold, and no linear op may
+    read the value twice; every other reader keeps the scaled value.
     """
 
     op_types = (GenericOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
