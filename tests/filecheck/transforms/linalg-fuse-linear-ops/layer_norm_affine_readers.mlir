@@ -9,6 +9,10 @@
 // normalisation `(x - mean) * rstd`.
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops | filecheck %s
 // RUN: heirpy-opt %s --split-input-file -p linalg-fuse-linear-ops | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
+// IREE's rule (max-mac-growth=1, as iree-prepare runs linalg-fuse-ops): a fold only when
+// every reader takes it (the step goes); no split, which would keep the step, copy the
+// layout op and leave the normalisation two consumers (one more IREE dispatch).
+// RUN: heirpy-opt %s --split-input-file -p 'linalg-fuse-ops{max-mac-growth=1 pointwise=false linear-chains=false conv-pool=false}' | filecheck %s --check-prefix=IREE
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #c3 = affine_map<(d0, d1, d2) -> (d2)>
@@ -24,6 +28,10 @@
 // CHECK:         linalg.matmul ins(%{{.*}}, %[[WA]] :
 // CHECK:         arith.constant dense<[-3.000000e+00, 1.000000e+00]> : tensor<2xf32>
 // CHECK:         linalg.matmul ins(%{{.*}}, %[[WB]] :
+// IREE-LABEL: func.func @two_heads
+// IREE-NOT:     linalg.generic
+// IREE:         linalg.matmul
+// IREE:         linalg.matmul
 // MLIR-LABEL: func.func @two_heads
 func.func @two_heads(%n: tensor<1x3x3xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
   %g = arith.constant dense<[2.0, 0.5, -1.0]> : tensor<3xf32>
@@ -68,6 +76,12 @@ func.func @two_heads(%n: tensor<1x3x3xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>
 // CHECK:         %[[PAD:.*]] = tensor.pad %[[Q]]
 // CHECK:         linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%[[PAD]], %[[W]] :
 // CHECK:         arith.addf %[[P]], %x
+// IREE-LABEL: func.func @stem_residual
+// IREE:         %[[S:.*]] = linalg.generic
+// IREE:         %[[P:.*]] = linalg.transpose ins(%[[S]] :
+// IREE-NOT:     linalg.transpose
+// IREE:         tensor.pad %[[P]]
+// IREE:         linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %w :
 // MLIR-LABEL: func.func @stem_residual
 func.func @stem_residual(%n: tensor<1x2x2x2xf32>, %x: tensor<1x2x2x2xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) {
   %g = arith.constant dense<[3.0, -0.5]> : tensor<2xf32>
