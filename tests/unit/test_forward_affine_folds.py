@@ -1,5 +1,5 @@
-"""LayerNorm's gamma/beta folded forward into the next linear op
-(`forward_affine_folds`): the pure helpers, and the f16 rule that a weight written by
+"""LayerNorm's gamma/beta folded forward into the next linear ops
+(`forward_affine_folds`): the pure helpers (which readers fold, which layout op needs a copy), and the f16 rule that a weight written by
 several folds (batch norm after the conv, gamma before it) is rounded to f16 once."""
 
 from __future__ import annotations
@@ -10,7 +10,12 @@ from heirpy.api import parse, run_pipeline
 from heirpy.interp.evaluator import run_function
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, MatmulOp
 from heirpy.transforms.linear.constant_folding import ConstantFolder
-from heirpy.transforms.linear.forward_affine_folds import channel_affine, fold_forward
+from heirpy.transforms.linear.forward_affine_folds import (
+    channel_affine,
+    fold_forward,
+    linear_readers,
+    only_read_by,
+)
 from heirpy.transforms.linear.linear_match import LinearOpView
 
 ID4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
@@ -122,3 +127,41 @@ def test_half_weight_of_a_backward_and_a_forward_fold_is_rounded_once() -> None:
     (after,) = run_function(module, "f", [x])
     scale = float(np.max(np.abs(before.astype(np.float64))))
     assert np.max(np.abs(after.astype(np.float64) - before.astype(np.float64))) <= 8 * 2.0**-10 * scale
+
+
+_READERS = """
+func.func @f(%s: tensor<1x3x3xf32>, %x: tensor<1x3x3xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x3x3xf32>, tensor<1x3xf32>) {
+  %w = arith.constant dense<1.0> : tensor<3x2xf32>
+  %w2 = arith.constant dense<1.0> : tensor<2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<1x2xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %cls = tensor.extract_slice %s[0, 0, 0] [1, 1, 3] [1, 1, 1] : tensor<1x3x3xf32> to tensor<1x1x3xf32>
+  %fa = tensor.collapse_shape %cls [[0, 1], [2]] : tensor<1x1x3xf32> into tensor<1x3xf32>
+  %ma = linalg.matmul ins(%fa, %w : tensor<1x3xf32>, tensor<3x2xf32>) outs(%init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %dist = tensor.extract_slice %s[0, 1, 0] [1, 1, 3] [1, 1, 1] : tensor<1x3x3xf32> to tensor<1x1x3xf32>
+  %fb = tensor.collapse_shape %dist [[0, 1], [2]] : tensor<1x1x3xf32> into tensor<1x3xf32>
+  %mb = linalg.matmul ins(%fb, %w : tensor<1x3xf32>, tensor<3x2xf32>) outs(%init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %cut = tensor.extract_slice %s[0, 2, 0] [1, 1, 2] [1, 1, 1] : tensor<1x3x3xf32> to tensor<1x1x2xf32>
+  %fc = tensor.collapse_shape %cut [[0, 1], [2]] : tensor<1x1x2xf32> into tensor<1x2xf32>
+  %mc = linalg.matmul ins(%fc, %w2 : tensor<1x2xf32>, tensor<2x2xf32>) outs(%init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %r = arith.addf %s, %x : tensor<1x3x3xf32>
+  %neg = arith.negf %fa : tensor<1x3xf32>
+  return %ma, %mb, %mc, %r, %neg : tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x3x3xf32>, tensor<1x3xf32>
+}
+"""
+
+
+def test_linear_readers_are_the_linears_behind_channel_keeping_layout_ops() -> None:
+    module = parse(_READERS)
+    value = next(op for op in module.walk() if op.name == "func.func").body.blocks[0].args[0]
+    readers = linear_readers(value, 2, ConstantFolder())
+    names = sorted(r.linear.results[0].name_hint or "" for r in readers)
+    assert names == ["ma", "mb"]  # not the slice that cuts a channel, not the residual add
+    assert all(len(r.path) == 2 and r.index == 0 and r.axis == 1 for r in readers)
+    assert linear_readers(value, 1, ConstantFolder()) == []  # the tokens axis: no matmul contracts it
+    by_name = {r.linear.results[0].name_hint: r for r in readers}
+    assert only_read_by(by_name["mb"].path[0], readers)  # the distillation head's own slice
+    # the class token's collapse is read by a negf too: its slice needs a copy for the head
+    assert not only_read_by(by_name["ma"].path[0], readers)
+    assert not only_read_by(by_name["mb"].path[0], [by_name["ma"]])  # a reader left out

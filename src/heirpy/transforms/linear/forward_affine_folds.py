@@ -1,4 +1,4 @@
-"""A per-channel constant scale / shift folded FORWARD into the linear op after it.
+"""A per-channel constant scale / shift folded FORWARD into the linear ops after it.
 
 LayerNorm's affine part, `x̂ * gamma + beta` (ConvNeXt, ViT/DeiT, MobileViT), follows
 the ciphertext x ciphertext normalisation `(x - mean) * rstd`, so no linear op before it
@@ -17,6 +17,17 @@ class token before the head), f32 <-> f16 casts (torch-mlir's
 half form rounds the LayerNorm's f32 result to f16 before the transpose) and, for a scale
 only, a zero `tensor.pad` of other axes (0 * g = 0; a shift would not be zero there).
 
+Several readers (DeiT's final LayerNorm read by two heads through the class and the
+distillation token's `extract_slice`s; ConvNeXt's stem LayerNorm read by the first
+depthwise conv and by the first block's residual add): each linear reader reached
+through such layout ops takes its own `W diag(g)` and `W b` (its weight is replaced, so
+distinct Linears grow nothing; two readers sharing one weight constant would each hold
+a scaled copy). Every other reader (a residual add, a nonlinearity, a slice that cuts
+the channel, a linear op contracting another axis, a pad after a shift) keeps the
+scaled value, so the step stays for it, and a layout op both kinds read is copied for
+the linear readers (ConvNeXt's stem: one NHWC -> NCHW transpose). The linear readers
+lose the step's level, the others keep it: never deeper.
+
 `linalg-fuse-linear-chains` folds such a step into a following NCHW conv as a 1x1 diagonal
 conv, but not across the NHWC -> NCHW transpose or into a matmul's rows; this pattern runs
 in `linalg-fuse-linear-ops`' group, after the backward folds and `MergeAffineRun`, before
@@ -32,6 +43,7 @@ result by the roundings only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -40,6 +52,7 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import NO_BLOBS, constant_array
 from heirpy.ir.dialects.linalg import (
@@ -78,18 +91,6 @@ _CONTRACTED: dict[tuple[type[Operation], int], tuple[int, int]] = {
     (Conv2DNchwFchwOp, 0): (1, 1),  # x[N, C, H, W], W[F, C, kh, kw]
     (DepthwiseConv2DNchwChwOp, 0): (1, 0),  # x[N, C, H, W], W[C, kh, kw]
 }
-
-
-@dataclass(frozen=True)
-class ForwardPath:
-    """From an elementwise step's result to the linear op that reads it: the layout ops
-    between, the channel axis at the linear op's activation (None: the step is uniform),
-    and whether a zero pad is on the way."""
-
-    linear: Operation
-    index: int  # the operand of `linear` the path enters
-    axis: int | None
-    padded: bool
 
 
 def _is_cast(op: Operation) -> bool:
@@ -140,29 +141,59 @@ def _zero_pad_keeps(op: tensor.PadOp, reader: ConstantFolder, axis: int | None) 
     return axis is None or low[axis] == high[axis] == 0
 
 
-def follow_to_linear(value: SSAValue, axis: int | None, reader: ConstantFolder) -> ForwardPath | None:
-    """The linear op `value` reaches through single-user layout ops, with the channel
-    `axis` followed along the way; None at anything else (a nonlinearity, a second
-    user, a reshape that splits the channel, a pad that is not a zero pad)."""
-    padded = False
-    while True:
-        if not value.has_one_use():
-            return None
-        use = next(iter(value.uses))
-        user = use.operation
-        if may_be_linear_op(user):
-            if (type(user), use.index) not in _CONTRACTED:
-                return None
-            contracted, _ = _CONTRACTED[(type(user), use.index)]
-            if axis is not None and axis != contracted:
-                return None
-            return ForwardPath(user, use.index, axis, padded)
-        moved = _through(user, use.index, value, axis, reader)
-        if moved is None:
-            return None
-        axis, pad = moved
-        padded = padded or pad
-        value = user.results[0]
+@dataclass(frozen=True)
+class LinearReader:
+    """A linear op reading an elementwise step's result through layout ops: `path` the
+    layout ops from the step on (each reads the previous one's result as operand 0),
+    `index` the operand of `linear` the path enters, `axis` the channel axis there (None:
+    the step is uniform), `padded` whether a zero pad is on the way."""
+
+    path: tuple[Operation, ...]
+    linear: Operation
+    index: int
+    axis: int | None
+    padded: bool
+
+
+def linear_readers(value: SSAValue, axis: int | None, reader: ConstantFolder) -> list[LinearReader]:
+    """Every linear op that reads `value` through layout ops contracting the channel
+    `axis` (followed along the way), in use order. Every other reader (a residual add, a
+    nonlinearity, a reshape that splits the channel, a slice that cuts it, a pad that is
+    not a zero pad, a linear op contracting another axis) is no linear reader: it keeps
+    reading the scaled value."""
+    found: list[LinearReader] = []
+    pending: list[tuple[SSAValue, int | None, bool, tuple[Operation, ...]]] = [(value, axis, False, ())]
+    while pending:
+        value, axis, padded, path = pending.pop()
+        for use in value.uses:
+            user = use.operation
+            if may_be_linear_op(user):
+                contracted = _CONTRACTED.get((type(user), use.index))
+                if contracted is not None and (axis is None or axis == contracted[0]):
+                    found.append(LinearReader(path, user, use.index, axis, padded))
+                continue
+            moved = _through(user, use.index, value, axis, reader)
+            if moved is not None:
+                pending.append((user.results[0], moved[0], padded or moved[1], (*path, user)))
+    return found
+
+
+def only_read_by(op: Operation, readers: Sequence[LinearReader]) -> bool:
+    """Pure legality: do only `readers` read `op`'s result (through layout ops on their
+    paths)? Then `op` may read the unscaled value as it is; otherwise a copy of it does,
+    and `op` keeps the scaled value for its other readers."""
+    ends = {(r.linear, r.index) for r in readers}
+    on_path = {o for r in readers for o in r.path}
+    pending = [op]
+    while pending:
+        current = pending.pop()
+        for use in current.results[0].uses:
+            if (use.operation, use.index) in ends:
+                continue
+            if use.operation not in on_path or use.index != 0:
+                return False
+            pending.append(use.operation)
+    return True
 
 
 def _through(
@@ -293,8 +324,8 @@ def _one_number(value: SSAValue) -> bool:
 
 
 class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
-    """Fold `x * g + b` (g, b constant vectors along one channel axis) into the linear op
-    that reads it, through layout ops (LayerNorm's gamma and beta into the next Linear).
+    """Fold `x * g + b` (g, b constant vectors along one channel axis) into each linear
+    op that reads it through layout ops (LayerNorm's gamma and beta into the next Linears).
 
         %n = linalg.generic ins(%xc, %rstd : tensor<1x4x4x8xf32>, tensor<1x4x4x1xf32>) { mulf }
         %s = linalg.generic ins(%n, %gamma : tensor<1x4x4x8xf32>, tensor<8xf32>) { mulf }   // (d3)
@@ -308,28 +339,37 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
 
     with `w_g[f, c] = w[f, c] * gamma[c]` and `init_b = init + sum_c w[f, c] * beta[c]`
     broadcast along the output channel; the pattern fires on the add, then on the
-    multiply (each step folds on its own).
+    multiply (each step folds on its own). With a second reader of `%p` that is no
+    linear op (a residual `arith.addf %p, %x`), `%p` and the step stay for it and the
+    conv reads a copy `linalg.transpose ins(%n ...)`; with two slices of `%t` into two
+    matmuls (DeiT's heads) each matmul takes its own `w_g`, `init_b`.
 
-    Legality (`follow_to_linear`, `channel_affine`): the step is an elementwise affine op
-    with a constant operand (`match_elementwise_affine`) varying along one axis at most,
-    and not written as one number (a scalar or splat step is left to
-    `linalg-fuse-linear-chains`, which weighs a global pool's divide with the Linear after
-    it, and the depth model charges it no level; a LayerNorm weight of ones is a vector),
-    whose result has ONE user, and so has each layout op after it (a residual reading
-    the LayerNorm's result too keeps it: the other user needs the scaled value); the
-    path ends in a matmul / matvec / vecmat / conv_2d_nchw_fchw / depthwise conv reading
-    it as its activation, with a constant weight and init (`linear_op_view`), and the
-    channel axis is the one the op contracts (a depthwise conv's channel); a step with a
-    shift passes no pad (the shift would be zero in the padding).
+    Legality (`linear_readers`, `only_read_by`, `channel_affine`): the step is an
+    elementwise affine op with a constant operand (`match_elementwise_affine`) varying
+    along one axis at most, and not written as one number (a scalar or splat step is
+    left to `linalg-fuse-linear-chains`, which weighs a global pool's divide with the
+    Linear after it, and the depth model charges it no level; a LayerNorm weight of ones
+    is a vector). A reader folds when it is a matmul / matvec / vecmat /
+    conv_2d_nchw_fchw / depthwise conv reading the value as its activation through
+    layout ops (transposes, reshapes and casts keeping the channel whole, slices of
+    other axes, zero pads of other axes), with a constant weight and init
+    (`linear_op_view`), the channel axis being the one it contracts, and no pad on its
+    way when the step has a shift. At least one reader must fold, and no linear op may
+    read the value twice; every other reader keeps the scaled value (with `split`
+    False, IREE's rule, every reader must fold).
     """
 
     op_types = (GenericOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
 
-    def __init__(self, reader: ConstantFolder | None = None):
+    def __init__(self, reader: ConstantFolder | None = None, split: bool = True):
         self.reader = ConstantFolder() if reader is None else reader
+        # False (IREE's `max-mac-growth=1`): fold only when every reader folds and the
+        # step goes; a split keeps the step, copies shared layout ops, and leaves its
+        # producer two consumers (ConvNeXt-atto's stem under IREE: 36 -> 37 dispatches).
+        self.split = split
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if in_generic_body(op) or len(op.results) != 1 or not op.results[0].has_one_use():
+        if in_generic_body(op) or len(op.results) != 1:
             return
         step = match_elementwise_affine(op, self.reader)
         if step is None or not step.is_affine() or step.operand.type != step.result.type:
@@ -342,25 +382,63 @@ class FoldAffineIntoNextLinearOp(OpPattern[Operation], OutsideGenericBodies):
             return
         if affine.axis is None and any(_one_number(v) for v in _constants_of(step.op, step.operand)):
             return  # a scalar / splat step is the chains' (a pool's divide), and costs no level
-        path = follow_to_linear(step.result, affine.axis, self.reader)
-        if path is None or (path.padded and np.any(affine.shift != 0)):
+        folds: list[tuple[LinearReader, LinearOpView, np.ndarray, np.ndarray]] = []
+        for path in linear_readers(step.result, affine.axis, self.reader):
+            if path.padded and np.any(affine.shift != 0):
+                continue  # the padding would read the shift: this reader keeps the step
+            view = linear_op_view(path.linear, self.reader)
+            init = None if view is None else self.reader.init_value(view.init)
+            if view is None or view.activation_index != path.index or init is None:
+                continue
+            folds.append((path, view, *fold_forward(view, init, affine)))
+        if not folds or len({id(f[1].op) for f in folds}) != len(folds):
             return
-        view = linear_op_view(path.linear, self.reader)
-        if view is None or view.activation_index != path.index:
-            return
-        init = self.reader.init_value(view.init)
-        if init is None:
-            return
-        weight, new_init = fold_forward(view, init, affine)
-        self._rewrite(step.op, step.operand, view, weight, new_init, rewriter)
+        if not self.split and not only_read_by(op, [f[0] for f in folds]):
+            return  # another reader would keep the step
+        self._rewrite(step.op, step.operand, folds, rewriter)
 
-    def _rewrite(self, op: Operation, operand: SSAValue, view: LinearOpView, weight: np.ndarray,
-                 init: np.ndarray, rewriter: PatternRewriter) -> None:
-        new_linear, weight_value, init_value = insert_refolded(view, weight, init, rewriter)
-        self.reader.remember_unrounded(weight_value, weight)  # f16: rounded once per run
-        self.reader.remember_unrounded(init_value, init)
-        old_operands = [*op.operands, *view.op.operands]
-        rewriter.replace(view.op, [], [new_linear.results[0]])
-        rewriter.replace(op, [], [operand])
-        erase_dead_constant_slices(rewriter, old_operands)
+    def _rewrite(self, op: Operation, operand: SSAValue,
+                 folds: list[tuple[LinearReader, LinearOpView, np.ndarray, np.ndarray]],
+                 rewriter: PatternRewriter) -> None:
+        readers = [f[0] for f in folds]
+        # Where each reader's path meets the unscaled value: the first layout op only
+        # readers read; above it (a layout op another user reads too) a copy.
+        entries: list[tuple[Operation, int, SSAValue]] = []
+        for path in readers:
+            value: SSAValue = op.results[0]
+            for layout in path.path:
+                if only_read_by(layout, readers):
+                    entries.append((layout, 0, value))
+                    break
+                value = layout.results[0]
+            else:
+                entries.append((path.linear, path.index, value))
+        twins: dict[SSAValue, SSAValue] = {op.results[0]: operand}
+        for user, index, entry in entries:
+            if user.operands[index] is entry:  # not rewired yet by a reader sharing it
+                user.operands[index] = _unscaled(entry, twins, rewriter)
+        for _, view, weight, init in folds:
+            new_linear, weight_value, init_value = insert_refolded(view, weight, init, rewriter)
+            self.reader.remember_unrounded(weight_value, weight)  # f16: rounded once per run
+            self.reader.remember_unrounded(init_value, init)
+            old_operands = list(view.op.operands)
+            rewriter.replace(view.op, [], [new_linear.results[0]])
+            erase_dead_constant_slices(rewriter, old_operands)
+        if not op.results[0].uses:
+            old_operands = list(op.operands)
+            rewriter.erase(op)
+            erase_dead_constant_slices(rewriter, old_operands)
 
+
+def _unscaled(value: SSAValue, twins: dict[SSAValue, SSAValue], rewriter: PatternRewriter) -> SSAValue:
+    """The value of the layout ops from the step to `value` applied to the step's input:
+    `twins` maps the step's result to its input, and each layout op another user reads
+    too gets a copy after it reading the copy before (made once, remembered)."""
+    if value not in twins:
+        layout = value.owner
+        assert isinstance(layout, Operation)
+        copy = layout.clone()
+        copy.operands[0] = _unscaled(layout.operands[0], twins, rewriter)
+        rewriter.insert(copy, InsertPoint.after(layout))
+        twins[value] = copy.results[0]
+    return twins[value]

@@ -691,8 +691,9 @@ def populate_linalg_fuse_linear_ops_patterns(
         # (concat_scales.py). Not under a rule that bounds MACs (IREE): only more ops.
         *concat_scale_sets,
         # What is left with no linear op before it (LayerNorm's gamma and beta, after the
-        # ct x ct normalisation) goes into the linear op after it.
-        PatternSet.of(FoldAffineIntoNextLinearOp(reader)),
+        # ct x ct normalisation) goes into the linear ops after it; under a rule that
+        # allows no added work (IREE's max-mac-growth=1) only when every reader takes it.
+        PatternSet.of(FoldAffineIntoNextLinearOp(reader, split=rule is None or rule.max_mac_growth != 1)),
         # Last: a widening no fold used goes back to torch-mlir's narrow operands.
         *populate_narrow_unused_widening_patterns(),
     ]
