@@ -57,6 +57,7 @@ from heirpy.transforms.linear.chains_through_adds import (
     NESTED_SUMS,
     linear_ops_on_path,
 )
+from heirpy.transforms.linear.chains_through_tokens import conv_tokens
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.mixed_precision import truncf_source
@@ -102,7 +103,9 @@ def no_deeper(skip: SSAValue, target: SSAValue, reader: ConstantFolder, sums: in
     """Is `skip` provably no deeper than `target`: an ancestor of it; a plaintext-weight
     matmul (through row reshapes) whose input has a linear op on some path to `target`
     and whose init is constant or no deeper (the previous block's branch, once this
-    pattern composed the matmul after it: no longer an ancestor, still shallower); or a
+    pattern composed the matmul after it: no longer an ancestor, still shallower); the
+    tokens of such a conv with a constant init (LeViT's stem, once its conv composed
+    with the first qkv Linear, `FuseMatmulOfConvTokens`); or a
     sum of such values (the residual stream), nested at most `sums` deep."""
     if linear_ops_on_path(skip, target) >= 0:
         return True
@@ -112,6 +115,11 @@ def no_deeper(skip: SSAValue, target: SSAValue, reader: ConstantFolder, sums: in
     operands = tensor_add_operands(owner) if isinstance(owner, Operation) else None
     if operands is not None:
         return all(no_deeper(v, target, reader, sums - 1) for v in operands)
+    tokens = conv_tokens(skip)
+    if tokens is not None:  # the tokens of a conv (`chains_through_tokens`): as a matmul
+        x, weight, init = tokens[0].operands
+        return reader.fold(weight) is not None and reader.init_value(init) is not None \
+            and linear_ops_on_path(x, target) >= 1
     matmul = _plain_matmul(through_row_reshapes(skip, truncf=True).owner)  # type: ignore[arg-type]
     if matmul is None or reader.fold(matmul.operands[1]) is None:
         return False
