@@ -171,9 +171,14 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
         shared = not (total.has_one_use() and branch_out.has_one_use() and first.results[0].has_one_use()
                       and reduction.result.has_one_use())
         kept_weights = weight1.size if shared else 0
+        # MACs: the first matmul on every row and the second on the sums, before; the
+        # contraction reads every row for every output, after (plus the kept ones).
+        rows, summed_rows = prod(total_shape[:-1]), init2.shape[0]
+        branch_macs, head_macs = rows * weight1.size, summed_rows * weight2.size
         cost = FusionCost(
             1, weight1.size + weight2.size, kept_weights + composed.size + weight2.size,
-            weight1.size + weight2.size, kept_weights + composed.size + weight2.size,
+            branch_macs + head_macs,
+            (branch_macs if shared else 0) + rows * composed.size + head_macs,
             constants_before=weight1.size + weight2.size + init_elements(init1) + init_elements(init2),
             constants_after=kept_weights + (init_elements(init1) if shared else 0) + composed.size
             + weight2.size + init_elements(kept_init),
