@@ -218,9 +218,10 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
 def test_pattern_list_is_exported() -> None:
     """torch-mlir's f16 form normalised first (linear/mixed_precision.py), then chains,
     alone in their set (the step memo's assumption), then chains through skip adds and
-    forks (a branch output or sum with other users; convs and, on rows, matmuls) and
-    through channel concats, which read the fused chains as branches and share the set of
-    convs kept for a skip; then a per-position scale moved back into a 1x1 conv; last,
+    forks (a branch output or sum with other users; convs and, on rows, matmuls), a
+    matmul on a conv's tokens or on a mean over a residual add's rows, and through
+    channel concats, which read the fused chains
+    as branches and share the set of convs kept for a skip; then a per-position scale moved back into a 1x1 conv; last,
     the widenings no fold used are undone (a narrow read put back)."""
     *normalise, chains, through_adds, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
@@ -229,13 +230,14 @@ def test_pattern_list_is_exported() -> None:
     assert [type(p).__name__ for p in chains.patterns] == ["FuseLinearChain"]
     assert [type(p).__name__ for p in through_adds.patterns] == [
         "FuseChainThroughAdd", "FuseMatmulThroughAdd", "FuseChainThroughFork", "FuseMatmulThroughFork",
-        "FuseConvOfConcat",
+        "FuseMatmulOfConvTokens", "FuseMatmulThroughRowSum", "FuseConvOfConcat",
     ]
     assert [type(p).__name__ for p in positions.patterns] == ["FoldPositionScaleIntoConv"]
     assert [type(p).__name__ for p in narrow.patterns] == ["NarrowUnusedWidening"]
-    add, matmul_add, fork, matmul_fork, concat = through_adds.patterns
+    add, matmul_add, fork, matmul_fork, tokens, row_sum, concat = through_adds.patterns
     assert fork.kept is add.kept and matmul_add.kept is add.kept  # type: ignore[attr-defined]
-    assert matmul_fork.kept is add.kept  # type: ignore[attr-defined]
+    assert matmul_fork.kept is add.kept and tokens.kept is add.kept  # type: ignore[attr-defined]
+    assert row_sum.kept is add.kept  # type: ignore[attr-defined]
     assert concat.through_add is add  # type: ignore[attr-defined]
 
 

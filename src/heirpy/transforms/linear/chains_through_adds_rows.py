@@ -18,10 +18,13 @@ composed matmul is one level above `h`, and `W2(x)` is in parallel (`x` is an an
     %r = linalg.matmul ins(%h, %w1 @ %w2) outs(%l)
 
 Legality: both are `linalg.matmul`s with default maps, constant weights and constant
-inits, whose inputs are not constants; between the first's result, the add and the
-second's input only reshapes that keep the last (feature) axis and regroup the rows in
-order (and, in torch-mlir's f16 form, a `truncf` on the branch: the fused chain drops
-that rounding, as the mixed-precision rule does); the add is elementwise on one type
+inits, whose inputs are not constants; between the first's result and the add only
+reshapes that keep the last (feature) axis and regroup the rows in order (and, in
+torch-mlir's f16 form, a `truncf` on the branch: the fused chain drops that rounding, as
+the mixed-precision rule does); between the add and the second's input such reshapes and
+selections of whole rows (`row_selections`: LeViT's AttentionSubsample q Linear reads
+`x.view(B, H, W, C)[:, ::2, ::2]`; `h`, the skip and the first's init are then read
+through the same selection); the add is elementwise on one type
 (`sum_operands.tensor_add_operands`); the skip is no deeper than `h`
 (`no_deeper`: an ancestor of it, the previous branch's matmul, or a sum of such); the
 cost rule allows it (one level saved; weights before: the two matrices; after: the
@@ -54,20 +57,22 @@ from heirpy.transforms.linear.chains_through_adds import (
     NESTED_SUMS,
     linear_ops_on_path,
 )
+from heirpy.transforms.linear.chains_through_tokens import conv_tokens
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.mixed_precision import truncf_source
+from heirpy.transforms.linear.row_selections import (
+    keeps_rows,
+    replay_rows,
+    row_selection_path,
+    selected_rows,
+    selects,
+)
 from heirpy.transforms.linear.sum_operands import tensor_add_operands
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
 # ------------------------------------------------------------------ legality helpers
-def keeps_rows(groups: list[list[int]], rank: int) -> bool:
-    """Pure: does a reshape with reassociation `groups` (over the larger rank `rank`)
-    keep the last axis on its own, so that it only regroups the leading (row) axes?"""
-    return bool(groups) and groups[-1] == [rank - 1]
-
-
 def through_row_reshapes(value: SSAValue, truncf: bool = False) -> SSAValue:
     """`value` traced back through collapse/expand_shapes that keep the last axis (and,
     with `truncf`, f32 -> f16 roundings): the tensor whose rows, in order, `value`'s
@@ -98,7 +103,9 @@ def no_deeper(skip: SSAValue, target: SSAValue, reader: ConstantFolder, sums: in
     """Is `skip` provably no deeper than `target`: an ancestor of it; a plaintext-weight
     matmul (through row reshapes) whose input has a linear op on some path to `target`
     and whose init is constant or no deeper (the previous block's branch, once this
-    pattern composed the matmul after it: no longer an ancestor, still shallower); or a
+    pattern composed the matmul after it: no longer an ancestor, still shallower); the
+    tokens of such a conv with a constant init (LeViT's stem, once its conv composed
+    with the first qkv Linear, `FuseMatmulOfConvTokens`); or a
     sum of such values (the residual stream), nested at most `sums` deep."""
     if linear_ops_on_path(skip, target) >= 0:
         return True
@@ -108,6 +115,11 @@ def no_deeper(skip: SSAValue, target: SSAValue, reader: ConstantFolder, sums: in
     operands = tensor_add_operands(owner) if isinstance(owner, Operation) else None
     if operands is not None:
         return all(no_deeper(v, target, reader, sums - 1) for v in operands)
+    tokens = conv_tokens(skip)
+    if tokens is not None:  # the tokens of a conv (`chains_through_tokens`): as a matmul
+        x, weight, init = tokens[0].operands
+        return reader.fold(weight) is not None and reader.init_value(init) is not None \
+            and linear_ops_on_path(x, target) >= 1
     matmul = _plain_matmul(through_row_reshapes(skip, truncf=True).owner)  # type: ignore[arg-type]
     if matmul is None or reader.fold(matmul.operands[1]) is None:
         return False
@@ -152,10 +164,10 @@ class FuseMatmulThroughAdd(_RowChainPattern):
         if in_generic_body(op) or op in self.kept or _plain_matmul(op) is None:
             return
         x2, w2, c2 = op.operands
-        total = through_row_reshapes(x2)
+        total, path = row_selection_path(x2)
         add = total.owner
         operands = tensor_add_operands(add) if isinstance(add, Operation) else None
-        if operands is None or _rows(x2) != _rows(total):
+        if operands is None or _rows(total) is None or _rows(x2) is None:
             return
         weight2 = self.reader.fold(w2)
         init2 = self.reader.init_value(c2)
@@ -163,11 +175,13 @@ class FuseMatmulThroughAdd(_RowChainPattern):
             return
         for branch_out, skip in (operands, operands[::-1]):
             first = _plain_matmul(through_row_reshapes(branch_out, truncf=True).owner)  # type: ignore[arg-type]
-            if first is not None and self._fuse(op, first, total, branch_out, skip, weight2, init2, rewriter):
+            if first is not None and self._fuse(op, first, (total, path), branch_out, skip, weight2, init2,
+                                                rewriter):
                 return
 
-    def _fuse(self, op: MatmulOp, first: MatmulOp, total: SSAValue, branch_out: SSAValue, skip: SSAValue,
-              weight2: np.ndarray, init2: np.ndarray, rewriter: PatternRewriter) -> bool:
+    def _fuse(self, op: MatmulOp, first: MatmulOp, read: tuple[SSAValue, list[Operation]], branch_out: SSAValue,
+              skip: SSAValue, weight2: np.ndarray, init2: np.ndarray, rewriter: PatternRewriter) -> bool:
+        total, path = read
         h, w1, c1 = first.operands
         weight1 = self.reader.fold(w1)
         init1 = self.reader.init_value(c1)
@@ -178,7 +192,10 @@ class FuseMatmulThroughAdd(_RowChainPattern):
         if not no_deeper(skip, h, self.reader):
             return False
         composed = weight1.astype(np.float64) @ weight2.astype(np.float64)
-        const = init2.astype(np.float64) + init1.astype(np.float64) @ weight2.astype(np.float64)
+        branch_init = init1.astype(np.float64)
+        if selects(path):
+            branch_init = selected_rows(path, branch_init)  # the first's init: [rows, N1]
+        const = init2.astype(np.float64) + branch_init @ weight2.astype(np.float64)
         shared = not (total.has_one_use() and branch_out.has_one_use() and first.results[0].has_one_use())
         kept_weights = weight1.size if shared else 0
         cost = FusionCost(
@@ -193,15 +210,21 @@ class FuseMatmulThroughAdd(_RowChainPattern):
         if self.rule.grows_constants(cost):
             print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
                                          element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
-        self._emit(op, first, skip, composed, const, rewriter)
+        self._emit(op, first, skip, path, composed, const, rewriter)
         return True
 
-    def _emit(self, op: MatmulOp, first: MatmulOp, skip: SSAValue, composed: np.ndarray, const: np.ndarray,
-              rewriter: PatternRewriter) -> None:
+    def _emit(self, op: MatmulOp, first: MatmulOp, skip: SSAValue, path: list[Operation], composed: np.ndarray,
+              const: np.ndarray, rewriter: PatternRewriter) -> None:
         out_type = op.results[0].type
         weight_type = first.operands[1].type
         assert isinstance(out_type, TensorType) and isinstance(weight_type, TensorType)
         ops: list[Operation] = []
+        h = first.operands[0]
+        if selects(path):
+            # The matmul reads a selection of the sum's rows: both terms read the same
+            # selection of their own rows (`row_selections`).
+            h = replay_rows(path, h, ops)
+            skip = replay_rows(path, skip, ops)
         flat = skip
         skip_type = skip.type
         assert isinstance(skip_type, TensorType)
@@ -221,7 +244,7 @@ class FuseMatmulThroughAdd(_RowChainPattern):
             composed.astype(element_dtype(weight_type)),
             TensorType(weight_type.get_element_type(), list(composed.shape)),
         )
-        fused = MatmulOp([first.operands[0], weight.result], [kept.results[0]], [out_type])
+        fused = MatmulOp([h, weight.result], [kept.results[0]], [out_type])
         rewriter.insert([*ops, *init_ops, kept, weight, fused], InsertPoint.before(op))
         self.kept.add(kept)
         rewriter.replace(op, [], [fused.results[0]])

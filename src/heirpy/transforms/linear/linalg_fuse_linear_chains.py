@@ -138,6 +138,8 @@ from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
 from heirpy.transforms.linear.chains_through_adds_rows import FuseMatmulThroughAdd, FuseMatmulThroughFork
 from heirpy.transforms.linear.chains_through_concats import FuseConvOfConcat
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
+from heirpy.transforms.linear.chains_through_row_sums import FuseMatmulThroughRowSum
+from heirpy.transforms.linear.chains_through_tokens import FuseMatmulOfConvTokens
 from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES, fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
@@ -497,6 +499,8 @@ def populate_linalg_fuse_linear_chains_patterns(
         PatternSet.of(through_add, FuseMatmulThroughAdd(reader, rule, pass_name, through_add.kept),
                       FuseChainThroughFork(reader, rule, pass_name, through_add.kept),
                       FuseMatmulThroughFork(reader, rule, pass_name, through_add.kept),
+                      FuseMatmulOfConvTokens(reader, rule, pass_name, through_add.kept),
+                      FuseMatmulThroughRowSum(reader, rule, pass_name, through_add.kept),
                       FuseConvOfConcat(reader, rule, pass_name, through_add)),
         # A per-position constant scale after a 1x1 conv and an affine decode (YOLO's
         # stride multiply): the conv becomes a contraction taking it (`position_scales`).

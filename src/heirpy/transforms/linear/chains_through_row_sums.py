@@ -1,0 +1,296 @@
+"""A Linear reading a sum over the rows of a residual add composes with the matmul branch
+of the add (`linalg-fuse-linear-chains`' second pattern set, beside
+`chains_through_adds_rows`).
+
+A transformer's head averages the tokens of the residual stream and applies a Linear
+(LeViT: `x.mean(1)`, then `head` and `head_dist`). With the stream's last term a matmul,
+`W2(mean(x + h W1)) = mean(x) W2 + sum_t h_t (W1 W2) / T`: the second term is ONE
+contraction of `h` (its weight `W1 W2 / T` read alike for every token, not T copies), one
+level above `h`, and the first stays a sum and a matmul of the skip `x`, which is no
+deeper (an ancestor of `h`, `chains_through_adds_rows.no_deeper`). Three levels become
+one on the path through the branch:
+
+    %a = linalg.matmul ins(%h, %w1) outs(%c1)                    // [R, K] -> [R, F]
+    %s = arith.addf %x, rows(%a)                                  // [B, T, F]
+    %m = linalg.generic {sum over T} ins(%s) outs(%r0)            // [B, F]
+    %d = arith.divf %m, T                                         // any uniform scale
+    %r = linalg.matmul ins(%d, %w2) outs(%c2)                     // [B, N]
+  ->
+    %k = linalg.matmul ins(sum over T of %x (outs %r0), %w2 / T)
+           outs(%c2 + sum_T(%c1) @ %w2 / T)                        // kept for the skip
+    %r = linalg.generic {out[b, n] += h[b, t, k] * W[k, n]}
+           ins(rows(%h), %w1 @ %w2 / T) outs(%k)                   // the contraction
+
+Legality: both matmuls plain (default maps) with constant weights and inits and
+non-constant inputs, not a matmul kept for a skip; between the sum and the second only
+row reshapes and uniform scales (`*`/`/` by one number); the sum a one-input generic
+summing its identity-mapped input into a constant init (`match_sum_reduction`), every
+output axis a loop, the last (feature) axis kept last; the add elementwise on one type;
+between the first matmul and the add only row reshapes (its rows those of the add); one
+float type throughout (torch-mlir's f16 form is left alone); the skip no deeper than
+`h`; the cost rule allows it (one level saved; weights before: both matrices; after: the
+composed one and `W2`, and `W1` again when the sum or the branch has other users).
+"""
+
+from __future__ import annotations
+
+import sys
+from math import prod
+
+import numpy as np
+from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from heirpy.ir.constants import dense_constant, element_dtype
+from heirpy.ir.diagnostics import location_prefix
+from heirpy.ir.dialects.linalg import GenericOp, MatmulOp
+from heirpy.ir.utils import (
+    Reassociation,
+    affine_maps,
+    element_bytes,
+    element_type,
+    iterator_attrs,
+    iterator_kinds,
+    reassociation_attr,
+    static_shape,
+)
+from heirpy.transforms.linear.chains_through_adds_rows import no_deeper, through_row_reshapes
+from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.linear_match import SumReduction, match_elementwise_affine, match_sum_reduction
+from heirpy.transforms.linear.row_selections import row_selection_path, selects
+from heirpy.transforms.linear.sum_operands import tensor_add_operands
+from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+
+
+# ------------------------------------------------------------------ legality helpers
+def sums_rows(in_map: AffineMap, out_map: AffineMap, kinds: list[str]) -> bool:
+    """Pure: does a sum reduction (identity input map, `kinds` per loop) keep the input's
+    last (feature) loop as its output's last axis, every output axis a loop?"""
+    rank = in_map.num_dims
+    if rank < 2 or kinds[rank - 1] != "parallel" or not out_map.results:
+        return False
+    if not all(isinstance(e, AffineDimExpr) for e in out_map.results):
+        return False
+    last = out_map.results[-1]
+    return isinstance(last, AffineDimExpr) and last.position == rank - 1
+
+
+def _uniform_scales(value: SSAValue, reader: ConstantFolder) -> tuple[SSAValue, float] | None:
+    """`value` traced back through row reshapes and uniform scales: the value they start
+    from and the factor they multiply it by (None for a scale by zero)."""
+    factor = 1.0
+    while True:
+        value, path = row_selection_path(value)
+        if selects(path):
+            return None
+        owner = value.owner
+        match = match_elementwise_affine(owner, reader) if isinstance(owner, Operation) else None
+        if match is None or match.kind not in ("mul", "div") or not match.constant.size:
+            return value, factor
+        scale = float(match.constant.reshape(-1)[0])
+        if not np.all(match.constant == scale) or scale == 0.0 or (match.kind == "div" and not match.operand_is_lhs):
+            return None
+        factor = factor * scale if match.kind == "mul" else factor / scale
+        value = match.operand
+
+
+def _rows(value: SSAValue) -> int | None:
+    shape = static_shape(value.type)
+    return None if shape is None or len(shape) < 2 else prod(shape[:-1])
+
+
+# ------------------------------------------------------------------ the pattern
+class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
+    """Compose a matmul reading a (scaled) sum over the rows of a residual add with the
+    add's matmul branch, as one contraction of the branch's input; a sum and a matmul of
+    the skip are kept beside it (module docstring).
+
+        %r = matmul(s * sum_T(%x + rows(matmul(%h, %w1) outs(%c1))), %w2) outs(%c2)
+      ->
+        %r = contraction(rows(%h), s * %w1 @ %w2) outs(matmul(sum_T(%x), s * %w2) outs(...))
+    """
+
+    op_types = (MatmulOp,)
+
+    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str, kept: set[Operation]):
+        self.reader = reader
+        self.rule = rule
+        self.pass_name = pass_name
+        self.kept = kept
+
+    def rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
+        if in_generic_body(op) or op in self.kept or op.has_user_defined_maps() or len(op.results) != 1:
+            return
+        x2, w2, c2 = op.operands
+        traced = _uniform_scales(x2, self.reader)
+        owner = traced[0].owner if traced is not None else None
+        reduction = match_sum_reduction(owner) if isinstance(owner, Operation) else None
+        if traced is None or reduction is None or not isinstance(reduction.op, GenericOp):
+            return
+        maps = affine_maps(reduction.op.indexing_maps)
+        if not sums_rows(maps[0], maps[1], iterator_kinds(reduction.op.iterator_types)):
+            return
+        total = reduction.operand
+        operands = tensor_add_operands(total.owner) if isinstance(total.owner, Operation) else None
+        weight2, init2, init0 = self.reader.fold(w2), self.reader.init_value(c2), self.reader.init_value(reduction.init)
+        if operands is None or weight2 is None or init2 is None or init0 is None:
+            return
+        if _rows(reduction.result) != _rows(x2) or self.reader.fold(x2) is not None:
+            return
+        for branch_out, skip in (operands, operands[::-1]):
+            first = through_row_reshapes(branch_out).owner
+            if isinstance(first, MatmulOp) and self._fuse(op, first, reduction, traced[1], branch_out, skip,
+                                                          (weight2, init2, init0), rewriter):
+                return
+
+    def _fuse(self, op: MatmulOp, first: MatmulOp, reduction: SumReduction, scale: float, branch_out: SSAValue,
+              skip: SSAValue, constants: tuple[np.ndarray, np.ndarray, np.ndarray], rewriter: PatternRewriter) -> bool:
+        if first.has_user_defined_maps() or len(first.results) != 1:
+            return False
+        h, w1, c1 = first.operands
+        weight1, init1 = self.reader.fold(w1), self.reader.init_value(c1)
+        total = reduction.operand
+        if weight1 is None or init1 is None or self.reader.fold(h) is not None:
+            return False
+        if _rows(first.results[0]) != _rows(total) or _rows(skip) != _rows(total) or skip.type != total.type:
+            return False
+        types = {element_type(v.type) for v in (h, first.results[0], total, op.operands[0], op.results[0])}
+        if len(types) != 1 or not no_deeper(skip, h, self.reader):
+            return False
+        weight2, init2, init0 = (a.astype(np.float64) for a in constants)
+        composed = scale * (weight1.astype(np.float64) @ weight2)
+        total_shape = static_shape(total.type)
+        assert total_shape is not None
+        summed_init = init1.astype(np.float64).reshape(total_shape).sum(axis=reduction.reduced_axes)
+        kept_init = init2 + scale * (init0 + summed_init).reshape(-1, weight2.shape[0]) @ weight2
+        shared = not (total.has_one_use() and branch_out.has_one_use() and first.results[0].has_one_use()
+                      and reduction.result.has_one_use())
+        kept_weights = weight1.size if shared else 0
+        # MACs: the first matmul on every row and the second on the sums, before; the
+        # contraction reads every row for every output, after (plus the kept ones).
+        rows, summed_rows = prod(total_shape[:-1]), init2.shape[0]
+        branch_macs, head_macs = rows * weight1.size, summed_rows * weight2.size
+        cost = FusionCost(
+            1, weight1.size + weight2.size, kept_weights + composed.size + weight2.size,
+            branch_macs + head_macs,
+            (branch_macs if shared else 0) + rows * composed.size + head_macs,
+            constants_before=weight1.size + weight2.size + init_elements(init1) + init_elements(init2),
+            constants_after=kept_weights + (init_elements(init1) if shared else 0) + composed.size
+            + weight2.size + init_elements(kept_init),
+        )
+        if not self.rule.allows(cost):
+            return False
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
+                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
+        ops: list[Operation] = []
+        kept = self._kept(op, reduction, skip, scale * weight2, kept_init, ops)
+        contraction = _contraction(reduction, h, total, composed, kept, op, ops)
+        rewriter.insert(ops, InsertPoint.before(op))
+        self.kept.add(kept.owner)  # type: ignore[arg-type]
+        rewriter.replace(op, [], [contraction])
+        return True
+
+    def _kept(self, op: MatmulOp, reduction: SumReduction, skip: SSAValue, weight: np.ndarray,
+              init: np.ndarray, ops: list[Operation]) -> SSAValue:
+        """`matmul(rows(sum(skip) outs(0)), weight) outs(init)`: the skip's term."""
+        out_type, weight_type = op.results[0].type, op.operands[1].type
+        sum_type = reduction.result.type
+        assert isinstance(out_type, TensorType) and isinstance(weight_type, TensorType)
+        assert isinstance(sum_type, TensorType)
+        zero_ops, zero = build_init(np.zeros(sum_type.get_shape(), dtype=element_dtype(sum_type)), sum_type)
+        summed = reduction.op.clone()
+        summed.operands = [skip, zero]
+        ops += [*zero_ops, summed]
+        rows = summed.results[0]
+        shape = list(sum_type.get_shape())
+        if len(shape) != 2:
+            collapse = tensor.CollapseShapeOp(
+                operands=[rows], result_types=[TensorType(sum_type.get_element_type(), [prod(shape[:-1]), shape[-1]])],
+                properties={"reassociation": _rows_reassociation(len(shape))},
+            )
+            ops.append(collapse)
+            rows = collapse.results[0]
+        constant = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
+        init_ops, init_value = build_init(init.astype(element_dtype(out_type)), out_type)
+        matmul = MatmulOp([rows, constant.result], [init_value], [out_type])
+        ops += [constant, *init_ops, matmul]
+        return matmul.results[0]
+
+
+def _rows_reassociation(rank: int) -> Reassociation:
+    """`[[0, ..., rank - 2], [rank - 1]]`: the rows merged, the features kept."""
+    return reassociation_attr([list(range(rank - 1)), [rank - 1]])
+
+
+def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: np.ndarray, init: SSAValue,
+                 op: MatmulOp, ops: list[Operation]) -> SSAValue:
+    """`out[..., n] = init + sum over the reduction's loops and k of h[..., k] * W[k, n]`,
+    `h`'s rows laid out as the add's (`total`'s), in the matmul's result shape."""
+    assert isinstance(reduction.op, GenericOp)
+    in_map, out_map = affine_maps(reduction.op.indexing_maps)
+    kinds = iterator_kinds(reduction.op.iterator_types)
+    rank = in_map.num_dims
+    total_shape = static_shape(total.type)
+    out_type = op.results[0].type
+    assert total_shape is not None and isinstance(out_type, TensorType)
+    rows = _as_rows_of(h, total_shape)
+    ops += rows[1]
+    source = rows[0]
+    dims = [AffineExpr.dimension(i) for i in range(rank + 1)]
+    x_map = AffineMap(rank + 1, 0, (*dims[: rank - 1], dims[rank]))
+    w_map = AffineMap(rank + 1, 0, (dims[rank], dims[rank - 1]))
+    o_map = AffineMap(rank + 1, 0, tuple(dims[e.position] for e in out_map.results if isinstance(e, AffineDimExpr)))
+    features = weight.shape[1]
+    sum_shape = static_shape(reduction.result.type)
+    assert sum_shape is not None
+    element = out_type.get_element_type()
+    result_type = TensorType(element, [*sum_shape[:-1], features])
+    acc = init
+    if list(result_type.get_shape()) != list(out_type.get_shape()):
+        expand = tensor.ExpandShapeOp(init, [], _rows_reassociation(len(sum_shape)),
+                                      list(result_type.get_shape()), result_type)
+        ops.append(expand)
+        acc = expand.results[0]
+    weight_type = TensorType(element, list(weight.shape))
+    constant = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
+    block = Block(arg_types=[element, element, element])
+    x_arg, w_arg, acc_arg = block.args
+    product = arith.MulfOp(x_arg, w_arg)
+    added = arith.AddfOp(acc_arg, product.result)
+    block.add_ops([product, added, linalg.YieldOp(added.result)])
+    generic = GenericOp([source, constant.result], [acc], Region(block),
+                        [AffineMapAttr(m) for m in (x_map, w_map, o_map)],
+                        iterator_attrs([*kinds, "reduction"]), [result_type])
+    ops += [constant, generic]
+    result = generic.results[0]
+    if result_type != out_type:
+        collapse = tensor.CollapseShapeOp(operands=[result], result_types=[out_type],
+                                          properties={"reassociation": _rows_reassociation(len(sum_shape))})
+        ops.append(collapse)
+        result = collapse.results[0]
+    return result
+
+
+def _as_rows_of(h: SSAValue, total_shape: tuple[int, ...]) -> tuple[SSAValue, list[Operation]]:
+    """`h` ([R, K]) reshaped to the add's leading axes: `[*total_shape[:-1], K]`."""
+    ops: list[Operation] = []
+    h_type = h.type
+    assert isinstance(h_type, TensorType)
+    if list(h_type.get_shape()[:-1]) == list(total_shape[:-1]):
+        return h, ops
+    features = h_type.get_shape()[-1]
+    out_type = TensorType(h_type.get_element_type(), [*total_shape[:-1], features])
+    rank = len(total_shape)
+    if len(h_type.get_shape()) != 2:
+        return h, ops  # only the 2-D rows of a matmul's input reach here
+    expand = tensor.ExpandShapeOp(h, [], _rows_reassociation(rank),
+                                  [*total_shape[:-1], features], out_type)
+    ops.append(expand)
+    return expand.results[0], ops
+
