@@ -190,6 +190,7 @@ DELIBERATELY_GENERIC = {
     "ConstantsToTheRight",
     "ElementwiseToGeneric",
     "FoldAffineIntoMatvec",
+    "FoldScaleIntoSharedLinearOp",
     "FuseElementwiseIntoGroupedConv",
     "FuseElementwiseIntoLinearOp",
     "FuseLinearChain",
