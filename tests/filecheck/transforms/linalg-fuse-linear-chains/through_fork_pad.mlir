@@ -36,8 +36,10 @@
 // AT-LIMIT-LABEL: func.func @fork_pad_limit(
 // AT-LIMIT: %[[P:.*]] = tensor.pad %x
 // AT-LIMIT: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.*}} : tensor<1x3x6x6xf32>, tensor<1x3x3x3xf32>)
+// AT-LIMIT-LABEL: func.func @fork_pad_rounded(
 // UNDER-LABEL: func.func @fork_pad_limit(
 // UNDER: linalg.conv_2d_nchw_fchw {{.*}} ins(%p, %w2 :
+// UNDER-LABEL: func.func @fork_pad_rounded(
 
 // CHECK-LABEL: func.func @fork_pad(
 // CHECK: %[[A:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w1 :

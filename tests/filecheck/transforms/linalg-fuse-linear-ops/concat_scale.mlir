@@ -55,6 +55,7 @@
 // IREE-LABEL: func.func @dense_block(
 // IREE: tensor.concat dim(1) %x, %f1 :
 // IREE: tensor.concat dim(1) %x, %f1, %f2 :
+// IREE-LABEL: func.func @dense_block_f16(
 
 // CHECK-LABEL: func.func @dense_block(
 // CHECK: %[[F1:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %[[W1:[0-9]+]] : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>)

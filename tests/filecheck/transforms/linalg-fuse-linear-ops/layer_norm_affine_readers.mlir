@@ -82,6 +82,7 @@ func.func @two_heads(%n: tensor<1x3x3xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>
 // IREE-NOT:     linalg.transpose
 // IREE:         tensor.pad %[[P]]
 // IREE:         linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %w :
+// IREE-LABEL: func.func @slice_limit(
 // MLIR-LABEL: func.func @stem_residual
 func.func @stem_residual(%n: tensor<1x2x2x2xf32>, %x: tensor<1x2x2x2xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) {
   %g = arith.constant dense<[3.0, -0.5]> : tensor<2xf32>
