@@ -23,13 +23,22 @@ one on the path through the branch:
 
 Legality: both matmuls plain (default maps) with constant weights and inits and
 non-constant inputs, not a matmul kept for a skip; between the sum and the second only
-row reshapes and uniform scales (`*`/`/` by one number); the sum a one-input generic
+row reshapes, float casts and steps `a * v + b` with `a` one number and `b` any constant
+(`row_affine`: `b` goes into the kept matmul's init); the sum a one-input generic
 summing its identity-mapped input into a constant init (`match_sum_reduction`), every
 output axis a loop, the last (feature) axis kept last; the add elementwise on one type;
-between the first matmul and the add only row reshapes (its rows those of the add); one
-float type throughout (torch-mlir's f16 form is left alone); the skip no deeper than
-`h`; the cost rule allows it (one level saved; weights before: both matrices; after: the
-composed one and `W2`, and `W1` again when the sum or the branch has other users).
+between the first matmul and the add only row reshapes and a `truncf` (its rows those of
+the add); no float wider than the second's accumulator (`widens_into`); the skip no
+deeper than `h`; the cost rule allows it (one level saved; weights before: both
+matrices; after: the composed one and `W2`, and `W1` again when the sum or the branch
+has other users).
+
+torch-mlir's f16 form (LeViT's head: an f16 add, sum and divide; a batch norm's mean
+subtraction left as `extf; subf` in one generic, a `truncf` / `extf` round trip before
+the f32 Linear) composes as the other f16 chain folds do: in f32 (float64 in numpy), the
+roundings on the path dropped (the mixed-precision rule), the composed weight rounded
+once to the first matmul's weight type, the accumulator the exporter chose kept; the
+skip is summed in the type the Linear read (widened by an `extf` generic).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
   either form front ends use: `arith.addf/subf/mulf/divf` on tensors (HEIR's
   `linalg-canonicalizations` output) or a `linalg.generic` with parallel loops whose
   body is one such op (torch-mlir's output: `K` is a broadcast input through an
-  indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside).
+  indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside);
+  with `widening`, also one whose body first `extf`s its inputs (torch-mlir's f16 form).
 * `match_sum_reduction(op)`: a `linalg.generic` that sums its one input over some
   axes into an init, e.g. torch's `AdaptiveAvgPool2d(1)` before its divide: maps
   `(d0, d1, d2, d3) -> (d0, d1, d2, d3)` and `-> (d0, d1, 0, 0)` (or `-> (d0, d1)`),
