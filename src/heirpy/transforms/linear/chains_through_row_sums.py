@@ -23,24 +23,34 @@ one on the path through the branch:
 
 Legality: both matmuls plain (default maps) with constant weights and inits and
 non-constant inputs, not a matmul kept for a skip; between the sum and the second only
-row reshapes and uniform scales (`*`/`/` by one number); the sum a one-input generic
+row reshapes, float casts and steps `a * v + b` with `a` one number and `b` any constant
+(`row_affine`: `b` goes into the kept matmul's init); the sum a one-input generic
 summing its identity-mapped input into a constant init (`match_sum_reduction`), every
 output axis a loop, the last (feature) axis kept last; the add elementwise on one type;
-between the first matmul and the add only row reshapes (its rows those of the add); one
-float type throughout (torch-mlir's f16 form is left alone); the skip no deeper than
-`h`; the cost rule allows it (one level saved; weights before: both matrices; after: the
-composed one and `W2`, and `W1` again when the sum or the branch has other users).
+between the first matmul and the add only row reshapes and a `truncf` (its rows those of
+the add); no float wider than the second's accumulator (`widens_into`); the skip no
+deeper than `h`; the cost rule allows it (one level saved; weights before: both
+matrices; after: the composed one and `W2`, and `W1` again when the sum or the branch
+has other users).
+
+torch-mlir's f16 form (LeViT's head: an f16 add, sum and divide; a batch norm's mean
+subtraction left as `extf; subf` in one generic, a `truncf` / `extf` round trip before
+the f32 Linear) composes as the other f16 chain folds do: in f32 (float64 in numpy), the
+roundings on the path dropped (the mixed-precision rule), the composed weight rounded
+once to the first matmul's weight type, the accumulator the exporter chose kept; the
+skip is summed in the type the Linear read (widened by an `extf` generic).
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from math import prod
 
 import numpy as np
 from xdsl.dialects import arith, linalg, tensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, TensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -62,6 +72,7 @@ from heirpy.transforms.linear.chains_through_adds_rows import no_deeper, through
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
 from heirpy.transforms.linear.linear_match import SumReduction, match_elementwise_affine, match_sum_reduction
+from heirpy.transforms.linear.mixed_precision import cast_generic, extf_source, truncf_source
 from heirpy.transforms.linear.row_selections import row_selection_path, selects
 from heirpy.transforms.linear.sum_operands import tensor_add_operands
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
@@ -80,23 +91,82 @@ def sums_rows(in_map: AffineMap, out_map: AffineMap, kinds: list[str]) -> bool:
     return isinstance(last, AffineDimExpr) and last.position == rank - 1
 
 
-def _uniform_scales(value: SSAValue, reader: ConstantFolder) -> tuple[SSAValue, float] | None:
-    """`value` traced back through row reshapes and uniform scales: the value they start
-    from and the factor they multiply it by (None for a scale by zero)."""
-    factor = 1.0
+@dataclass(frozen=True)
+class RowAffine:
+    """`read = factor * rows(start) + offset`: what a matmul reads, traced back to `start`
+    through row reshapes, float casts and elementwise affine steps; `offset` is a
+    constant at the read value's shape."""
+
+    start: SSAValue
+    factor: float
+    offset: np.ndarray
+
+
+def step_affine(kind: str, operand_is_lhs: bool, constant: np.ndarray) -> tuple[float, np.ndarray] | None:
+    """Pure: an elementwise step `v = u <kind> c` (`c <kind> u` unless `operand_is_lhs`)
+    as `v = a * u + b`: `a` one number, `b` a constant at the step's shape; None where
+    `a` would vary (a per-element scale), be 0, or the step is not affine (`c / u`)."""
+    if kind in ("add", "sub"):
+        if kind == "add":
+            return 1.0, constant.astype(np.float64)
+        return (1.0, -constant.astype(np.float64)) if operand_is_lhs else (-1.0, constant.astype(np.float64))
+    scale = float(constant.reshape(-1)[0]) if constant.size else 0.0
+    if not np.all(constant == scale) or scale == 0.0 or (kind == "div" and not operand_is_lhs):
+        return None
+    return (scale if kind == "mul" else 1.0 / scale), np.zeros(constant.shape)
+
+
+def row_affine(value: SSAValue, reader: ConstantFolder) -> RowAffine | None:
+    """`value` traced back through row reshapes, float casts (torch-mlir's f16 form: the
+    roundings go, the mixed-precision rule) and steps adding a constant or scaling by one
+    number (a `linalg.generic` widening its input in its body too); None when a selection
+    of rows or an unreadable step is on the way."""
+    shape = static_shape(value.type)
+    if shape is None:
+        return None
+    factor, offset = 1.0, np.zeros(shape)
     while True:
         value, path = row_selection_path(value)
         if selects(path):
             return None
+        cast = truncf_source(value)
+        cast = extf_source(value) if cast is None else cast
+        if cast is not None:
+            value = cast
+            continue
         owner = value.owner
-        match = match_elementwise_affine(owner, reader) if isinstance(owner, Operation) else None
-        if match is None or match.kind not in ("mul", "div") or not match.constant.size:
-            return value, factor
-        scale = float(match.constant.reshape(-1)[0])
-        if not np.all(match.constant == scale) or scale == 0.0 or (match.kind == "div" and not match.operand_is_lhs):
-            return None
-        factor = factor * scale if match.kind == "mul" else factor / scale
+        match = match_elementwise_affine(owner, reader, widening=True) if isinstance(owner, Operation) else None
+        step = step_affine(match.kind, match.operand_is_lhs, match.constant) if match is not None else None
+        if match is None or step is None:
+            return RowAffine(value, factor, offset)
+        offset = offset + factor * step[1].reshape(shape)  # rows kept in order: a reshape
+        factor *= step[0]
         value = match.operand
+
+
+def widens_into(target: SSAValue, values: tuple[SSAValue, ...]) -> bool:
+    """Are `values` and `target` floats, none wider than `target`'s (torch-mlir's f16 form:
+    f16 operands, an f32 accumulator; `target` the type the composed op computes in)?"""
+    width = _float_width(element_type(target.type))
+    widths = [_float_width(element_type(v.type)) for v in values]
+    return width is not None and all(w is not None and w <= width for w in widths)
+
+
+def _float_width(element: Attribute) -> int | None:
+    return element.bitwidth if isinstance(element, AnyFloat) else None
+
+
+def _one_use_each(end: SSAValue, start: SSAValue) -> bool:
+    """Does every value from `start` to `end` (a run of one-operand ops: reshapes and
+    roundings) have one user?"""
+    value = end
+    while value.has_one_use():
+        if value is start:
+            return True
+        owner = value.owner
+        assert isinstance(owner, Operation)
+        value = owner.operands[0]
+    return False
 
 
 def _rows(value: SSAValue) -> int | None:
@@ -127,8 +197,8 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
         if in_generic_body(op) or op in self.kept or op.has_user_defined_maps() or len(op.results) != 1:
             return
         x2, w2, c2 = op.operands
-        traced = _uniform_scales(x2, self.reader)
-        owner = traced[0].owner if traced is not None else None
+        traced = row_affine(x2, self.reader)
+        owner = traced.start.owner if traced is not None else None
         reduction = match_sum_reduction(owner) if isinstance(owner, Operation) else None
         if traced is None or reduction is None or not isinstance(reduction.op, GenericOp):
             return
@@ -143,12 +213,12 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
         if _rows(reduction.result) != _rows(x2) or self.reader.fold(x2) is not None:
             return
         for branch_out, skip in (operands, operands[::-1]):
-            first = through_row_reshapes(branch_out).owner
-            if isinstance(first, MatmulOp) and self._fuse(op, first, reduction, traced[1], branch_out, skip,
+            first = through_row_reshapes(branch_out, truncf=True).owner
+            if isinstance(first, MatmulOp) and self._fuse(op, first, reduction, traced, branch_out, skip,
                                                           (weight2, init2, init0), rewriter):
                 return
 
-    def _fuse(self, op: MatmulOp, first: MatmulOp, reduction: SumReduction, scale: float, branch_out: SSAValue,
+    def _fuse(self, op: MatmulOp, first: MatmulOp, reduction: SumReduction, traced: RowAffine, branch_out: SSAValue,
               skip: SSAValue, constants: tuple[np.ndarray, np.ndarray, np.ndarray], rewriter: PatternRewriter) -> bool:
         if first.has_user_defined_maps() or len(first.results) != 1:
             return False
@@ -159,17 +229,22 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
             return False
         if _rows(first.results[0]) != _rows(total) or _rows(skip) != _rows(total) or skip.type != total.type:
             return False
-        types = {element_type(v.type) for v in (h, first.results[0], total, op.operands[0], op.results[0])}
-        if len(types) != 1 or not no_deeper(skip, h, self.reader):
+        values = (h, w1, first.results[0], total, *op.operands[:2])
+        if not widens_into(op.results[0], values) or not widens_into(op.operands[0], (skip,)):
             return False
+        if not no_deeper(skip, h, self.reader):
+            return False
+        scale = traced.factor
         weight2, init2, init0 = (a.astype(np.float64) for a in constants)
         composed = scale * (weight1.astype(np.float64) @ weight2)
         total_shape = static_shape(total.type)
         assert total_shape is not None
         summed_init = init1.astype(np.float64).reshape(total_shape).sum(axis=reduction.reduced_axes)
-        kept_init = init2 + scale * (init0 + summed_init).reshape(-1, weight2.shape[0]) @ weight2
-        shared = not (total.has_one_use() and branch_out.has_one_use() and first.results[0].has_one_use()
-                      and reduction.result.has_one_use())
+        features = weight2.shape[0]
+        kept_init = init2 + (scale * (init0 + summed_init).reshape(-1, features)
+                             + traced.offset.reshape(-1, features)) @ weight2
+        shared = not (total.has_one_use() and reduction.result.has_one_use()
+                      and _one_use_each(branch_out, first.results[0]))
         kept_weights = weight1.size if shared else 0
         # MACs: the first matmul on every row and the second on the sums, before; the
         # contraction reads every row for every output, after (plus the kept ones).
@@ -190,7 +265,7 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
                                          element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         ops: list[Operation] = []
         kept = self._kept(op, reduction, skip, scale * weight2, kept_init, ops)
-        contraction = _contraction(reduction, h, total, composed, kept, op, ops)
+        contraction = _contraction(reduction, h, total, (composed, w1), kept, op, ops)
         rewriter.insert(ops, InsertPoint.before(op))
         self.kept.add(kept.owner)  # type: ignore[arg-type]
         rewriter.replace(op, [], [contraction])
@@ -198,14 +273,23 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
 
     def _kept(self, op: MatmulOp, reduction: SumReduction, skip: SSAValue, weight: np.ndarray,
               init: np.ndarray, ops: list[Operation]) -> SSAValue:
-        """`matmul(rows(sum(skip) outs(0)), weight) outs(init)`: the skip's term."""
+        """`matmul(rows(sum(skip) outs(0)), weight) outs(init)`: the skip's term, summed in
+        the type the matmul read (f32 in torch-mlir's f16 form: the skip is widened)."""
         out_type, weight_type = op.results[0].type, op.operands[1].type
-        sum_type = reduction.result.type
+        read = element_type(op.operands[0].type)
         assert isinstance(out_type, TensorType) and isinstance(weight_type, TensorType)
-        assert isinstance(sum_type, TensorType)
+        assert isinstance(reduction.op, GenericOp)
+        sum_type = TensorType(read, list(static_shape(reduction.result.type) or ()))
+        if element_type(skip.type) != read:
+            widen = cast_generic(skip, read, arith.ExtFOp)
+            ops += widen
+            skip = widen[-1].results[0]
         zero_ops, zero = build_init(np.zeros(sum_type.get_shape(), dtype=element_dtype(sum_type)), sum_type)
-        summed = reduction.op.clone()
-        summed.operands = [skip, zero]
+        block = Block(arg_types=[read, read])
+        added = arith.AddfOp(block.args[0], block.args[1])
+        block.add_ops([added, linalg.YieldOp(added.result)])
+        summed = GenericOp([skip], [zero], Region(block), reduction.op.indexing_maps.data,
+                           reduction.op.iterator_types, [sum_type])
         ops += [*zero_ops, summed]
         rows = summed.results[0]
         shape = list(sum_type.get_shape())
@@ -228,10 +312,24 @@ def _rows_reassociation(rank: int) -> Reassociation:
     return reassociation_attr([list(range(rank - 1)), [rank - 1]])
 
 
-def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: np.ndarray, init: SSAValue,
-                 op: MatmulOp, ops: list[Operation]) -> SSAValue:
+def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: tuple[np.ndarray, SSAValue],
+                 init: SSAValue, op: MatmulOp, ops: list[Operation]) -> SSAValue:
     """`out[..., n] = init + sum over the reduction's loops and k of h[..., k] * W[k, n]`,
-    `h`'s rows laid out as the add's (`total`'s), in the matmul's result shape."""
+    `h`'s rows laid out as the add's (`total`'s), in the matmul's result shape; `W` (the
+    array) stored in the element type of `weight`'s value (the first matmul's weight),
+    each operand narrower than the accumulator widened in the body (torch-mlir's f16
+    form of a matmul: f16 operands, f32 accumulator). An `h` wider than `W` (the first
+    matmul read it widened by `WidenLinearOpInput`) is read narrow again, as
+    `NarrowUnusedWidening` would have left the first matmul: the rounding the IR had."""
+    array, like = weight
+    stored = element_type(like.type)
+    if (_float_width(element_type(h.type)) or 0) > (_float_width(stored) or 0):
+        narrow = extf_source(h)
+        if narrow is None or element_type(narrow.type) != stored:
+            rounding = cast_generic(h, stored, arith.TruncFOp)
+            ops += rounding
+            narrow = rounding[-1].results[0]
+        h = narrow
     assert isinstance(reduction.op, GenericOp)
     in_map, out_map = affine_maps(reduction.op.indexing_maps)
     kinds = iterator_kinds(reduction.op.iterator_types)
@@ -246,7 +344,7 @@ def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: 
     x_map = AffineMap(rank + 1, 0, (*dims[: rank - 1], dims[rank]))
     w_map = AffineMap(rank + 1, 0, (dims[rank], dims[rank - 1]))
     o_map = AffineMap(rank + 1, 0, tuple(dims[e.position] for e in out_map.results if isinstance(e, AffineDimExpr)))
-    features = weight.shape[1]
+    features = array.shape[1]
     sum_shape = static_shape(reduction.result.type)
     assert sum_shape is not None
     element = out_type.get_element_type()
@@ -257,11 +355,19 @@ def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: 
                                       list(result_type.get_shape()), result_type)
         ops.append(expand)
         acc = expand.results[0]
-    weight_type = TensorType(element, list(weight.shape))
-    constant = dense_constant(weight.astype(element_dtype(weight_type)), weight_type)
-    block = Block(arg_types=[element, element, element])
+    weight_type = TensorType(stored, list(array.shape))
+    constant = dense_constant(array.astype(element_dtype(weight_type)), weight_type)
+    block = Block(arg_types=[element_type(source.type), weight_type.get_element_type(), element])
     x_arg, w_arg, acc_arg = block.args
-    product = arith.MulfOp(x_arg, w_arg)
+    widened: list[SSAValue] = []
+    for arg in (x_arg, w_arg):
+        if arg.type != element:
+            cast = arith.ExtFOp(arg, element)
+            block.add_op(cast)
+            widened.append(cast.result)
+        else:
+            widened.append(arg)
+    product = arith.MulfOp(widened[0], widened[1])
     added = arith.AddfOp(acc_arg, product.result)
     block.add_ops([product, added, linalg.YieldOp(added.result)])
     generic = GenericOp([source, constant.result], [acc], Region(block),

@@ -4,7 +4,8 @@
   either form front ends use: `arith.addf/subf/mulf/divf` on tensors (HEIR's
   `linalg-canonicalizations` output) or a `linalg.generic` with parallel loops whose
   body is one such op (torch-mlir's output: `K` is a broadcast input through an
-  indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside).
+  indexing map such as `(d0, d1, d2, d3) -> (d1, 0, 0)`, or a scalar from outside);
+  with `widening`, also one whose body first `extf`s its inputs (torch-mlir's f16 form).
 * `match_sum_reduction(op)`: a `linalg.generic` that sums its one input over some
   axes into an init, e.g. torch's `AdaptiveAvgPool2d(1)` before its divide: maps
   `(d0, d1, d2, d3) -> (d0, d1, d2, d3)` and `-> (d0, d1, 0, 0)` (or `-> (d0, d1)`),
@@ -99,12 +100,16 @@ def arith_kind(op: Operation) -> str | None:
     return _ARITH_KINDS.get(type(op))
 
 
-def match_elementwise_affine(op: Operation, reader: ConstantFolder) -> ElementwiseAffine | None:
-    """See the module docstring. None unless exactly one side is non-constant."""
+def match_elementwise_affine(op: Operation, reader: ConstantFolder,
+                             widening: bool = False) -> ElementwiseAffine | None:
+    """See the module docstring. None unless exactly one side is non-constant. With
+    `widening`, a generic's body may first `extf` its inputs (torch-mlir's f16 form:
+    `%e = arith.extf %in : f16 to f32; %r = arith.subf %e, %c`): the operand is then the
+    narrow input and the result wider than it."""
     if type(op) in _ARITH_KINDS:
         return _match_arith(op, reader)
     if isinstance(op, GenericOp):
-        return _match_generic(op, reader)
+        return _match_generic(op, reader, widening)
     return None
 
 
@@ -129,7 +134,7 @@ def _match_arith(op: Operation, reader: ConstantFolder) -> ElementwiseAffine | N
     )
 
 
-def _match_generic(op: GenericOp, reader: ConstantFolder) -> ElementwiseAffine | None:
+def _match_generic(op: GenericOp, reader: ConstantFolder, widening: bool = False) -> ElementwiseAffine | None:
     if len(op.outputs) != 1 or len(op.res) != 1 or len(op.inputs) not in (1, 2):
         return None
     shape = static_shape(op.res[0].type)
@@ -140,16 +145,20 @@ def _match_generic(op: GenericOp, reader: ConstantFolder) -> ElementwiseAffine |
     if not (is_identity(maps[-1]) and maps[-1].num_dims == rank):
         return None
     body = list(op.body.block.ops)
+    args = op.body.block.args
+    widened: dict[SSAValue, SSAValue] = {}  # an extf's result -> the input it widens
+    while widening and body and isinstance(body[0], arith.ExtFOp) and body[0].input in args[: len(op.inputs)]:
+        widened[body[0].result] = body[0].input
+        body = body[1:]
     if len(body) != 2 or not isinstance(body[1], YieldOp) or type(body[0]) not in _ARITH_KINDS:
         return None
     binop = body[0]
     if list(body[1].operands) != [binop.results[0]]:
         return None
-    args = op.body.block.args
     if args[len(op.inputs)].uses:
         return None  # the body reads the init: not an elementwise op of the inputs
-    lhs = _body_operand(op, binop.operands[0], maps, shape, reader)
-    rhs = _body_operand(op, binop.operands[1], maps, shape, reader)
+    lhs = _body_operand(op, widened.get(binop.operands[0], binop.operands[0]), maps, shape, reader)
+    rhs = _body_operand(op, widened.get(binop.operands[1], binop.operands[1]), maps, shape, reader)
     if lhs is None or rhs is None:
         return None
     (lhs_operand, lhs_const), (rhs_operand, rhs_const) = lhs, rhs
