@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from math import prod
 
 import numpy as np
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -57,7 +57,7 @@ from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import location_prefix
-from heirpy.ir.dialects.linalg import GenericOp, MatmulOp
+from heirpy.ir.dialects.linalg import GenericOp, MatmulOp, YieldOp
 from heirpy.ir.utils import (
     Reassociation,
     affine_maps,
@@ -287,7 +287,7 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
         zero_ops, zero = build_init(np.zeros(sum_type.get_shape(), dtype=element_dtype(sum_type)), sum_type)
         block = Block(arg_types=[read, read])
         added = arith.AddfOp(block.args[0], block.args[1])
-        block.add_ops([added, linalg.YieldOp(added.result)])
+        block.add_ops([added, YieldOp(added.result)])
         summed = GenericOp([skip], [zero], Region(block), reduction.op.indexing_maps.data,
                            reduction.op.iterator_types, [sum_type])
         ops += [*zero_ops, summed]
@@ -369,7 +369,7 @@ def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: 
             widened.append(arg)
     product = arith.MulfOp(widened[0], widened[1])
     added = arith.AddfOp(acc_arg, product.result)
-    block.add_ops([product, added, linalg.YieldOp(added.result)])
+    block.add_ops([product, added, YieldOp(added.result)])
     generic = GenericOp([source, constant.result], [acc], Region(block),
                         [AffineMapAttr(m) for m in (x_map, w_map, o_map)],
                         iterator_attrs([*kinds, "reduction"]), [result_type])
