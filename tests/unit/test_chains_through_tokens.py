@@ -64,6 +64,18 @@ def test_conv_tokens_through_a_truncf() -> None:
     assert [op.name for op in path] == ["tensor.collapse_shape", "linalg.transpose", "tensor.collapse_shape"]
 
 
+def test_conv_tokens_path_is_in_order_from_the_conv() -> None:
+    """Tokens left as `[N, H*W, C]` (no last collapse): the path is the collapse, then
+    the transpose, from the conv's output to the matmul's operand."""
+    ir = TOKENS.replace("tensor<4x3xf16>", "tensor<1x4x3xf16>").replace(
+        "  %r = tensor.collapse_shape %t [[0, 1], [2]] : tensor<1x4x3xf16> into tensor<1x4x3xf16>\n", "").replace(
+        "return %r", "return %t")
+    _, ret = _returned(ir)
+    found = conv_tokens(ret.operands[0])
+    assert found is not None
+    assert [op.name for op in found[1]] == ["tensor.collapse_shape", "linalg.transpose"]
+
+
 def test_conv_tokens_stops_at_another_op() -> None:
     _, ret = _returned(TOKENS.replace("%h = arith.truncf %y", "%h = arith.negf %y").replace(
         "tensor<1x3x2x2xf32> to tensor<1x3x2x2xf16>", "tensor<1x3x2x2xf32>").replace("xf16", "xf32"))

@@ -11,6 +11,7 @@ from heirpy.api import parse, print_module
 from heirpy.interp.equivalence import check_equivalence
 from heirpy.transforms.linear.concat_scales import (
     MAX_AFFINE_PREFIX,
+    FoldScaleIntoSharedLinearOp,
     WidenConcatOfRoundings,
     _ancestors,
     _scaled_source,
@@ -108,3 +109,64 @@ def test_widen_concat_of_roundings_negatives() -> None:
     before, after = _widened(text)
     assert after == before
     assert sum(isinstance(op, tensor.ConcatOp) for op in parse(after).walk()) == 1
+
+
+SHARED = """
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+func.func @f(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = arith.constant dense<[[[[0.875]], [[-0.625]]], [[[0.375]], [[-0.25]]]]> : tensor<2x2x1x1xf32>
+  %z = arith.constant dense<0.0> : tensor<1x2x4x4xf32>
+  %f = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%z : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %s = arith.constant dense<[[[0.5]], [[-1.5]]]> : tensor<2x1x1xf32>
+  %ae = tensor.empty() : tensor<1x2x4x4xf32>
+  %a = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%f, %s : tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) outs(%ae : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %r = arith.mulf %in, %k : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x4xf32>
+  %t = arith.constant dense<[[[0.75]], [[SECOND]]]> : tensor<2x1x1xf32>
+  %be = tensor.empty() : tensor<1x2x4x4xf32>
+  %b = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%f, %t : tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) outs(%be : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %r = arith.OPf %in, %k : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x4xf32>
+  return %a, %b : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+"""
+
+
+def _shared_folded(text: str) -> tuple[str, str]:
+    module = parse(text)
+    before = print_module(module)
+    apply_pattern_sets(module, [PatternSet.of(FoldScaleIntoSharedLinearOp(ConstantFolder()))])
+    return before, print_module(module)
+
+
+def _conv_readers(text: str) -> list[str]:
+    conv = next(op for op in parse(text).walk() if op.name == "linalg.conv_2d_nchw_fchw")
+    return [use.operation.name for use in conv.results[0].uses]
+
+
+def test_fold_scale_into_shared_conv_with_two_readers_neither_into_a_concat() -> None:
+    """Two readers, the first not into a concat: its scale goes into the conv (its
+    result is the conv's), the second reader multiplies by its scale over the first's."""
+    for op, second in (("mul", "2.0"), ("div", "4.0")):
+        before, after = _shared_folded(SHARED.replace("OP", op).replace("SECOND", second))
+        assert after != before, op
+        assert "return %f, %b :" in after, op  # the first reader is the (rescaled) conv itself
+        assert _conv_readers(after).count("linalg.generic") == 1, op  # only the second reader's scale
+        assert check_equivalence(parse(before), parse(after), "f").ok, op
+
+
+def test_fold_scale_into_shared_conv_negatives() -> None:
+    # one reader that goes into no concat: `FuseElementwiseIntoLinearOp`'s, not this pattern's
+    one = SHARED.replace("OP", "mul").replace("SECOND", "2.0").replace(
+        "return %a, %b : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>", "return %a, %x : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>")
+    one = one[:one.index("  %t = arith.constant")] + one[one.index("  return"):]
+    before, after = _shared_folded(one)
+    assert after == before
+    # a reader divides by a channel vector with a zero: no scale of it to divide by
+    before, after = _shared_folded(SHARED.replace("OP", "div").replace("SECOND", "0.0"))
+    assert after == before

@@ -29,6 +29,12 @@ def test_selects_rows_needs_rows_and_features() -> None:
     assert selects_rows((3,), (0,), (3,), (1,), (3,)) is False  # one axis: no rows
 
 
+def test_selects_rows_of_a_matrix() -> None:
+    """Two axes are the least a row selection needs (a `[R, F]` matmul operand)."""
+    assert selects_rows((4, 3), (1, 0), (2, 3), (2, 1), (2, 3)) is True
+    assert selects_rows((4, 3), (1, 0), (2, 2), (2, 1), (2, 2)) is False  # one feature short
+
+
 SELECTION = """
 func.func @main(%x: tensor<1x16x3xf32>) -> tensor<4x3xf32> {
   %g = tensor.expand_shape %x [[0], [1, 2], [3]] output_shape [1, 4, 4, 3] : tensor<1x16x3xf32> into tensor<1x4x4x3xf32>
