@@ -53,8 +53,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=ZOO.parents[1] / "build" / "zoo")
     parser.add_argument("--numerics", action="store_true", help="judge the f16 output too")
     args = parser.parse_args()
-    print("| model | depth f32/f16 | linear ops f32/f16 | bound f32/f16 | twin | f16 numerics |")
-    print("|---|---|---|---|---|---|")
+    print("| model | depth f32/f16 | linear ops f32/f16 | bound f32/f16 | twin | weights f32/f16 (x raw) | f16 numerics |")
+    print("|---|---|---|---|---|---|---|")
     for name in args.models:
         f32 = figures(args.cache / name / "f32" / "model.mlir", False)
         f16 = figures(args.cache / name / "f16" / "model.mlir", args.numerics)
@@ -62,11 +62,12 @@ def main() -> int:
         ops = (f32["linear_ops"]["after"], f16["linear_ops"]["after"])
         bound = (f32["depth"]["bound"], f16["depth"]["bound"])
         twin = "=" if depth[0] == depth[1] and ops[0] == ops[1] else "differs"
+        growth = "/".join(f"{f['weight_bytes']['after'] / f['weight_bytes']['before']:.2f}" for f in (f32, f16))
         verdict = "-"
         if "numerics" in f16:
             cell = f16["numerics"]
             verdict = f"{cell['verdict']} {cell.get('max_abs_error', float('nan')):.2g}"
-        print(f"| {name} | {depth[0]}/{depth[1]} | {ops[0]}/{ops[1]} | {bound[0]}/{bound[1]} | {twin} | {verdict} |",
+        print(f"| {name} | {depth[0]}/{depth[1]} | {ops[0]}/{ops[1]} | {bound[0]}/{bound[1]} | {twin} | {growth} | {verdict} |",
               flush=True)
     return 0
 
