@@ -4,8 +4,9 @@
 
 For each model, reads `<cache>/<model>/{f32,f16}/model.mlir` (written by `run_zoo.py`'s
 export step), runs `MAIN_PIPELINE` on each and prints one row: depth, linear ops and
-depth bound (`heirpy.tools.heirpy_report.depth_figures`) as `f32/f16`, and `=` when the
-f16 model reaches its twin's depth and linear-op count (issue 34). With `--numerics`,
+depth bound (`heirpy.tools.heirpy_report.depth_figures`) as `f32/f16`, `=` when the
+f16 model reaches its twin's depth and linear-op count (issue 34), and each one's weight
+growth (the depth model's weight bytes, after / before). With `--numerics`,
 the f16 output of heirpy's evaluator on the stored input is also judged against
 PyTorch's f32 output (`measure.numerics`, the zoo's rule). No IREE needed. The default
 models are the ones the f16 global pool kept one linear op short.
