@@ -181,44 +181,61 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 return value, number
         return skip, 1.0
 
-    def no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS) -> bool:
-        """Is `skip` provably no deeper than `target`: an ancestor of it; the output of a
-        linear branch of k levels whose input (before the branch's leading pads) has at
-        least k linear ops on some path to `target` (the skip of MobileNetV3's block
-        after one whose `project` conv `FuseChainThroughFork` composed with the next
-        `expand`: no longer an ancestor of the branch, still shallower), that input
-        itself the output of such a branch, its levels added, at most `NESTED_SUMS` deep
-        (GhostNet's cheap conv reads its primary conv); a slice of such a value; or a sum
-        or a channel concat of such values (a skip that is itself the previous block's `project + skip`, a
-        ghost module's output), nested at most `sums` deep."""
-        if linear_ops_on_path(skip, target) >= 0:
+    def no_deeper(self, skip: SSAValue, target: SSAValue, sums: int = NESTED_SUMS, below: int = 0) -> bool:
+        """Is `skip` provably no deeper than `target` (at least `below` levels shallower):
+        an ancestor of it (with `below` linear ops between); the output of a linear branch
+        of k levels whose input (before the branch's leading pads) has at least k linear
+        ops on some path to `target` (the skip of MobileNetV3's block after one whose
+        `project` conv `FuseChainThroughFork` composed with the next `expand`: no longer an
+        ancestor of the branch, still shallower), that input itself the output of such a
+        branch, its levels added, at most `NESTED_SUMS` deep (GhostNet's cheap conv reads
+        its primary conv), or a sum or concat of values each k levels below `target` (the
+        shortcut of GhostNet's stride block reads the previous block's output, `concat(p,
+        dw(p)) + skip`, whose parts the fusions made read that block's middle tensor:
+        the block's output is no longer an ancestor of `target`); a slice of such a value;
+        or a sum or a channel concat of such values (a skip that is itself the previous
+        block's `project + skip`, a ghost module's output), nested at most `sums` deep."""
+        if linear_ops_on_path(skip, target) >= below:
             return True
         owner = skip.owner
         if not isinstance(owner, Operation) or sums <= 0:
             return False
-        operands = scaled_add_operands(owner)
-        if operands is not None:
-            return all(self.no_deeper(v, target, sums - 1) for v, _ in operands)
-        if isinstance(owner, tensor.ConcatOp):
-            return all(self.no_deeper(v, target, sums - 1) for v in owner.inputs)
+        joined = self._joined(skip)
+        if joined is not None:
+            return all(self.no_deeper(v, target, sums - 1, below) for v in joined)
         wider = rounding_source(skip)
         if wider is not None:
-            return self.no_deeper(wider, target, sums)  # a cast, no nesting
+            return self.no_deeper(wider, target, sums, below)  # a cast, no nesting
         if isinstance(owner, tensor.ExtractSliceOp):  # costs no level (YOLO11's C2PSA halves)
-            return self.no_deeper(owner.source, target, sums)
-        levels, value = 0, skip
+            return self.no_deeper(owner.source, target, sums, below)
+        levels, value = below, skip
         for _ in range(NESTED_SUMS):
             value = rounding_source(value) or value
             producer = value.owner
             step = self._step(producer) if isinstance(producer, Operation) else None
             branch = None if step is None else branch_ending_at(step, self._step)
             if branch is None or branch.output is not value:
-                return False
+                inputs = self._joined(value) if levels > below else None
+                return inputs is not None and all(self.no_deeper(v, target, sums - 1, levels) for v in inputs)
             levels += branch.levels()
             value = branch.with_prefix().input
             if linear_ops_on_path(value, target) >= levels:
                 return True
         return False
+
+    @staticmethod
+    def _joined(value: SSAValue) -> list[SSAValue] | None:
+        """The operands of the sum or channel concat that computes `value` (each is at
+        most as deep as it), else None."""
+        owner = value.owner
+        if not isinstance(owner, Operation):
+            return None
+        operands = scaled_add_operands(owner)
+        if operands is not None:
+            return [v for v, _ in operands]
+        if isinstance(owner, tensor.ConcatOp):
+            return list(owner.inputs)
+        return None
 
     def _candidates(self, branch_out: SSAValue) -> Iterator[Chain]:
         owner = branch_out.owner

@@ -18,6 +18,13 @@ it, reading the branch's input:
     %s = arith.addf %p, %y
     %r = conv(pad(%h), %w2 ∘ %w1) outs(%c2 + w2 ∘ c1)
 
+The conv may be depthwise: GhostNet's ghost module without an activation is
+`concat(p, dw(pad(p)))`, p a 1x1 conv the concat reads too; `dw ∘ p` is one dense 3x3
+conv of the module's input (10·C_in / (C_in + 9) times the weights of p and dw, p
+kept: 8-10x on GhostNet), so the module's output, the next block's skip, is one level above its
+input as the depth bound counts it, not two (`FuseConvOfConcat` composes the concat into
+the next conv only, not into the skip).
+
 The fork may also sit before pads and reshapes that only the conv reads (MobileViT's
 block reads the previous block's projection through its 3x3 conv's zero pad while its
 shortcut concat reads the projection too): they join the composed chain, a bias then
@@ -46,7 +53,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.diagnostics import location_prefix
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp
 from heirpy.ir.utils import element_bytes, element_type
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv
@@ -56,16 +63,16 @@ from heirpy.transforms.linear.sum_operands import rounding_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
-class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
-    """Compose a conv with the linear branch whose output it shares with other users,
-    keeping the branch for them (module docstring).
+class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp], OutsideGenericBodies):
+    """Compose a conv (or a depthwise conv) with the linear branch whose output it shares
+    with other users, keeping the branch for them (module docstring).
 
         %p = conv(%h, %w1); %s = arith.addf %p, %y; %r = conv(%p, %w2)
       ->
         %p = conv(%h, %w1); %s = arith.addf %p, %y; %r = conv(pad(%h), %w2 ∘ %w1)
     """
 
-    op_types = (Conv2DNchwFchwOp,)
+    op_types = (Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp)
 
     def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str,
                  kept: set[Operation] | None = None):
@@ -78,7 +85,7 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept:
             return
-        assert isinstance(op, Conv2DNchwFchwOp)
+        assert isinstance(op, Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp)
         last = step_of(op, self.reader)
         if last is None:
             return
