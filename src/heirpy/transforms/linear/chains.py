@@ -24,11 +24,13 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, GenericOp
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, GenericOp, MatmulOp, MatvecOp
 from heirpy.ir.dialects.tensor import PadOp
 from heirpy.ir.utils import (
+    Reassociation,
     i64_vector,
     iterator_attrs,
+    reassociation_attr,
     static_shape,
 )
 from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, channel_permutation
@@ -397,6 +399,54 @@ def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
         strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )
     return [*pad_ops, weight, *init_ops, op]
+
+
+def _reassociation(rank: int) -> Reassociation:
+    """[[0], [1, ..., rank-1]]: flatten each sample, keep the batch axis."""
+    return reassociation_attr([[0], range(1, rank)])
+
+
+def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Operation]:
+    """`matrix` is [D_out, D_in] and `bias` [D_out] (see `affine_matrix`)."""
+    in_type, out_type = chain.input.type, chain.output.type
+    assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType)
+    element = out_type.get_element_type()
+    dtype = element_dtype(out_type)
+    d_out, d_in = matrix.shape
+    ops: list[Operation] = []
+    weight_element = storage_element(chain)
+    weight_dtype = element_dtype(TensorType(weight_element, [1]))
+    if chain.mode == UNBATCHED:
+        weight = dense_constant(matrix.astype(weight_dtype), TensorType(weight_element, [d_out, d_in]))
+        init_ops, init = build_init(bias.astype(dtype), out_type)
+        op = MatvecOp(
+            [weight.result, chain.input], [init], [out_type]
+        )
+        return [weight, *init_ops, op]
+    batch = in_type.get_shape()[0]
+    source = chain.input
+    if len(in_type.get_shape()) != 2:
+        # The input keeps its own element type (f16 into a chain that accumulates in
+        # f32, as torch-mlir writes .half()): linalg.matmul casts its operands to the
+        # output's type, a collapse_shape cannot.
+        flat_type = TensorType(in_type.get_element_type(), [batch, d_in])
+        collapse = tensor.CollapseShapeOp.build(
+            operands=[source], result_types=[flat_type],
+            properties={"reassociation": _reassociation(len(in_type.get_shape()))},
+        )
+        ops.append(collapse)
+        source = collapse.results[0]
+    weight = dense_constant(matrix.T.astype(weight_dtype), TensorType(weight_element, [d_in, d_out]))
+    flat_out = TensorType(element, [batch, d_out])
+    init_ops, init = build_init(np.broadcast_to(bias, (batch, d_out)).astype(dtype), flat_out)
+    matmul = MatmulOp([source, weight.result], [init], [flat_out])
+    ops += [weight, *init_ops, matmul]
+    if len(out_type.get_shape()) != 2:
+        ops.append(tensor.ExpandShapeOp(
+            matmul.results[0], [], _reassociation(len(out_type.get_shape())),
+            list(out_type.get_shape()), out_type,
+        ))
+    return ops
 
 
 def widens_or_keeps(chain: Chain) -> bool:

@@ -47,32 +47,36 @@ weights and save no level of the result).
 from __future__ import annotations
 
 import sys
+from math import prod
 
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.diagnostics import location_prefix
-from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp
-from heirpy.ir.utils import element_bytes, element_type
+from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, MatmulOp
+from heirpy.ir.utils import element_bytes, element_type, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
-from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv
+from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv, emit_matrix
 from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.linear_maps import affine_matrix, matrix_form
 from heirpy.transforms.linear.sum_operands import rounding_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 
-class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp], OutsideGenericBodies):
-    """Compose a conv (or a depthwise conv) with the linear branch whose output it shares
-    with other users, keeping the branch for them (module docstring).
+class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp | MatmulOp],
+                           OutsideGenericBodies):
+    """Compose a conv (a depthwise conv, or a matmul of the flattened output) with the
+    linear branch whose output it shares with other users, keeping the branch for them
+    (module docstring).
 
         %p = conv(%h, %w1); %s = arith.addf %p, %y; %r = conv(%p, %w2)
       ->
         %p = conv(%h, %w1); %s = arith.addf %p, %y; %r = conv(pad(%h), %w2 ∘ %w1)
     """
 
-    op_types = (Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp)
+    op_types = (Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, MatmulOp)
 
     def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str,
                  kept: set[Operation] | None = None):
@@ -85,25 +89,29 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept:
             return
-        assert isinstance(op, Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp)
+        assert isinstance(op, Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp | MatmulOp)
         last = step_of(op, self.reader)
         if last is None:
             return
         tail = _free_steps_before(last, self.reader)
         shared = (tail[0] if tail else last).activation
-        if shared.has_one_use():
-            return
-        # f16: the fork is the rounding of the branch's f32 result (torch-mlir's form);
-        # the chain composes across it, as the f16 chain folds do, and it stays for the
-        # other readers.
+        # f16: the fork is the rounding of the branch's f32 result (torch-mlir's form),
+        # or the f32 result that each reader rounds on its own (GhostNet's stride block
+        # after fusion: the gate's truncf and the squeeze's); the chain composes across
+        # the rounding, as the f16 chain folds do, and it stays for the other readers.
         wide = rounding_source(shared)
-        branch_end = wide if wide is not None and wide.has_one_use() else shared
+        if shared.has_one_use() and (wide is None or wide.has_one_use()):
+            return
+        branch_end = wide if wide is not None and (wide.has_one_use() or shared.has_one_use()) else shared
         producer = branch_end.owner
         end = step_of(producer, self.reader) if isinstance(producer, Operation) else None
         if end is None or end.mode not in (None, BATCHED):
             return
         branch = branch_ending_at(end, lambda o: step_of(o, self.reader))
         if branch is None or branch.mode != BATCHED or branch.output is not branch_end:
+            return
+        if isinstance(op, MatmulOp):
+            self._fuse_matrix(op, branch, tail, last, rewriter)
             return
         chain = Chain([*branch.steps, *tail, last], BATCHED)
         padded = chain.as_conv()
@@ -124,6 +132,45 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp
                                          element_bytes(element_type(op.results[0].type)) or 4),
                   file=sys.stderr)
         new_ops = emit_conv(chain, padded)
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [new_ops[-1].results[0]])
+        erase_dead_constant_slices(rewriter, list(last.constants))
+
+    def _fuse_matrix(self, op: MatmulOp, branch: Chain, tail: list[Step], last: Step,
+                     rewriter: PatternRewriter) -> None:
+        """The matmul of one flattened sample (`[1, D]`) of a branch of convs, as ONE
+        explicit matrix of the branch's input (its leading pads absorbed, `emit_matrix`):
+        GhostNet's squeeze-excite pools and reduces (a matmul after fusion) the output of
+        its stride block's depthwise conv, which the gate multiplies too. Levels saved:
+        the branch's; weights: the branch (kept) and the matmul before, the branch and the
+        matrix after (3.8-3.9x on GhostNet). The matrix reads what the kept branch reads,
+        so it needs no longer vector than the IR carries already. Only a branch of convs
+        (pools, depthwise convs): a branch of matmuls is `FuseMatmulThroughFork`'s (row by
+        row, a smaller weight), a sum over rows `chains_through_row_sums`'."""
+        shape = static_shape(op.inputs[0].type)
+        if shape is None or shape[0] != 1 or any(s.costly and s.conv is None for s in branch.steps):
+            return
+        wide = Chain([*branch.with_prefix().steps, *tail, last], BATCHED)
+        sample_in, sample_out = wide.sample_shapes()
+        form = matrix_form(prod(sample_in), prod(sample_out))
+        if form is None:
+            return
+        weights_before, macs_before = branch.cost_before()
+        constants_before = branch.constants_before()
+        cost = FusionCost(
+            branch.levels(), weights_before + last.weights, weights_before + form.weights,
+            macs_before + last.macs, macs_before + form.macs,
+            constants_before=constants_before + last.weights + last.init_size,
+            constants_after=constants_before + form.weights + prod(sample_out),
+        )
+        if not self.rule.allows(cost):
+            return
+        if self.rule.grows_constants(cost):
+            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
+                                         element_bytes(element_type(op.results[0].type)) or 4),
+                  file=sys.stderr)
+        matrix, bias = affine_matrix(wide.apply, sample_in)
+        new_ops = emit_matrix(wide, matrix, bias)
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], [new_ops[-1].results[0]])
         erase_dead_constant_slices(rewriter, list(last.constants))

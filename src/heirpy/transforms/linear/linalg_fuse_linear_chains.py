@@ -95,12 +95,9 @@ import sys
 from dataclasses import dataclass, replace
 from math import prod
 
-import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     ModuleOp,
-    TensorType,
 )
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -111,19 +108,12 @@ from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.orion_packing import conv_diagonals
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors
-from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.diagnostics import HeirpyError, location_prefix
-from heirpy.ir.dialects.linalg import (
-    MatmulOp,
-    MatvecOp,
-)
 from heirpy.ir.utils import (
-    Reassociation,
     element_bytes,
     element_type,
-    reassociation_attr,
 )
-from heirpy.transforms.linear.chain_steps import UNBATCHED, Step, step_of
+from heirpy.transforms.linear.chain_steps import Step, step_of
 from heirpy.transforms.linear.chains import (
     Chain,
     Contraction,
@@ -131,7 +121,7 @@ from heirpy.transforms.linear.chains import (
     chain_ending_at,
     emit_contraction_generic,
     emit_conv,
-    storage_element,
+    emit_matrix,
     widens_or_keeps,
 )
 from heirpy.transforms.linear.chains_through_adds import FuseChainThroughAdd
@@ -143,7 +133,6 @@ from heirpy.transforms.linear.chains_through_tokens import FuseMatmulOfConvToken
 from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES, fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
-    build_init,
     erase_dead_constant_slices,
     init_elements,
 )
@@ -192,54 +181,6 @@ cap and the generic past it."""
 
 
 # ------------------------------------------------------------------------- rewriting
-def _reassociation(rank: int) -> Reassociation:
-    """[[0], [1, ..., rank-1]]: flatten each sample, keep the batch axis."""
-    return reassociation_attr([[0], range(1, rank)])
-
-
-def emit_matrix(chain: Chain, matrix: np.ndarray, bias: np.ndarray) -> list[Operation]:
-    """`matrix` is [D_out, D_in] and `bias` [D_out] (see `affine_matrix`)."""
-    in_type, out_type = chain.input.type, chain.output.type
-    assert isinstance(in_type, TensorType) and isinstance(out_type, TensorType)
-    element = out_type.get_element_type()
-    dtype = element_dtype(out_type)
-    d_out, d_in = matrix.shape
-    ops: list[Operation] = []
-    weight_element = storage_element(chain)
-    weight_dtype = element_dtype(TensorType(weight_element, [1]))
-    if chain.mode == UNBATCHED:
-        weight = dense_constant(matrix.astype(weight_dtype), TensorType(weight_element, [d_out, d_in]))
-        init_ops, init = build_init(bias.astype(dtype), out_type)
-        op = MatvecOp(
-            [weight.result, chain.input], [init], [out_type]
-        )
-        return [weight, *init_ops, op]
-    batch = in_type.get_shape()[0]
-    source = chain.input
-    if len(in_type.get_shape()) != 2:
-        # The input keeps its own element type (f16 into a chain that accumulates in
-        # f32, as torch-mlir writes .half()): linalg.matmul casts its operands to the
-        # output's type, a collapse_shape cannot.
-        flat_type = TensorType(in_type.get_element_type(), [batch, d_in])
-        collapse = tensor.CollapseShapeOp.build(
-            operands=[source], result_types=[flat_type],
-            properties={"reassociation": _reassociation(len(in_type.get_shape()))},
-        )
-        ops.append(collapse)
-        source = collapse.results[0]
-    weight = dense_constant(matrix.T.astype(weight_dtype), TensorType(weight_element, [d_in, d_out]))
-    flat_out = TensorType(element, [batch, d_out])
-    init_ops, init = build_init(np.broadcast_to(bias, (batch, d_out)).astype(dtype), flat_out)
-    matmul = MatmulOp([source, weight.result], [init], [flat_out])
-    ops += [weight, *init_ops, matmul]
-    if len(out_type.get_shape()) != 2:
-        ops.append(tensor.ExpandShapeOp(
-            matmul.results[0], [], _reassociation(len(out_type.get_shape())),
-            list(out_type.get_shape()), out_type,
-        ))
-    return ops
-
-
 def emit_contraction(chain: Chain, contraction: Contraction) -> list[Operation]:
     """`collapse_shape` of the input to [B, D_in], ONE `linalg.matmul` with the dense
     matrix (the Linear's weight divided by H*W, repeated over the summed axes), and an
