@@ -9,11 +9,17 @@ not say which dispatch costs the difference. This script compiles both variants 
 single-threaded (`--task_topology_max_group_count=1`) with IREE's HAL profiling on
 (`--device_profiling_mode=host-execution`, the family local-task supports), and reads the
 per-dispatch statistics back with `iree-profile statistics` (`--pipeline` more than once: one
-heirpy variant per pipeline, `heirpy`, `heirpy 2`, ...): per dispatch, the number of
-executions, the shortest and the mean host time of one execution. The shortest is the
-figure to compare on a shared machine (the mean also counts the time other processes
-held the core); their sum over a model's dispatches is its dispatch time per call, which
-leaves out what a call adds around them (allocation, barriers). The variants alternate.
+heirpy variant per pipeline, `heirpy`, `heirpy 2`, ...): per dispatch, its executions per
+call, the shortest and the mean host time of one execution. The shortest is the figure to
+compare on a shared machine (the mean also counts the time other processes held the core).
+A call runs one executable several times where blocks repeat (ConvNeXt-atto's six stage-3
+blocks share one depthwise-conv executable), and IREE deduplicates such executables more or
+less in one variant than in another, so the totals weight each executable by its executions
+per call (its executions over the profile's calls, IREE's `execute` queue operations): the
+dispatch time of one call, which leaves out what a call adds around them (allocation,
+barriers). The sum of one execution of each executable is printed too ("per executable"):
+it is no time of a call (ConvNeXt-atto best flags, 2026-12-07: 0.74x raw per executable,
+0.97-1.00x per call). The variants alternate.
 
 `--flag` (more than once) adds an iree-compile flag for every variant, e.g. the zoo's best CPU
 flags: `--flag=--iree-opt-data-tiling --flag=--iree-global-opt-use-im2col-for-convs`.
@@ -47,6 +53,7 @@ class DispatchTime:
     count: int
     min_us: float
     mean_us: float
+    per_call: float  # executions in one call of the function
 
     @property
     def ordinal(self) -> int:
@@ -74,13 +81,46 @@ def profile(tools: Tools, vmfb: Path, inputs: list[Path], min_time: float, work:
     ])
     profile_tool = str(Path(tools.benchmark).with_name("iree-profile"))
     rows = [json.loads(line) for line in run([profile_tool, "statistics", "--format=jsonl", str(bundle)]).splitlines()]
+    calls = profiled_calls(rows)
     found = [
         DispatchTime(row["function_name"], row["sample_count"], row["minimum_duration_ns"] / 1e3,
-                     row["total_duration_ns"] / row["sample_count"] / 1e3)
+                     row["total_duration_ns"] / row["sample_count"] / 1e3, row["sample_count"] / calls)
         for row in rows
         if row.get("row_type") == "host_execution_function" and row.get("sample_count")
     ]
     return sorted(found, key=lambda d: d.ordinal)
+
+
+def profiled_calls(rows: list[dict]) -> int:
+    """How many calls of the function a profile holds: IREE's `execute` queue operations
+    (one per call: the function's command buffer; the benchmark's warm-up calls included,
+    as they are in every dispatch's count)."""
+    for row in rows:
+        if row.get("row_type") == "host_execution_queue_operation" and row.get("event_name") == "execute":
+            return int(row["sample_count"])
+    raise SystemExit("error: the profile has no `execute` queue operation to count calls by")
+
+
+def summarize(runs: list[list[DispatchTime]]) -> tuple[list[list[str]], tuple[float, float, float]]:
+    """One variant's profiles (one list per run) merged per dispatch: the shortest execution
+    over all runs and the mean of the runs' means, as table rows (#, dispatch, kind, runs per
+    call, shortest, mean), and the totals (shortest us per call, mean us per call, shortest us
+    of one execution of each executable). The per-call totals weight each executable by its
+    executions per call."""
+    merged: dict[str, list[DispatchTime]] = {}
+    for times in runs:
+        for time in times:
+            merged.setdefault(time.name, []).append(time)
+    rows = []
+    total_min = total_mean = once_min = 0.0
+    for dispatch_name, times in sorted(merged.items(), key=lambda item: item[1][0].ordinal):
+        best = min(t.min_us for t in times)
+        mean = sum(t.mean_us for t in times) / len(times)
+        per_call = times[0].per_call
+        total_min, total_mean, once_min = total_min + per_call * best, total_mean + per_call * mean, once_min + best
+        rows.append([str(times[0].ordinal), times[0].shape, dispatch_kind(dispatch_name), f"{per_call:g}",
+                     f"{best:.1f}", f"{mean:.1f}"])
+    return rows, (total_min, total_mean, once_min)
 
 
 def inputs_for(model: Path, work: Path) -> list[Path]:
@@ -137,32 +177,23 @@ def main(argv: list[str] | None = None) -> int:
                 for name, vmfb in vmfbs.items():
                     variants[name].append(profile(tools, vmfb, inputs, args.min_time, work))
     rows: list[list[str]] = []
-    totals: dict[str, tuple[float, float]] = {}
+    totals: dict[str, tuple[float, float, float]] = {}
     for name, runs in variants.items():
-        # per dispatch: the shortest execution over all runs, the mean of the runs' means
-        merged: dict[str, list[DispatchTime]] = {}
-        for times in runs:
-            for time in times:
-                merged.setdefault(time.name, []).append(time)
-        total_min = total_mean = 0.0
-        for dispatch_name, times in sorted(merged.items(), key=lambda item: item[1][0].ordinal):
-            best = min(t.min_us for t in times)
-            mean = sum(t.mean_us for t in times) / len(times)
-            total_min, total_mean = total_min + best, total_mean + mean
-            rows.append([name, str(times[0].ordinal), times[0].shape, dispatch_kind(dispatch_name),
-                         f"{best:.1f}", f"{mean:.1f}"])
-        totals[name] = (total_min, total_mean)
+        variant_rows, totals[name] = summarize(runs)
+        rows += [[name, *row] for row in variant_rows]
     names = ["heirpy" if i == 0 else f"heirpy {i + 1}" for i in range(len(pipelines))]
     print(f"{args.model.name}: " + "; ".join(f"{n} = {p}" for n, p in zip(names, pipelines))
           + f"; iree-compile {' '.join((*COMPILE_FLAGS, *args.flag))}; "
           f"single-threaded, {args.rounds} alternating runs of {args.min_time:g} s per variant")
-    print(markdown_table(["variant", "#", "dispatch", "kind", "shortest us", "mean us"], rows))
+    print(markdown_table(["variant", "#", "dispatch", "kind", "runs per call", "shortest us", "mean us"], rows))
     print()
-    raw_min, raw_mean = totals["raw"]
+    raw_min, raw_mean, raw_once = totals["raw"]
     print(markdown_table(
-        ["variant", "dispatches", "sum of shortest us", "/raw", "sum of means us", "/raw"],
-        [[n, str(sum(1 for r in rows if r[0] == n)), f"{t[0]:.1f}", f"{t[0] / raw_min:.2f}",
-          f"{t[1]:.1f}", f"{t[1] / raw_mean:.2f}"] for n, t in totals.items()],
+        ["variant", "executables", "runs per call", "shortest us per call", "/raw", "means us per call", "/raw",
+         "shortest us per executable", "/raw"],
+        [[n, str(sum(1 for r in rows if r[0] == n)), f"{sum(float(r[4]) for r in rows if r[0] == n):g}",
+          f"{t[0]:.1f}", f"{t[0] / raw_min:.2f}", f"{t[1]:.1f}", f"{t[1] / raw_mean:.2f}",
+          f"{t[2]:.1f}", f"{t[2] / raw_once:.2f}"] for n, t in totals.items()],
     ))
     return 0
 

@@ -115,3 +115,20 @@ def keep_reproducer(directory: Path, stem: str, header: Sequence[str], module: s
     lines = [f"// {line.replace('{path}', path.name)}" for line in header]
     path.write_text("\n".join(lines) + "\n" + module)
     return path
+
+
+def layout_names(source: Path, work: Path, label: str, layouts: int) -> list[Path]:
+    """`layouts` names for `source` (links in `work`), 16 characters apart in length.
+    iree-compile writes the source's path into each executable library's `.rodata`, before
+    `.text`, so the path's length moves the code (16 more characters: 16-32 bytes; 32 for
+    ConvNeXt-atto, from 16 to 48 past a 64-byte line) and with it the alignment of every loop: on this machine
+    ConvNeXt-atto's same IR ran up to 13% apart under four names (docs/iree.md). A
+    variant timed under several names is timed over several layouts."""
+    names = []
+    for index in range(layouts):
+        name = work / f"{label}{'_' * (16 * index)}.mlir"
+        if name != source:
+            name.unlink(missing_ok=True)
+            name.symlink_to(source.resolve())
+        names.append(name)
+    return names

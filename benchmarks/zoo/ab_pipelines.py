@@ -13,8 +13,11 @@ IREE's defaults and its best CPU flags (`measure.BEST_FLAGS`), counted (executab
 zoo's figure, and `flow.dispatch` ops in `@main`, the dispatches a call runs), checked
 against PyTorch's output, and timed single-threaded (process CPU time of
 `iree-benchmark-module`, as `measure.time_iree` does), the variants alternating, `--rounds`
-times (medians). Prints one markdown row per model and flag set: dispatches and ms, and
-each pipeline's ratio to raw.
+times (medians). Each variant is compiled under `--layouts` source names of different
+lengths, which move its code (`layout_names`), and its ms is the geometric mean of their
+medians: one layout is a draw of loop alignments worth several percent on this machine.
+Prints one markdown row per model and flag set: dispatches and ms, and each pipeline's
+ratio to raw.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ sys.path.insert(0, str(ZOO))
 from measure import FLAG_SETS  # noqa: E402
 
 from bench_iree import Variant, benchmark  # noqa: E402
-from harness import Tools, held, markdown_table, run  # noqa: E402
+from harness import Tools, held, layout_names, markdown_table, run  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS  # noqa: E402
 from heirpy.transforms.iree.iree_prepare import iree_prepare_pipeline  # noqa: E402
 
@@ -57,7 +60,7 @@ def counts(tools: Tools, source: Path, flags: tuple[str, ...]) -> str:
 
 
 def measure_model(tools: Tools, directory: Path, pipelines: dict[str, str], rounds: int, min_time: float,
-                  lock: str | None, work: Path) -> list[list[str]]:
+                  lock: str | None, work: Path, layouts: int = 2) -> list[list[str]]:
     sources = {"raw": directory / "model.mlir"}
     heirpy_opt = Path(sys.executable).parent / "heirpy-opt"
     for label, pipeline in pipelines.items():
@@ -70,30 +73,38 @@ def measure_model(tools: Tools, directory: Path, pipelines: dict[str, str], roun
         expected = data["result0"].astype(np.float64)
     rows = []
     for flag_name, flags in FLAG_SETS.items():
-        variants, cells = [], {}
+        variants: dict[str, list[Variant]] = {}
+        cells = {}
         for label, source in sources.items():
-            variant = Variant(label, source, work / f"{label}_{flag_name}.vmfb")
-            run([tools.compile, *COMPILE_FLAGS, *flags, str(source), "-o", str(variant.vmfb)])
+            variants[label] = []
+            for index, name in enumerate(layout_names(source, work, label, layouts)):
+                variant = Variant(label, name, work / f"{label}_{flag_name}_{index}.vmfb")
+                run([tools.compile, *COMPILE_FLAGS, *flags, str(name), "-o", str(variant.vmfb)])
+                variants[label].append(variant)
             got = work / "out0.npy"
-            run([tools.run, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
+            run([tools.run, "--device=local-task", f"--module={variants[label][0].vmfb}", "--function=main",
                  f"--input=@{inputs[0]}", f"--output=@{got}"])
             error = float(np.max(np.abs(np.load(got).astype(np.float64) - expected)))
             cells[label] = [counts(tools, source, flags), f"{error:.1e}"]
-            variants.append(variant)
         with held(lock):
             for _ in range(rounds):
-                for variant in variants:
-                    benchmark(tools, variant, inputs, "one", min_time)
-        ms = {v.name: statistics.median(v.one_cpu) for v in variants}
+                for group in variants.values():
+                    for variant in group:
+                        benchmark(tools, variant, inputs, "one", min_time)
+        # one figure per label: the geometric mean over its layouts of each layout's median
+        ms = {label: statistics.geometric_mean([statistics.median(v.one_cpu) for v in group])
+              for label, group in variants.items()}
         row = [directory.parent.name, flag_name]
         for label in sources:
             dispatches, error = cells[label]
             ratio = "" if label == "raw" else f", **{ms[label] / ms['raw']:.2f}x**"
             row.append(f"{dispatches}, {ms[label]:.2f} ms{ratio} (err {error})")
         rows.append(row)
-        for variant in variants:
-            variant.vmfb.unlink()
+        for group in variants.values():
+            for variant in group:
+                variant.vmfb.unlink()
     return rows
+
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="alternating timed runs per variant")
     parser.add_argument("--min-time", type=float, default=0.2, help="seconds per benchmark run")
     parser.add_argument("--lock", default=None, help="hold this flock file during the timed runs only")
+    parser.add_argument("--layouts", type=int, default=2,
+                        help="code layouts per variant (source names of different lengths; the ms is their geometric mean)")
     args = parser.parse_args(argv)
     pipelines = default_pipelines()
     if args.pipeline:
@@ -116,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     for directory in args.dirs:
         with tempfile.TemporaryDirectory(prefix="ab_pipelines_") as work:
             rows.extend(measure_model(tools, directory, pipelines, args.rounds, args.min_time, args.lock,
-                                      Path(work)))
+                                      Path(work), args.layouts))
         print(f"{directory}: done", file=sys.stderr, flush=True)
     print(markdown_table(header, rows))
     return 0
