@@ -12,8 +12,9 @@ counts executables raw -> heirpy under IREE's defaults (`--compile-to=flow`), co
 both modules with the best flags (`measure.BEST_FLAGS`), checks IREE's output of each
 against PyTorch's stored output (max abs error), and times them single-threaded, alternating,
 `--rounds` times (medians of process CPU time, as `measure.time_iree` does). A model slower
-than raw is timed again at once with `--rerun-rounds` (`measure.confirm`: a regression
-counts once a rerun confirms it). Each model's figures go to `<dir>/time_best.json`, so an
+than raw is timed again at once with `--rerun-rounds` (`measure.confirm`, each side under
+two code placements: a regression counts once a rerun confirms it; the first pass compiles
+each side once, so a ratio within a few % of 1.0 is read on the rerun, docs/iree.md). Each model's figures go to `<dir>/time_best.json`, so an
 interrupted run resumes (`--redo` measures again). Prints a markdown table and the
 geometric mean of heirpy / raw, first runs and with the reruns.
 """
