@@ -88,6 +88,7 @@ from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
 from heirpy.transforms.iree.drop_softmax_unit_dims import DropSoftmaxUnitDimsPass
 from heirpy.transforms.iree.im2col_grouped_conv import Im2colGroupedConvPass
 from heirpy.transforms.iree.narrow_contraction_inputs import NarrowContractionInputsPass
+from heirpy.transforms.iree.narrow_rounded_reads import NarrowRoundedReadsPass
 from heirpy.transforms.iree.sink_widening_casts import SinkWideningCastsPass
 from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
@@ -110,6 +111,7 @@ def iree_prepare_passes(target: str = "cpu", im2col: bool = False) -> tuple[Modu
         DropSoftmaxUnitDimsPass(),
         NarrowContractionInputsPass(),
         SinkWideningCastsPass(),
+        NarrowRoundedReadsPass(),
     )
     cpu = target == "cpu"
     return passes + (UnrollDepthwiseConvPass(),) * cpu + (DetachConvInitPass(),) + (Im2colGroupedConvPass(),) * im2col
@@ -123,7 +125,7 @@ def iree_prepare_pipeline(target: str = "cpu", im2col: bool = False) -> str:
     )
     iree_forms = (
         "detach-constant-transpose,detach-contraction-transpose,drop-softmax-unit-dims,"
-        "narrow-contraction-inputs,sink-widening-casts"
+        "narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads"
     )
     if target == "gpu":
         return f"{fuse},lower-tensor-ext{{target=gpu}},{iree_forms},detach-conv-init"
