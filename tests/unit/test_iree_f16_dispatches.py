@@ -140,7 +140,7 @@ def residual_stack(blocks: int = 3, channels: int = 72, expand: int = 2, size: i
     lines: list[str] = []
     consts: list[str] = []
     def const(name: str, shape: tuple[int, ...], dtype: type, lo: float = -0.3, hi: float = 0.3) -> None:
-        a = rng.uniform(lo, hi, shape).astype(dtype)
+        a: np.ndarray = rng.uniform(lo, hi, shape).astype(dtype)
         ty = "f16" if dtype == np.float16 else "f32"
         dims = "x".join(map(str, shape))
         consts.append(f'    %{name} = arith.constant dense<"0x{a.tobytes().hex().upper()}"> : tensor<{dims}x{ty}>')
