@@ -268,3 +268,18 @@ def test_the_f32_twin_is_left_as_it_was(case: str) -> None:
     assert ours == _prepared(case, _without(step), half=False)
     raw, counted = _counts(_raw(case, half=False)), _counts(ours)
     assert counted[0] <= raw[0] and counted[1] <= raw[1], (case, raw, counted)
+
+
+def test_a_rounding_read_by_a_pool_goes_into_the_pool() -> None:
+    """RegNetX-400MF f16's last block as `iree-prepare` left it before `round-in-reductions`
+    (tests/filecheck/Inputs/f16_rounding_into_pool.mlir): IREE fuses no truncation into a
+    reduction, so the rounded residual add stayed with its conv, an executable the bare
+    conv of the stage's first block does not share (3 executables); yielding the wide
+    value, it goes into the pool and the two convs share one (2). Values equal."""
+    text = (INPUTS / "f16_rounding_into_pool.mlir").read_text()
+    rounded = print_module(run_pipeline(parse(text), "round-in-reductions"))
+    before, after = _counts(text), _counts(rounded)
+    assert (before[0], before[1]) == (3, 3), before
+    assert (after[0], after[1]) == (2, 3), after
+    report = check_equivalence(parse(text), parse(rounded), function="main", seeds=(0, 1))
+    assert report.ok, report.summary()
