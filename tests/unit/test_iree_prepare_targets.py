@@ -46,6 +46,8 @@ def test_the_cpu_target_is_the_default_and_unrolls_depthwise_convs() -> None:
         "drop-softmax-unit-dims",
         "narrow-contraction-inputs",
         "sink-widening-casts",
+        "narrow-rounded-reads",
+        "round-in-reductions",
         "unroll-depthwise-conv",
         "detach-conv-init",
     ]
@@ -75,7 +77,8 @@ def test_only_the_cpu_target_unrolls_a_depthwise_conv() -> None:
 CPU = (
     "linalg-canonicalizations{max-mac-growth=1},demote-f64,"
     "linalg-fuse-ops{max-mac-growth=1 iree-reductions=true},lower-tensor-ext,detach-constant-transpose,"
-    "detach-contraction-transpose,drop-softmax-unit-dims,narrow-contraction-inputs,sink-widening-casts,unroll-depthwise-conv,"
+    "detach-contraction-transpose,drop-softmax-unit-dims,narrow-contraction-inputs,sink-widening-casts,"
+    "narrow-rounded-reads,round-in-reductions,unroll-depthwise-conv,"
     "detach-conv-init"
 )
 OPTION_INPUTS = [  # (input, the pipeline with one option changed, which gives another output)
@@ -117,7 +120,7 @@ def test_the_gpu_target_lowers_for_the_gpu() -> None:
     text = (ROOT / "examples/yolo_head_k1.mlir").read_text()
     gpu = print_module(run_pipeline(parse(text), "iree-prepare{target=gpu}"))
     forms = ("detach-constant-transpose,detach-contraction-transpose,drop-softmax-unit-dims,"
-             "narrow-contraction-inputs,sink-widening-casts")
+             "narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads,round-in-reductions")
     spelled = CPU.replace(f"lower-tensor-ext,{forms},unroll-depthwise-conv", f"lower-tensor-ext{{target=gpu}},{forms}")
     assert spelled.endswith(f"lower-tensor-ext{{target=gpu}},{forms},detach-conv-init")
     assert gpu == print_module(run_pipeline(parse(text), spelled))

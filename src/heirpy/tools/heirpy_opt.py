@@ -60,11 +60,12 @@ IREE_EPILOG = """for IREE, one step per target (llvm-cpu: target=cpu, the defaul
 (iree-prepare = linalg-canonicalizations{max-mac-growth=1},demote-f64,
 linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},lower-tensor-ext,
 detach-constant-transpose,detach-contraction-transpose,drop-softmax-unit-dims,
-narrow-contraction-inputs,sink-widening-casts,unroll-depthwise-conv,
-detach-conv-init: fusion that never grows the multiply-accumulates, then heirpy's ops in the form IREE
-fuses; target=gpu ends with lower-tensor-ext{target=gpu},detach-constant-transpose,
+narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads,round-in-reductions,
+unroll-depthwise-conv,detach-conv-init: fusion that never grows the multiply-accumulates, then
+heirpy's ops in the form IREE fuses; target=gpu ends with lower-tensor-ext{target=gpu},detach-constant-transpose,
 detach-contraction-transpose,drop-softmax-unit-dims,
-narrow-contraction-inputs,sink-widening-casts,detach-conv-init; with IREE's
+narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads,round-in-reductions,
+detach-conv-init; with IREE's
 --iree-global-opt-use-im2col-for-convs, iree-prepare{im2col=true} also writes grouped convs as
 im2col + a batched contraction: im2col-grouped-conv)"""
 

@@ -112,6 +112,18 @@ def _sink_widening_casts() -> type[ModulePass]:
     return SinkWideningCastsPass
 
 
+def _narrow_rounded_reads() -> type[ModulePass]:
+    from heirpy.transforms.iree.narrow_rounded_reads import NarrowRoundedReadsPass
+
+    return NarrowRoundedReadsPass
+
+
+def _round_in_reductions() -> type[ModulePass]:
+    from heirpy.transforms.iree.round_in_reductions import RoundInReductionsPass
+
+    return RoundInReductionsPass
+
+
 def _demote_f64() -> type[ModulePass]:
     from heirpy.transforms.iree.demote_f64 import DemoteF64Pass
 
@@ -177,6 +189,8 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "drop-softmax-unit-dims": _drop_softmax_unit_dims,
     "narrow-contraction-inputs": _narrow_contraction_inputs,
     "sink-widening-casts": _sink_widening_casts,
+    "narrow-rounded-reads": _narrow_rounded_reads,
+    "round-in-reductions": _round_in_reductions,
     "legalize-for-heir": _legalize_for_heir,
     "heir-widen-half": _heir_widen_half,
     "heir-prepare": _heir_prepare,

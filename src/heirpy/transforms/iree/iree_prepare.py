@@ -5,7 +5,8 @@
           linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext,detach-constant-transpose,detach-contraction-transpose,
           drop-softmax-unit-dims,narrow-contraction-inputs,sink-widening-casts,
-          unroll-depthwise-conv,detach-conv-init
+          narrow-rounded-reads,round-in-reductions,unroll-depthwise-conv,
+          detach-conv-init
     iree-prepare{im2col=true}
       ==  the same, then im2col-grouped-conv
     iree-prepare{target=gpu}
@@ -13,7 +14,8 @@
           linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
           lower-tensor-ext{target=gpu},detach-constant-transpose,
           detach-contraction-transpose,drop-softmax-unit-dims,
-          narrow-contraction-inputs,sink-widening-casts,detach-conv-init
+          narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads,
+          round-in-reductions,detach-conv-init
 
 Why each step (docs/iree.md has the measurements): the main pipeline fuses for CKKS
 levels, which can cost multiply-accumulates that IREE runs as written. A pool folded into
@@ -45,7 +47,19 @@ dispatch, where heirpy's widened input was a dispatch of its own (ViT-tiny f16's
 classifier input). `sink-widening-casts` (both targets) makes a generic that stores
 `extf(v)` store `v` and its reading generics widen it in their bodies, as torch-mlir does:
 the last instance of a repeated block then compiles to the same executables as the others
-(ViT-tiny f16: 21 executables against raw's 18 before these three steps, 18 after). Then,
+(ViT-tiny f16: 21 executables against raw's 18 before these three steps, 18 after).
+`narrow-rounded-reads` (both targets) makes a generic reading a wide value that a `truncf`
+also rounds read the rounding, widened in its body: heirpy's f16 rule computed residual
+adds in f32 on unrounded projections, so a residual stream stayed f32 block to block and
+the last block of a run compiled to an executable of its own (MobileNetV2 f16 38
+executables against raw's 37 before, 36 after; EfficientNet-lite0 f16 42 -> 39 against
+41). `round-in-reductions` (both targets) makes an elementwise generic that IREE classes
+as a truncation (an input of its result's rank wider than its result), read by one
+reduction only, yield its value widened, the reduction rounding it (exact): IREE fuses no
+truncation into a reduction, so the generic had become its producer's epilogue
+(RegNetX-400MF f16's last block: its rounded residual add stayed with its conv, without
+the ReLU the pool took, an executable none of the other blocks shared; 30 executables
+against raw's 29, 29 after). Then,
 on the CPU only, `unroll-depthwise-conv` writes each unit-stride depthwise conv as a sum
 of shifted slices: IREE compiles the named NCHW depthwise conv to scalar loops
 (MobileNetV2 ran 1.08x raw with them, 0.63x after); GPU code generation was not measured
@@ -88,6 +102,8 @@ from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
 from heirpy.transforms.iree.drop_softmax_unit_dims import DropSoftmaxUnitDimsPass
 from heirpy.transforms.iree.im2col_grouped_conv import Im2colGroupedConvPass
 from heirpy.transforms.iree.narrow_contraction_inputs import NarrowContractionInputsPass
+from heirpy.transforms.iree.narrow_rounded_reads import NarrowRoundedReadsPass
+from heirpy.transforms.iree.round_in_reductions import RoundInReductionsPass
 from heirpy.transforms.iree.sink_widening_casts import SinkWideningCastsPass
 from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass
 from heirpy.transforms.linalg_fuse_ops import LinalgFuseOpsPass
@@ -110,6 +126,8 @@ def iree_prepare_passes(target: str = "cpu", im2col: bool = False) -> tuple[Modu
         DropSoftmaxUnitDimsPass(),
         NarrowContractionInputsPass(),
         SinkWideningCastsPass(),
+        NarrowRoundedReadsPass(),
+        RoundInReductionsPass(),
     )
     cpu = target == "cpu"
     return passes + (UnrollDepthwiseConvPass(),) * cpu + (DetachConvInitPass(),) + (Im2colGroupedConvPass(),) * im2col
@@ -123,7 +141,7 @@ def iree_prepare_pipeline(target: str = "cpu", im2col: bool = False) -> str:
     )
     iree_forms = (
         "detach-constant-transpose,detach-contraction-transpose,drop-softmax-unit-dims,"
-        "narrow-contraction-inputs,sink-widening-casts"
+        "narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads,round-in-reductions"
     )
     if target == "gpu":
         return f"{fuse},lower-tensor-ext{{target=gpu}},{iree_forms},detach-conv-init"
@@ -139,11 +157,13 @@ class IreePreparePass(ModulePass):
     `linalg-canonicalizations{max-mac-growth=1}`, `linalg-fuse-ops{max-mac-growth=1 iree-reductions=true}`,
     `lower-tensor-ext`, `detach-constant-transpose`, `detach-contraction-transpose`,
     `drop-softmax-unit-dims`, `narrow-contraction-inputs`, `sink-widening-casts`,
-    `unroll-depthwise-conv` and `detach-conv-init`, and with `im2col=true` (for
-    `--iree-global-opt-use-im2col-for-convs`) `im2col-grouped-conv`;
+    `narrow-rounded-reads`, `round-in-reductions`, `unroll-depthwise-conv` and `detach-conv-init`,
+    and with `im2col=true` (for `--iree-global-opt-use-im2col-for-convs`) `im2col-grouped-conv`;
     `iree-prepare{target=gpu}` (CUDA, ROCm) the same fusion, `lower-tensor-ext{target=gpu}`,
     `detach-constant-transpose`, `detach-contraction-transpose`, `drop-softmax-unit-dims`,
-    `narrow-contraction-inputs`, `sink-widening-casts` and `detach-conv-init`. The output is standard
+    `narrow-contraction-inputs`, `sink-widening-casts`, `narrow-rounded-reads`, `round-in-reductions`
+    and `detach-conv-init`.
+    The output is standard
     MLIR for `iree-compile`:
 
         heirpy-opt net.mlir -p iree-prepare | iree-compile - \\
