@@ -41,7 +41,6 @@ it would add weights and save no level of the result.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -53,9 +52,8 @@ from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.depth import LINEAR_OP_PREFIXES, LINEAR_OPS
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
-from heirpy.ir.utils import element_bytes, element_type, i64_vector
+from heirpy.ir.utils import i64_vector
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
 from heirpy.transforms.linear.constant_folding import (
@@ -64,7 +62,7 @@ from heirpy.transforms.linear.constant_folding import (
     erase_dead_constant_slices,
     init_elements,
 )
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_maps import AffineConv
 from heirpy.transforms.linear.mixed_precision import truncf_source
 from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands
@@ -282,12 +280,8 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                 constants_after=kept_constants + padded.conv.weight.size + last.weights
                 + init_elements(padded.conv.const + last.conv.const if last.conv is not None else padded.conv.const),
             )
-            if not self.rule.allows(cost):
+            if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
                 continue
-            if self.rule.grows_constants(cost):
-                print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                             element_bytes(element_type(op.results[0].type)) or 4),
-                      file=sys.stderr)
             self._emit(op, last, add, branch, skip, skip_scale, padded, shared, rewriter, rounding)
             return True
         return False

@@ -39,7 +39,6 @@ read by the MLP and by the residual add around it); the first matmul stays for t
 
 from __future__ import annotations
 
-import sys
 from math import prod
 
 import numpy as np
@@ -50,16 +49,15 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import MatmulOp
-from heirpy.ir.utils import element_bytes, element_type, reassociation_attr, reassociation_groups, static_shape
+from heirpy.ir.utils import reassociation_attr, reassociation_groups, static_shape
 from heirpy.transforms.linear.chains_through_adds import (
     NESTED_SUMS,
     linear_ops_on_path,
 )
 from heirpy.transforms.linear.chains_through_tokens import conv_tokens
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.mixed_precision import truncf_source
 from heirpy.transforms.linear.row_selections import (
     keeps_rows,
@@ -205,11 +203,8 @@ class FuseMatmulThroughAdd(_RowChainPattern):
             constants_after=kept_weights + (init_elements(init1) if shared else 0) + composed.size
             + weight2.size + init_elements(const),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return False
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         self._emit(op, first, skip, path, composed, const, rewriter)
         return True
 
@@ -293,11 +288,8 @@ class FuseMatmulThroughFork(_RowChainPattern):
             constants_before=weight1.size + weight2.size + init_elements(init1) + init_elements(init2),
             constants_after=weight1.size + init_elements(init1) + composed.size + init_elements(const),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         out_type = op.results[0].type
         weight_type = w1.type
         assert isinstance(out_type, TensorType) and isinstance(weight_type, TensorType)

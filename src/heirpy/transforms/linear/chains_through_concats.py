@@ -63,7 +63,6 @@ output is also the next block's skip); what only this conv read is erased.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,9 +73,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
-from heirpy.ir.utils import element_bytes, element_type, i64_vector, static_shape
+from heirpy.ir.utils import element_type, i64_vector, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
 from heirpy.transforms.linear.chains_through_adds import NESTED_SUMS, FuseChainThroughAdd
@@ -86,7 +84,7 @@ from heirpy.transforms.linear.constant_folding import (
     erase_dead_constant_slices,
     init_elements,
 )
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_maps import AffineConv
 from heirpy.transforms.linear.sum_operands import rounding_source, scaled_add_operands, sum_addends
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
@@ -321,12 +319,8 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             constants_before=sum(s.weights + s.init_size for s in steps) + last.weights + last.init_size,
             constants_after=sum(s.weights + s.init_size for s in kept) + after + skip_weights + init_elements(const),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4),
-                  file=sys.stderr)
         self._emit(op, last, skip, parts, composed, const, rewriter)
         for dead in sorted(erased - {op}, key=_position, reverse=True):
             if not any(r.uses for r in dead.results):

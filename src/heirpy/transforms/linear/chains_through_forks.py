@@ -46,20 +46,18 @@ weights and save no level of the result).
 
 from __future__ import annotations
 
-import sys
 from math import prod
 
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, MatmulOp
-from heirpy.ir.utils import element_bytes, element_type, static_shape
+from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv, emit_matrix
 from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_maps import affine_matrix, matrix_form
 from heirpy.transforms.linear.sum_operands import rounding_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
@@ -125,12 +123,8 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp
             constants_before=constants_before + last.weights + last.init_size,
             constants_after=constants_before + padded.conv.weight.size + init_elements(padded.conv.const),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4),
-                  file=sys.stderr)
         new_ops = emit_conv(chain, padded)
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], [new_ops[-1].results[0]])
@@ -163,12 +157,8 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp
             constants_before=constants_before + last.weights + last.init_size,
             constants_after=constants_before + form.weights + prod(sample_out),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4),
-                  file=sys.stderr)
         matrix, bias = affine_matrix(wide.apply, sample_in)
         new_ops = emit_matrix(wide, matrix, bias)
         rewriter.insert(new_ops, InsertPoint.before(op))

@@ -43,7 +43,6 @@ skip is summed in the type the Linear read (widened by an `extf` generic).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from math import prod
 
@@ -56,12 +55,10 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import GenericOp, MatmulOp, YieldOp
 from heirpy.ir.utils import (
     Reassociation,
     affine_maps,
-    element_bytes,
     element_type,
     iterator_attrs,
     iterator_kinds,
@@ -70,7 +67,7 @@ from heirpy.ir.utils import (
 )
 from heirpy.transforms.linear.chains_through_adds_rows import no_deeper, through_row_reshapes
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_match import SumReduction, match_elementwise_affine, match_sum_reduction
 from heirpy.transforms.linear.mixed_precision import cast_generic, extf_source, truncf_source
 from heirpy.transforms.linear.row_selections import row_selection_path, selects
@@ -258,11 +255,8 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
             constants_after=kept_weights + (init_elements(init1) if shared else 0) + composed.size
             + weight2.size + init_elements(kept_init),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return False
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         ops: list[Operation] = []
         kept = self._kept(op, reduction, skip, scale * weight2, kept_init, ops)
         contraction = _contraction(reduction, h, total, (composed, w1), kept, op, ops)

@@ -31,7 +31,6 @@ them).
 
 from __future__ import annotations
 
-import sys
 from math import prod
 
 import numpy as np
@@ -42,11 +41,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, MatmulOp, TransposeOp
 from heirpy.ir.utils import (
-    element_bytes,
-    element_type,
     i64_array,
     i64_vector,
     int_pair,
@@ -54,7 +50,7 @@ from heirpy.ir.utils import (
     static_shape,
 )
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.mixed_precision import truncf_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
@@ -169,11 +165,8 @@ class FuseMatmulOfConvTokens(OpPattern[MatmulOp], OutsideGenericBodies):
             constants_before=filter_.size + weight.size + init_elements(init1) + init_elements(init2),
             constants_after=kept + (init_elements(init1) if shared else 0) + composed.size + init_elements(const),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         new_ops = _emit(conv, composed, const, op)
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], [new_ops[-1].results[0]])

@@ -73,9 +73,13 @@ pass checks next to this one.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, fields
 
-from heirpy.ir.diagnostics import HeirpyError
+from xdsl.ir import Operation, SSAValue
+
+from heirpy.ir.diagnostics import HeirpyError, location_prefix
+from heirpy.ir.utils import element_bytes, element_type
 
 POLICIES = ("depth", "balanced", "size", "diagonals")
 DEFAULT_POLICY = "balanced"
@@ -307,3 +311,16 @@ def cost_rule(
         )
     return CostRule(policy, float(max_weight_growth), float(max_mac_growth),
                     float(max_diagonal_growth), orion_slots, float(max_constant_growth))
+
+
+def admit_fusion(rule: CostRule, cost: FusionCost, pass_name: str, where: Operation, result: SSAValue) -> bool:
+    """Whether `rule` allows a fusion priced `cost`. One it allows that grows the stored
+    constants past the remark's threshold per level saved says so (`constant_growth_remark`,
+    on stderr as every diagnostic, located at `where`, bytes counted in `result`'s element
+    type), so that every linear-chain pattern prices and remarks alike."""
+    if not rule.allows(cost):
+        return False
+    if rule.grows_constants(cost):
+        print(constant_growth_remark(pass_name, location_prefix(where), cost,
+                                     element_bytes(element_type(result.type)) or 4), file=sys.stderr)
+    return True

@@ -91,7 +91,6 @@ matrix would exceed 2^22 entries (unless they are a contraction: then the generi
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, replace
 from math import prod
 
@@ -108,11 +107,7 @@ from xdsl.rewriter import InsertPoint
 
 from heirpy.analysis.orion_packing import conv_diagonals
 from heirpy.analysis.slots import DEFAULT_SLOT_COUNT, boundary_vectors
-from heirpy.ir.diagnostics import HeirpyError, location_prefix
-from heirpy.ir.utils import (
-    element_bytes,
-    element_type,
-)
+from heirpy.ir.diagnostics import HeirpyError
 from heirpy.transforms.linear.chain_steps import Step, step_of
 from heirpy.transforms.linear.chains import (
     Chain,
@@ -144,10 +139,10 @@ from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_POLICY,
     CostRule,
     FusionCost,
+    admit_fusion,
     check_constant_budget,
     check_free_constant_bytes,
     check_max_bought_weight_growth,
-    constant_growth_remark,
     cost_rule,
 )
 from heirpy.transforms.linear.linear_maps import (
@@ -328,12 +323,8 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         if self.rule.counts_diagonals:
             before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
             cost = replace(cost, diagonals_before=before, diagonals_after=after)
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, chain.steps[-1].op, chain.output):
             return False
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(chain.steps[-1].op), cost,
-                                         element_bytes(element_type(chain.output.type)) or 4),
-                  file=sys.stderr)
         if form.kind == "conv":
             assert conv is not None
             new_ops = emit_conv(chain, conv)

@@ -60,7 +60,6 @@ float64 and rounded once to the decode's type.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from math import prod
 
@@ -73,13 +72,10 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.diagnostics import location_prefix
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, GenericOp, YieldOp
 from heirpy.ir.utils import (
     affine_maps,
     all_parallel,
-    element_bytes,
-    element_type,
     int_pair,
     is_identity,
     iterator_attrs,
@@ -92,7 +88,7 @@ from heirpy.transforms.linear.constant_folding import (
     erase_dead_constant_slices,
     init_elements,
 )
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, constant_growth_remark
+from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
 
 _AFFINE_CASTS = (arith.NegfOp, arith.TruncFOp, arith.ExtFOp)
@@ -485,11 +481,8 @@ class FoldPositionScaleIntoConv(OpPattern[Operation], OutsideGenericBodies):
             constants_before=weights + init_elements(np.asarray(init)),
             constants_after=weights + init_elements(scaled_init) + (init_elements(shift) if np.any(shift) else 0),
         )
-        if not self.rule.allows(cost):
+        if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
-        if self.rule.grows_constants(cost):
-            print(constant_growth_remark(self.pass_name, location_prefix(op), cost,
-                                         element_bytes(element_type(op.results[0].type)) or 4), file=sys.stderr)
         out_type = conv.results[0].type
         assert isinstance(out_type, TensorType)
         if np.any(scaled_init != 0):
