@@ -23,18 +23,16 @@ stored) or a rounding that does not come before every reader is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
-from xdsl.ir import Operation, Use
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from heirpy.ir.dialects.linalg import GenericOp
+from heirpy.transforms.iree.generic_casts import cast_in_reader
 from heirpy.transforms.linear.constant_folding import is_compile_time_constant
 from heirpy.transforms.linear.mixed_precision import truncf_source
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets
@@ -67,11 +65,6 @@ def wide_readers(rounding: GenericOp) -> list[tuple[GenericOp, int]] | None:
     return reads or None
 
 
-def _not_by(op: Operation) -> Callable[[Use], bool]:
-    """A use filter: every use except `op`'s."""
-    return lambda use: use.operation is not op
-
-
 @dataclass
 class NarrowRoundedRead(OpPattern[GenericOp], OutsideGenericBodies):
     """Generics reading `y` where `truncf(y)` exists ==> reading `truncf(y)`, widened.
@@ -96,18 +89,8 @@ class NarrowRoundedRead(OpPattern[GenericOp], OutsideGenericBodies):
         reads = wide_readers(op)
         if reads is None:
             return
-        rounded = op.results[0]
-        narrow_type, wide_type = rounded.type, op.inputs[0].type
-        assert isinstance(narrow_type, TensorType) and isinstance(wide_type, TensorType)
-        narrow, wide = narrow_type.get_element_type(), wide_type.get_element_type()
-        assert isinstance(narrow, AnyFloat) and isinstance(wide, AnyFloat)
-        for reader, index in reads:
-            reader.operands[index] = rounded
-            narrow_arg = Rewriter.replace_value_with_new_type(reader.body.block.args[index], narrow)
-            widen = arith.ExtFOp(narrow_arg, wide)
-            narrow_arg.replace_uses_with_if(widen.result, _not_by(widen))
-            rewriter.insert(widen, InsertPoint.at_start(reader.body.block))
-            rewriter.handle_operation_modification(reader)
+        for reader, index in reads:  # each reader widens the rounding back to y's type
+            cast_in_reader(reader, index, op.results[0], arith.ExtFOp, rewriter)
 
 
 @dataclass(frozen=True)

@@ -24,20 +24,19 @@ the wide value would be stored) is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
-from xdsl.ir import Operation, OpResult, Use
+from xdsl.ir import OpResult
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from heirpy.ir.dialects import tensor
 from heirpy.ir.dialects.linalg import GenericOp, YieldOp
 from heirpy.ir.utils import all_parallel, iterator_kinds
+from heirpy.transforms.iree.generic_casts import cast_in_reader, retyped_generic
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets
 
 
@@ -82,11 +81,6 @@ def reduction_reads(op: GenericOp) -> list[tuple[GenericOp, int]] | None:
     return reads or None
 
 
-def _not_by(op: Operation) -> Callable[[Use], bool]:
-    """A use filter: every use except `op`'s."""
-    return lambda use: use.operation is not op
-
-
 @dataclass
 class RoundInReductions(OpPattern[GenericOp], OutsideGenericBodies):
     """A rounding generic read only by reductions ==> yielding the wide value, the
@@ -115,7 +109,6 @@ class RoundInReductions(OpPattern[GenericOp], OutsideGenericBodies):
             return
         old_type = op.results[0].type
         assert isinstance(old_type, TensorType)
-        narrow = old_type.get_element_type()
         new_type = TensorType(wide, old_type.get_shape())
 
         yield_op = op.body.block.last_op
@@ -124,21 +117,10 @@ class RoundInReductions(OpPattern[GenericOp], OutsideGenericBodies):
         rewriter.insert(widen, InsertPoint.before(yield_op))
         yield_op.operands = [widen.result]
         Rewriter.replace_value_with_new_type(op.body.block.args[-1], wide)
-        empty = tensor.EmptyOp([], new_type)
-        rebuilt = GenericOp(
-            list(op.inputs), [empty.tensor], rewriter.move_region_contents_to_new_regions(op.body),
-            list(op.indexing_maps), list(op.iterator_types), [new_type],
-        )
-        rebuilt.results[0].name_hint = op.results[0].name_hint
-        rewriter.insert([empty, rebuilt], InsertPoint.before(op))
+        rebuilt = retyped_generic(op, new_type, rewriter)
 
         for reader, index in reads:
-            reader.operands[index] = rebuilt.results[0]
-            wide_arg = Rewriter.replace_value_with_new_type(reader.body.block.args[index], wide)
-            round_ = arith.TruncFOp(wide_arg, narrow)
-            wide_arg.replace_uses_with_if(round_.result, _not_by(round_))
-            rewriter.insert(round_, InsertPoint.at_start(reader.body.block))
-            rewriter.handle_operation_modification(reader)
+            cast_in_reader(reader, index, rebuilt.results[0], arith.TruncFOp, rewriter)
         assert isinstance(op.results[0], OpResult)
         rewriter.erase(op)
 

@@ -20,19 +20,18 @@ tensor is narrow again. A result read by anything else (a contraction:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue, Use
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
-from heirpy.ir.dialects import tensor
 from heirpy.ir.dialects.linalg import GenericOp, YieldOp
+from heirpy.transforms.iree.generic_casts import cast_in_reader, retyped_generic
 from heirpy.transforms.iree.narrow_contraction_inputs import body_widening
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets
 
@@ -56,11 +55,6 @@ def stored_widening(op: GenericOp) -> SSAValue | None:
         if not isinstance(reader, GenericOp) or use.index >= len(reader.inputs):
             return None
     return narrow
-
-
-def _not_by(op: Operation) -> Callable[[Use], bool]:
-    """A use filter: every use except `op`'s."""
-    return lambda use: use.operation is not op
 
 
 @dataclass
@@ -92,7 +86,6 @@ class SinkWideningCast(OpPattern[GenericOp], OutsideGenericBodies):
             return
         narrow, wide = narrow_value.type, op.results[0].type
         assert isinstance(narrow, AnyFloat) and isinstance(wide, TensorType)
-        wide_element = wide.get_element_type()
         new_type = TensorType(narrow, wide.get_shape())
         uses = [(use.operation, use.index) for use in op.results[0].uses]
 
@@ -103,22 +96,11 @@ class SinkWideningCast(OpPattern[GenericOp], OutsideGenericBodies):
         if isinstance(extf, arith.ExtFOp) and not extf.results[0].uses:
             Rewriter.erase_op(extf)
         Rewriter.replace_value_with_new_type(op.body.block.args[-1], narrow)
-        empty = tensor.EmptyOp([], new_type)
-        rebuilt = GenericOp(
-            list(op.inputs), [empty.tensor], rewriter.move_region_contents_to_new_regions(op.body),
-            list(op.indexing_maps), list(op.iterator_types), [new_type],
-        )
-        rebuilt.results[0].name_hint = op.results[0].name_hint
-        rewriter.insert([empty, rebuilt], InsertPoint.before(op))
+        rebuilt = retyped_generic(op, new_type, rewriter)
 
         for reader, index in uses:
             assert isinstance(reader, GenericOp)
-            reader.operands[index] = rebuilt.results[0]
-            arg = reader.body.block.args[index]
-            narrow_arg = Rewriter.replace_value_with_new_type(arg, narrow)
-            widen = arith.ExtFOp(narrow_arg, wide_element)
-            narrow_arg.replace_uses_with_if(widen.result, _not_by(widen))
-            rewriter.insert(widen, InsertPoint.at_start(reader.body.block))
+            cast_in_reader(reader, index, rebuilt.results[0], arith.ExtFOp, rewriter)
         rewriter.erase(op)
 
 
