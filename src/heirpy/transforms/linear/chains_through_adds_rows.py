@@ -57,7 +57,8 @@ from heirpy.transforms.linear.chains_through_adds import (
 )
 from heirpy.transforms.linear.chains_through_tokens import conv_tokens
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
+from heirpy.transforms.linear.fusion_cost import FusionCost, admit_fusion
+from heirpy.transforms.linear.matmul_chain_pattern import MatmulChainPattern
 from heirpy.transforms.linear.mixed_precision import truncf_source
 from heirpy.transforms.linear.row_selections import (
     keeps_rows,
@@ -67,7 +68,7 @@ from heirpy.transforms.linear.row_selections import (
     selects,
 )
 from heirpy.transforms.linear.sum_operands import tensor_add_operands
-from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+from heirpy.transforms.rewrite import in_generic_body
 
 
 # ------------------------------------------------------------------ legality helpers
@@ -136,20 +137,7 @@ def _rows(value: SSAValue) -> tuple[int, int] | None:
 
 
 # ------------------------------------------------------------------ the pattern
-class _RowChainPattern(OpPattern[MatmulOp], OutsideGenericBodies):
-    """What both row-chain patterns hold: the constant reader, the cost rule, the pass name
-    for remarks, and the set of matmuls kept for a skip (shared with `FuseChainThroughAdd`)."""
-
-    op_types = (MatmulOp,)
-
-    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str, kept: set[Operation]):
-        self.reader = reader
-        self.rule = rule
-        self.pass_name = pass_name
-        self.kept = kept
-
-
-class FuseMatmulThroughAdd(_RowChainPattern):
+class FuseMatmulThroughAdd(MatmulChainPattern):
     """Compose a matmul with the matmul branch of the residual add it reads, keeping a
     matmul of the skip operand beside it (module docstring).
 
@@ -245,7 +233,7 @@ class FuseMatmulThroughAdd(_RowChainPattern):
         rewriter.replace(op, [], [fused.results[0]])
 
 
-class FuseMatmulThroughFork(_RowChainPattern):
+class FuseMatmulThroughFork(MatmulChainPattern):
     """Compose a matmul with the matmul whose rows it reads when that result has other
     users too (LeViT's AttentionSubsample: its projection feeds the MLP's first Linear
     AND the residual add around the MLP), keeping the first for them:

@@ -67,12 +67,13 @@ from heirpy.ir.utils import (
 )
 from heirpy.transforms.linear.chains_through_adds_rows import no_deeper, through_row_reshapes
 from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
+from heirpy.transforms.linear.fusion_cost import FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_match import SumReduction, match_elementwise_affine, match_sum_reduction
+from heirpy.transforms.linear.matmul_chain_pattern import MatmulChainPattern
 from heirpy.transforms.linear.mixed_precision import cast_generic, extf_source, truncf_source
 from heirpy.transforms.linear.row_selections import row_selection_path, selects
 from heirpy.transforms.linear.sum_operands import tensor_add_operands
-from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+from heirpy.transforms.rewrite import in_generic_body
 
 
 # ------------------------------------------------------------------ legality helpers
@@ -172,7 +173,7 @@ def _rows(value: SSAValue) -> int | None:
 
 
 # ------------------------------------------------------------------ the pattern
-class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
+class FuseMatmulThroughRowSum(MatmulChainPattern):
     """Compose a matmul reading a (scaled) sum over the rows of a residual add with the
     add's matmul branch, as one contraction of the branch's input; a sum and a matmul of
     the skip are kept beside it (module docstring).
@@ -181,14 +182,6 @@ class FuseMatmulThroughRowSum(OpPattern[MatmulOp], OutsideGenericBodies):
       ->
         %r = contraction(rows(%h), s * %w1 @ %w2) outs(matmul(sum_T(%x), s * %w2) outs(...))
     """
-
-    op_types = (MatmulOp,)
-
-    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str, kept: set[Operation]):
-        self.reader = reader
-        self.rule = rule
-        self.pass_name = pass_name
-        self.kept = kept
 
     def rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept or op.has_user_defined_maps() or len(op.results) != 1:

@@ -49,10 +49,11 @@ from heirpy.ir.utils import (
     reassociation_attr,
     static_shape,
 )
-from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init, init_elements
-from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
+from heirpy.transforms.linear.constant_folding import build_init, init_elements
+from heirpy.transforms.linear.fusion_cost import FusionCost, admit_fusion
+from heirpy.transforms.linear.matmul_chain_pattern import MatmulChainPattern
 from heirpy.transforms.linear.mixed_precision import truncf_source
-from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, in_generic_body
+from heirpy.transforms.rewrite import in_generic_body
 
 
 # ------------------------------------------------------------------ legality helpers
@@ -123,21 +124,13 @@ def _forks(end: SSAValue, conv: Operation) -> bool:
 
 
 # ------------------------------------------------------------------ the pattern
-class FuseMatmulOfConvTokens(OpPattern[MatmulOp], OutsideGenericBodies):
+class FuseMatmulOfConvTokens(MatmulChainPattern):
     """Compose a matmul on a conv's tokens with the conv (module docstring):
 
         %m = matmul(tokens(conv(%x, %k) outs(%c1)), %w) outs(%c2)
       ->
         %m = tokens(conv(%x, %k') outs(%c1 @ %w + %c2ᵀ)),  %k'[f] = sum_c %w[c, f] %k[c]
     """
-
-    op_types = (MatmulOp,)
-
-    def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str, kept: set[Operation]):
-        self.reader = reader
-        self.rule = rule
-        self.pass_name = pass_name
-        self.kept = kept
 
     def rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept or op.has_user_defined_maps() or len(op.results) != 1:
