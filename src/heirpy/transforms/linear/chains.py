@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     TensorType,
 )
-from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
@@ -47,7 +46,7 @@ from heirpy.transforms.linear.linear_maps import (
     depthwise_filter,
     pad_convs_input,
 )
-from heirpy.transforms.linear.mixed_precision import extf_source
+from heirpy.transforms.linear.mixed_precision import extf_source, multiply_accumulate_block
 
 
 def _compatible(mode: str | None, other: str | None) -> bool:
@@ -500,19 +499,7 @@ def emit_contraction_generic(chain: Chain, contraction: Contraction) -> list[Ope
     batch = out_type.get_shape()[0]
     full_bias = np.broadcast_to(contraction.bias, (batch, *contraction.bias.shape))
     init_ops, init = build_init(full_bias.astype(element_dtype(out_type)), out_type)
-    block = Block(arg_types=[in_element, weight_element, element])
-    x_arg, w_arg, acc = block.args
-    factors: list[SSAValue] = []
-    for arg in (x_arg, w_arg):
-        if arg.type != element:
-            widen = arith.ExtFOp(arg, element)
-            block.add_op(widen)
-            factors.append(widen.result)
-        else:
-            factors.append(arg)
-    product = arith.MulfOp(factors[0], factors[1])
-    total = arith.AddfOp(acc, product.result)
-    block.add_ops([product, total, YieldOp(total.result)])
+    block = multiply_accumulate_block(in_element, weight_element, element)
     generic = GenericOp(
         [source, weight.result], [init], Region(block),
         [AffineMapAttr(m) for m in (x_map, w_map, out_map)],

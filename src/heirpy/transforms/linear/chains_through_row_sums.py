@@ -70,7 +70,7 @@ from heirpy.transforms.linear.constant_folding import ConstantFolder, build_init
 from heirpy.transforms.linear.fusion_cost import FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_match import SumReduction, match_elementwise_affine, match_sum_reduction
 from heirpy.transforms.linear.matmul_chain_pattern import MatmulChainPattern
-from heirpy.transforms.linear.mixed_precision import cast_generic, extf_source, truncf_source
+from heirpy.transforms.linear.mixed_precision import cast_generic, extf_source, multiply_accumulate_block, truncf_source
 from heirpy.transforms.linear.row_selections import row_selection_path, selects
 from heirpy.transforms.linear.sum_operands import tensor_add_operands
 from heirpy.transforms.rewrite import in_generic_body
@@ -344,19 +344,7 @@ def _contraction(reduction: SumReduction, h: SSAValue, total: SSAValue, weight: 
         acc = expand.results[0]
     weight_type = TensorType(stored, list(array.shape))
     constant = dense_constant(array.astype(element_dtype(weight_type)), weight_type)
-    block = Block(arg_types=[element_type(source.type), weight_type.get_element_type(), element])
-    x_arg, w_arg, acc_arg = block.args
-    widened: list[SSAValue] = []
-    for arg in (x_arg, w_arg):
-        if arg.type != element:
-            cast = arith.ExtFOp(arg, element)
-            block.add_op(cast)
-            widened.append(cast.result)
-        else:
-            widened.append(arg)
-    product = arith.MulfOp(widened[0], widened[1])
-    added = arith.AddfOp(acc_arg, product.result)
-    block.add_ops([product, added, YieldOp(added.result)])
+    block = multiply_accumulate_block(element_type(source.type), weight_type.get_element_type(), element)
     generic = GenericOp([source, constant.result], [acc], Region(block),
                         [AffineMapAttr(m) for m in (x_map, w_map, o_map)],
                         iterator_attrs([*kinds, "reduction"]), [result_type])

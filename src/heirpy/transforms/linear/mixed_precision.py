@@ -636,3 +636,23 @@ def populate_narrow_unused_widening_patterns() -> list[PatternSet]:
     """Run last by every pass that runs `populate_mixed_precision_patterns`: what no fold
     used goes back to narrow operands (a no-op on f32 IR and on uniform ops)."""
     return [PatternSet.of(NarrowUnusedWidening())]
+
+
+def multiply_accumulate_block(input_element: Attribute, weight_element: Attribute, acc_element: Attribute) -> Block:
+    """The body of a contraction generic: `acc + x * w`, each factor of another element
+    type than the accumulator's first widened to it (`arith.extf`), as a named matmul or
+    conv does with torch-mlir's f16 operands and f32 accumulator."""
+    block = Block(arg_types=[input_element, weight_element, acc_element])
+    x_arg, w_arg, acc = block.args
+    factors: list[SSAValue] = []
+    for arg in (x_arg, w_arg):
+        if arg.type != acc_element:
+            widen = arith.ExtFOp(arg, acc_element)
+            block.add_op(widen)
+            factors.append(widen.result)
+        else:
+            factors.append(arg)
+    product = arith.MulfOp(factors[0], factors[1])
+    total = arith.AddfOp(acc, product.result)
+    block.add_ops([product, total, YieldOp(total.result)])
+    return block
