@@ -297,3 +297,20 @@ def test_max_bought_weight_growth_option() -> None:
     check_max_bought_weight_growth(1, "p")
     with pytest.raises(HeirpyError, match=r"^error: p\{max-bought-weight-growth=0.5\}: expected a number >= 1$"):
         check_max_bought_weight_growth(0.5, "p")
+
+
+def test_under_a_mac_bound_absorbing_a_pool_must_cut_the_multiplies() -> None:
+    """A pool's adds are no multiplies: under IREE's bound (max-mac-growth=1, never grow)
+    a fusion that absorbs a pool or sum must multiply less than the ops it replaces
+    (DenseNet's 1x1 conv + 2x2 pool: the same 768 multiplies as one 2x2 stride-2 conv,
+    refused); without the bound, with a looser one, or with no pool absorbed, equal
+    multiplies are no reason to refuse."""
+    at_limit = FusionCost(1, 12, 48, 768 + 192, 768, sum_adds_before=192)
+    under = FusionCost(1, 12, 48, 768 + 192, 767, sum_adds_before=192)
+    assert not CostRule(max_mac_growth=1).allows(at_limit)
+    assert CostRule(max_mac_growth=1).allows(under)
+    assert CostRule().allows(at_limit)  # the main pipeline pays levels, not MACs
+    assert CostRule(max_mac_growth=1).allows(FusionCost(1, 12, 12, 768, 768))  # no pool absorbed
+    assert CostRule(max_mac_growth=1.5).allows(at_limit)  # a looser bound accepts growth
+    over = FusionCost(1, 12, 48, 768 + 192, 769, sum_adds_before=192)
+    assert not CostRule(max_mac_growth=1).allows(over)

@@ -131,6 +131,11 @@ class Chain:
         costly = [s for i, s in enumerate(self.steps) if s.costly or (s.leveled and i < first)]
         return sum(s.weights for s in costly), sum(s.macs for s in costly)
 
+    def sum_adds_before(self) -> int:
+        """Of `cost_before`'s MACs, those of its pools and sums: adds, no multiplies (a
+        weightless costly step)."""
+        return sum(s.macs for s in self.steps if s.costly and s.weights == 0)
+
     def constants_before(self) -> int:
         """Constant elements the chain's steps store (weights, inits, added constants):
         what the fused op's constants replace."""

@@ -182,6 +182,7 @@ def conv_pool_cost(
         weights_after=f * c * gh * gw,
         macs_before=conv_outputs * c * kh * kw + pool_outputs * geometry.window_count(),
         macs_after=pool_outputs * c * gh * gw,
+        sum_adds_before=pool_outputs * geometry.window_count(),
     )
 
 

@@ -318,7 +318,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             return False
         weights_before, macs_before = chain.cost_before()
         cost = FusionCost(chain.levels() - 1, weights_before, form.weights, macs_before, form.macs,
-                          constants_before=chain.constants_before(),
+                          constants_before=chain.constants_before(), sum_adds_before=chain.sum_adds_before(),
                           constants_after=stored_constants(form, conv, contraction, d_out, bool(as_generic)))
         if self.rule.counts_diagonals:
             before, after = chain_diagonals(chain, wide, form.kind, conv, d_out, self.rule.orion_slots)
