@@ -300,10 +300,6 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
         """Replace `chain` by one linear op if a form is allowed (see the class doc)."""
         conv = chain.as_conv()
         conv_chain = chain
-        if conv is None:
-            corrected = chain.as_corrected_conv()  # a pad that does not move: edge corrections
-            if corrected is not None:
-                conv_chain, conv = corrected
         contraction = chain.as_contraction()
         as_generic = self._as_generic(chain, contraction)
         if as_generic is None:
@@ -318,6 +314,13 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             None if contraction is None else contraction.form(),
             matrix_form(d_in, d_out) if fits else None,
         ])
+        if form is None and conv is None:
+            # Only where no other form is: a conv with edge corrections through a pad that
+            # does not move (`edge_corrections`; a 3x3 conv, a zero pad, a 3x3 conv).
+            corrected = chain.as_corrected_conv()
+            if corrected is not None:
+                conv_chain, conv = corrected
+                form = conv.form()
         if form is None:
             return False
         weights_before, macs_before = chain.cost_before()
