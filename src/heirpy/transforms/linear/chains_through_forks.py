@@ -32,6 +32,12 @@ reaching the conv's init through the pad (zero at the border). In the f16 form t
 is the f16 rounding of the branch's f32 result: the chain composes across it (as the
 f16 chain folds do) and the rounding stays for the other readers.
 
+GhostNet's stride block without a squeeze-excite has p = a 3x3 stride-2 conv, whose
+windows overlap, so the cheap conv's zero pad does not move to p's input: the instance
+with `edges` (a pattern set after `FuseConvOfConcat`'s) composes it as one 7x7 stride-2
+conv plus edge corrections, convs of slices at the same level (`edge_corrections`,
+`Chain.as_corrected_conv`), their weights counted with the composed filter's.
+
 Legality: the conv's input, or the input of the single-user pads and reshapes before
 it (`_free_steps_before`), has more than one user (with one, `FuseLinearChain` decides)
 and is the output of a branch of linear ops, or the f16 rounding of one whose f32
