@@ -23,6 +23,7 @@
 // RUN: heirpy-equiv %s %t --function nonzero_pad | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function relu_between | filecheck %s --check-prefix=EQUIV
 // RUN: heirpy-equiv %s %t --function edge_limit | filecheck %s --check-prefix=EQUIV
+// RUN: heirpy-equiv %s %t --function concat_then_conv | filecheck %s --check-prefix=EQUIV
 // EQUIV: equivalent
 // The cost rule counts K and every correction: @edge_limit's weights go from 3x3 (p,
 // kept) + 3x3 (the depthwise filter) = 18 to 3x3 + the 7x7 K + the 1x6 row, 7x1 column
@@ -39,6 +40,7 @@
 // BEFORE: @nonzero_pad {{ +}}2
 // BEFORE: @relu_between {{ +}}2+
 // BEFORE: @edge_limit {{ +}}2
+// BEFORE: @concat_then_conv {{ +}}3
 // AFTER: @strided_before_pad {{ +}}1
 // AFTER: @strided_even {{ +}}1
 // AFTER: @strided_even_f16 {{ +}}1
@@ -48,6 +50,7 @@
 // AFTER: @nonzero_pad {{ +}}2
 // AFTER: @relu_between {{ +}}2+
 // AFTER: @edge_limit {{ +}}1
+// AFTER: @concat_then_conv {{ +}}1
 // REPARSE-LABEL: func.func @strided_even(
 // REPARSE-LABEL: func.func @strided_even_f16(
 // REPARSE-LABEL: func.func @plain_3x3(
@@ -57,8 +60,10 @@
 // AT-LIMIT: linalg.depthwise_conv_2d_nchw_chw {{.*}} tensor<1x1x6xf32>
 // AT-LIMIT: linalg.depthwise_conv_2d_nchw_chw {{.*}} tensor<1x7x1xf32>
 // AT-LIMIT: linalg.depthwise_conv_2d_nchw_chw {{.*}} tensor<1x1x1xf32>
+// AT-LIMIT-LABEL: func.func @concat_then_conv(
 // UNDER-LABEL: func.func @edge_limit(
 // UNDER: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%pd, %k :
+// UNDER-LABEL: func.func @concat_then_conv(
 
 // An odd input (7x7): A's ring past the end reads only x's pad, so K alone, its init
 // the chain's value at zero (the bias read through the pad), is the block.
@@ -140,6 +145,20 @@
 // CHECK-LABEL: func.func @relu_between(
 // CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%pd, %k :
 // CHECK-LABEL: func.func @edge_limit(
+// The block's output read by the next 1x1 conv too (GhostNet's next block):
+// `FuseConvOfConcat` composes that conv through the concat and the same pad first, its
+// cheap-conv term a 7x7 conv with the three corrections, accumulating into the p term;
+// then the fork's set composes the cheap conv for the concat. Depth 2, 3 -> 1, 1.
+// CHECK-LABEL: func.func @concat_then_conv(
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} tensor<2x3x7x7xf32>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
+// CHECK-COUNT-3: tensor.extract_slice
+// CHECK: %[[D:.*]] = arith.addf
+// CHECK: tensor.concat dim(1) %p32, %[[D]]
+// CHECK: %[[P:.*]] = linalg.conv_2d_nchw_fchw {{.*}} tensor<3x3x3x3xf32>) outs(%{{.*}} : tensor<1x3x4x4xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} tensor<3x3x7x7xf32>) outs(%[[P]] : tensor<1x3x4x4xf32>)
+// CHECK-COUNT-3: tensor.extract_slice
+// CHECK: %[[N:.*]] = arith.addf
+// CHECK: return %c, %[[N]]
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @strided_before_pad(%x: tensor<1x3x7x7xf32>) -> tensor<1x4x4x4xf32> {
   %zero = arith.constant 0.0 : f32
@@ -370,4 +389,32 @@ func.func @edge_limit(%x: tensor<1x1x8x8xf32>) -> tensor<1x2x4x4xf32> {
   %d32 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%pd, %k : tensor<1x1x6x6xf32>, tensor<1x3x3xf32>) outs(%z2 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
   %c = tensor.concat dim(1) %p32, %d32 : (tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %c : tensor<1x2x4x4xf32>
+}
+
+func.func @concat_then_conv(%x: tensor<1x3x8x8xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x3x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %w1 = arith.constant dense<[[[[0.625, 0.125, 0.75], [0.75, 0.375, -0.375], [-0.25, 0.5, -0.875]], [[-0.625, 0.0, 1.0], [0.5, 0.625, -0.625], [-0.5, -0.5, 0.5]], [[0.125, -0.625, 0.5], [0.25, 0.875, 0.125], [-0.75, 0.875, -0.625]]], [[[-1.0, 0.625, -0.125], [0.25, -0.75, 0.5], [-0.25, 1.0, 0.25]], [[0.875, 0.625, 0.75], [-0.875, 0.625, 0.25], [-0.25, -0.375, 0.25]], [[-0.625, -0.625, 0.75], [0.5, 0.25, 0.5], [-0.375, 0.5, -0.625]]]]> : tensor<2x3x3x3xf32>
+  %k = arith.constant dense<[[[-0.125, -0.75, -0.25], [-0.375, -0.125, 0.0], [-1.0, -0.375, 0.75]], [[-0.125, 0.125, -0.875], [-0.25, 1.0, 0.125], [-1.0, 0.5, 0.625]]]> : tensor<2x3x3xf32>
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%j0: index, %j1: index, %j2: index, %j3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %i1_b = arith.constant dense<[-0.25, -1.0]> : tensor<2xf32>
+  %i1_e = tensor.empty() : tensor<1x2x4x4xf32>
+  %i1 = linalg.broadcast ins(%i1_b : tensor<2xf32>) outs(%i1_e : tensor<1x2x4x4xf32>) dimensions = [0, 2, 3]
+  %z2_e = tensor.empty() : tensor<1x2x4x4xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%z2_e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p32 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xp, %w1 : tensor<1x3x10x10xf32>, tensor<2x3x3x3xf32>) outs(%i1 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %pd = tensor.pad %p32 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%j0: index, %j1: index, %j2: index, %j3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  %d32 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%pd, %k : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%z2 : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = tensor.concat dim(1) %p32, %d32 : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %w3 = arith.constant dense<[[[[0.75]], [[-0.5]], [[0.875]], [[-0.25]]], [[[-0.25]], [[0.625]], [[-0.75]], [[-1.0]]], [[[0.5]], [[0.875]], [[1.0]], [[-0.75]]]]> : tensor<3x4x1x1xf32>
+  %i3_e = tensor.empty() : tensor<1x3x4x4xf32>
+  %i3 = linalg.fill ins(%zero : f32) outs(%i3_e : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %n = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%c, %w3 : tensor<1x4x4x4xf32>, tensor<3x4x1x1xf32>) outs(%i3 : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %c, %n : tensor<1x4x4x4xf32>, tensor<1x3x4x4xf32>
 }
