@@ -221,9 +221,11 @@ def test_pattern_list_is_exported() -> None:
     forks (a branch output or sum with other users; convs and, on rows, matmuls), a
     matmul on a conv's tokens or on a mean over a residual add's rows, and through
     channel concats, which read the fused chains
-    as branches and share the set of convs kept for a skip; then a per-position scale moved back into a 1x1 conv; last,
+    as branches and share the set of convs kept for a skip; then forks through a pad that
+    does not move, with edge corrections (after the concats: they compose the conv after
+    a concat through that pad first); then a per-position scale moved back into a 1x1 conv; last,
     the widenings no fold used are undone (a narrow read put back)."""
-    *normalise, chains, through_adds, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
+    *normalise, chains, through_adds, edges, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
         "WidenLinearOpInput", "WidenSumPool", "WidenElementwise", "WidenRunBeforeExtf"
     ]
@@ -232,6 +234,10 @@ def test_pattern_list_is_exported() -> None:
         "FuseChainThroughAdd", "FuseMatmulThroughAdd", "FuseChainThroughFork", "FuseMatmulThroughFork",
         "FuseMatmulOfConvTokens", "FuseMatmulThroughRowSum", "FuseConvOfConcat",
     ]
+    assert [type(p).__name__ for p in edges.patterns] == ["FuseChainThroughFork"]
+    (edge_fork,) = edges.patterns
+    assert edge_fork.edges and edge_fork.kept is through_adds.patterns[0].kept  # type: ignore[attr-defined]
+    assert not through_adds.patterns[2].edges  # type: ignore[attr-defined]
     assert [type(p).__name__ for p in positions.patterns] == ["FoldPositionScaleIntoConv"]
     assert [type(p).__name__ for p in narrow.patterns] == ["NarrowUnusedWidening"]
     add, matmul_add, fork, matmul_fork, tokens, row_sum, concat = through_adds.patterns

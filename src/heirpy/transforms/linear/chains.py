@@ -33,7 +33,8 @@ from heirpy.ir.utils import (
     static_shape,
 )
 from heirpy.transforms.linear.chain_steps import BATCHED, UNBATCHED, Step, channel_permutation
-from heirpy.transforms.linear.constant_folding import build_init
+from heirpy.transforms.linear.constant_folding import build_init, init_elements
+from heirpy.transforms.linear.edge_corrections import EdgeCorrection, edge_corrected
 from heirpy.transforms.linear.linear_maps import (
     MAX_MATRIX_ELEMENTS,
     AffineConv,
@@ -173,7 +174,7 @@ class Chain:
         weight = matrix.reshape(*out_sample, *kept_shape)
         return Contraction(weight, bias.reshape(out_sample), kept, tuple(in_sample))
 
-    def as_conv(self) -> PaddedConv | None:
+    def as_conv(self, edges: bool = False) -> PaddedConv | None:
         """The chain as ONE conv of its input, zero-padded first where the chain pads.
 
         Every step must be a conv (`Step.conv`), or a zero pad of H and W that moves to
@@ -182,12 +183,16 @@ class Chain:
         AlexNet's `avgpool(2) -> pad 1 -> conv 3x3`: `pad(pool(x), 1) ==
         pool(pad(x, 2))`, so pool and conv compose into one 6x6 stride-2 conv of
         `pad(x, 2)`. A pad that does not move (overlapping windows, a row the pool
-        leaves out, a non-zero value) keeps the chain from being a conv."""
+        leaves out, a non-zero value) keeps the chain from being a conv, unless `edges`:
+        then one zero pad that does not move, followed by convs only, makes the chain
+        one conv plus edge corrections at the same level (`edge_corrections`; the
+        caller must emit them, `emit_conv` does)."""
         in_shape = static_shape(self.input.type)
         if self.mode != BATCHED or in_shape is None or len(in_shape) != 4:
             return None
         pad: SpatialPad = ((0, 0), (0, 0))
         convs: list[AffineConv] = []
+        edge: tuple[list[AffineConv], SpatialPad, SpatialPad] | None = None  # A, its input's pad, the pad
         index = 0
         while index < len(self.steps):
             step = self.steps[index]
@@ -202,22 +207,51 @@ class Chain:
                 permutation, index = shuffle
                 convs.append(permutation)
                 continue
-            moved = pad_convs_input(convs, _padded_hw(in_shape, pad), step.zero_pad)
+            moved = pad_convs_input(convs, _padded_hw(in_shape, pad), step.zero_pad) if edge is None else None
             if moved is None:
-                return None
+                if not edges or edge is not None or not convs:
+                    return None
+                edge, convs = (convs, pad, step.zero_pad), []
+                continue
             convs, outer = moved
             pad = add_pads(pad, outer)
         if not convs:
             return None
-        composed = convs[0]
-        for conv in convs[1:]:
-            composed = compose_affine_convs(composed, conv)
+        composed = _compose(convs)
+        corrections: tuple[EdgeCorrection, ...] = ()
+        if edge is not None:
+            a_convs, pad, b_pad = edge
+            a_in = _padded_hw(in_shape, pad)
+            real = ((pad[0][0], pad[0][0] + in_shape[2]), (pad[1][0], pad[1][0] + in_shape[3]))
+            fused = edge_corrected(_compose(a_convs), a_in, b_pad, composed, real)
+            composed, corrections = fused.conv, fused.corrections
+            pad = add_pads(pad, fused.input_pad)
         if not composed_conv_fits(_padded_hw(in_shape, pad), composed):
             return None
         # A chain of a depthwise conv and per-channel steps stays a depthwise conv (the
         # dense form would store C times its weights, all but one channel's zero).
-        depthwise = any(isinstance(s.op, DepthwiseConv2DNchwChwOp) for s in self.steps)
-        return PaddedConv(pad, composed, depthwise and depthwise_filter(composed.weight) is not None)
+        depthwise = any(isinstance(s.op, DepthwiseConv2DNchwChwOp) for s in self.steps) and all(
+            depthwise_filter(w) is not None for w in (composed.weight, *(c.weight for c in corrections))
+        )
+        return PaddedConv(pad, composed, depthwise, corrections)
+
+    def as_corrected_conv(self) -> tuple[Chain, PaddedConv] | None:
+        """The chain as a conv with edge corrections (`as_conv(edges=True)`), read from
+        its input before the leading pads (`with_prefix`) where it can be: a correction's
+        taps that read only that pad are dropped (GhostNet's stride block: the top and
+        left ones all). The chain it reads, and the conv; None without such a form."""
+        for chain in (self.with_prefix(), self) if self.prefix else (self,):
+            padded = chain.as_conv(edges=True)
+            if padded is not None:
+                return chain, padded
+        return None
+
+
+def _compose(convs: list[AffineConv]) -> AffineConv:
+    composed = convs[0]
+    for conv in convs[1:]:
+        composed = compose_affine_convs(composed, conv)
+    return composed
 
 
 def _per_position(step: Step) -> bool:
@@ -249,12 +283,21 @@ class PaddedConv:
     pad: SpatialPad
     conv: AffineConv
     depthwise: bool = False  # emitted as `depthwise_conv_2d_nchw_chw` (its filter is diagonal)
+    corrections: tuple[EdgeCorrection, ...] = ()
+    """Convs of windows of the padded input added to the conv's output (`edge_corrections`)."""
 
     def form(self) -> Form:
+        """MACs and weights of the conv and its corrections, as emitted."""
+        macs = sum(c.macs(self.depthwise) for c in self.corrections)
+        weights = sum(c.weights(self.depthwise) for c in self.corrections)
         if self.depthwise:
             taps = prod(self.conv.weight.shape[2:])
-            return Form("conv", prod(self.conv.const.shape) * taps, self.conv.weight.shape[0] * taps)
-        return Form("conv", self.conv.macs(), self.conv.weight.size)
+            return Form("conv", macs + prod(self.conv.const.shape) * taps, weights + self.conv.weight.shape[0] * taps)
+        return Form("conv", macs + self.conv.macs(), weights + self.conv.weight.size)
+
+    def stored_init_elements(self) -> int:
+        """Init elements stored: the conv's (`build_init`) and one zero per correction."""
+        return init_elements(self.conv.const) + len(self.corrections)
 
 
 @dataclass(frozen=True)
@@ -402,7 +445,58 @@ def emit_conv(chain: Chain, padded: PaddedConv) -> list[Operation]:
         [source, weight.result], [init], [out_type],
         strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations),
     )
-    return [*pad_ops, weight, *init_ops, op]
+    ops: list[Operation] = [*pad_ops, weight, *init_ops, op]
+    return ops + emit_edge_corrections(source, op.results[0], padded, weight_type.get_element_type())
+
+
+def emit_edge_corrections(
+    source: SSAValue, total: SSAValue, padded: PaddedConv, weight_element: Attribute, depthwise: bool | None = None,
+) -> list[Operation]:
+    """`padded`'s edge corrections added in turn to its conv's result `total`, each
+    reading a window of the conv's padded input `source` (`emit_edge_correction`);
+    `depthwise` (default `padded.depthwise`) says whether they are written depthwise."""
+    ops: list[Operation] = []
+    for correction in padded.corrections:
+        ops += emit_edge_correction(source, total, correction, padded, weight_element, depthwise)
+        total = ops[-1].results[0]
+    return ops
+
+
+def emit_edge_correction(
+    source: SSAValue, total: SSAValue, correction: EdgeCorrection, padded: PaddedConv, weight_element: Attribute,
+    depthwise: bool | None = None,
+) -> list[Operation]:
+    """`total + pad(conv(slice(source), weight))`: one edge correction (`edge_corrections`)
+    added to the conv's output `total`, the conv reading the window of the padded input
+    `source` its outputs read, its result zero padded to `total`'s H and W. Slices, pads
+    and adds cost no level: the sum is at the conv's level.
+
+        %s = tensor.extract_slice %xp[0, 0, 10, 0] [1, 4, 1, 13] [1, 1, 1, 1]
+        %c = linalg.conv_2d_nchw_fchw {strides = 2} ins(%s, %w_row : ..., tensor<4x4x1x7xf32>) outs(%zeros)
+        %p = tensor.pad %c low[0, 0, 3, 0] high[0, 0, 0, 0]       // to 1x4x4x4
+        %r = arith.addf %k, %p
+    """
+    total_type = cast(TensorType, total.type)
+    batch, channels = cast(TensorType, source.type).get_shape()[:2]
+    window = tensor.ExtractSliceOp.from_static_parameters(
+        source, [0, 0, *correction.in_start], [batch, channels, *correction.in_size], [1, 1, 1, 1])
+    filter_ = depthwise_filter(correction.weight) if (padded.depthwise if depthwise is None else depthwise) else None
+    values = correction.weight if filter_ is None else filter_
+    weight_type = TensorType(weight_element, list(values.shape))
+    weight = dense_constant(values.astype(element_dtype(weight_type)), weight_type)
+    out_shape = [batch, total_type.get_shape()[1], *correction.out_size]
+    out_type = TensorType(total_type.get_element_type(), out_shape)
+    init_ops, init = build_init(np.zeros(out_shape, dtype=element_dtype(out_type)), out_type)
+    kind = Conv2DNchwFchwOp if filter_ is None else DepthwiseConv2DNchwChwOp
+    conv = kind(
+        [window.result, weight.result], [init], [out_type],
+        strides=i64_vector(padded.conv.strides), dilations=i64_vector(padded.conv.dilations),
+    )
+    (row, col), (height, width) = correction.out_start, correction.out_size
+    _, _, total_h, total_w = total_type.get_shape()
+    placed = zero_pad_ops(conv.results[0], ((row, total_h - row - height), (col, total_w - col - width)))
+    add = arith.AddfOp(total, placed[-1].results[0] if placed else conv.results[0])
+    return [window, weight, *init_ops, conv, *placed, add]
 
 
 def _reassociation(rank: int) -> Reassociation:

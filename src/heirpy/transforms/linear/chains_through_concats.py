@@ -76,7 +76,7 @@ from heirpy.ir.constants import dense_constant, element_dtype
 from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp
 from heirpy.ir.utils import element_type, i64_vector, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
-from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, zero_pad_ops
+from heirpy.transforms.linear.chains import Chain, PaddedConv, branch_ending_at, emit_edge_corrections, zero_pad_ops
 from heirpy.transforms.linear.chains_through_adds import NESTED_SUMS, FuseChainThroughAdd
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
@@ -288,7 +288,7 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             weight = last.conv.weight[:, part.offset:part.offset + part.channels]
             tail = AffineConv(weight, last.conv.strides, last.conv.dilations, np.zeros_like(last.conv.const))
             tail_step = Step(op, part.value, True, BATCHED, tail.apply, conv=tail)
-            padded = Chain([*part.steps, tail_step], BATCHED).as_conv()
+            padded = Chain([*part.steps, tail_step], BATCHED).as_conv(edges=True)
             if padded is None or padded.conv.const.shape != tuple(out_shape[1:]):
                 return
             composed.append((part.root(), padded))
@@ -310,14 +310,17 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         sliced = [p.channels / in_channels for p in parts if p.kept]
         skip_weights = (last.weights if skip is not None else 0) + round(sum(sliced) * last.weights)
         skip_macs = (last.macs if skip is not None else 0) + round(sum(sliced) * last.macs)
-        after = sum(p.conv.weight.size for _, p in composed)
+        after = sum(p.conv.weight.size + sum(c.weight.size for c in p.corrections) for _, p in composed)
+        corrections = [c for _, p in composed for c in p.corrections]
         const = last.conv.const + sum(p.conv.const for _, p in composed)
         cost = FusionCost(
             levels, weights_before, kept_weights + after + skip_weights,
             sum(s.macs for s in steps) + last.macs,
-            sum(s.macs for s in kept) + sum(p.conv.macs() for _, p in composed) + skip_macs,
+            sum(s.macs for s in kept) + sum(p.conv.macs() for _, p in composed) + skip_macs
+            + sum(c.macs(False) for c in corrections),
             constants_before=sum(s.weights + s.init_size for s in steps) + last.weights + last.init_size,
-            constants_after=sum(s.weights + s.init_size for s in kept) + after + skip_weights + init_elements(const),
+            constants_after=sum(s.weights + s.init_size for s in kept) + after + skip_weights + init_elements(const)
+            + len(corrections),
         )
         if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return
@@ -385,6 +388,8 @@ class FuseConvOfConcat(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
                                     strides=i64_vector(conv.strides), dilations=i64_vector(conv.dilations))
             new_ops += [*pad_ops, weight, term]
             init = term.results[0]
+            new_ops += emit_edge_corrections(source, init, padded, storage, depthwise=False)
+            init = new_ops[-1].results[0]
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], [init])
 

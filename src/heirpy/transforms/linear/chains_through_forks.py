@@ -32,6 +32,12 @@ reaching the conv's init through the pad (zero at the border). In the f16 form t
 is the f16 rounding of the branch's f32 result: the chain composes across it (as the
 f16 chain folds do) and the rounding stays for the other readers.
 
+GhostNet's stride block without a squeeze-excite has p = a 3x3 stride-2 conv, whose
+windows overlap, so the cheap conv's zero pad does not move to p's input: the instance
+with `edges` (a pattern set after `FuseConvOfConcat`'s) composes it as one 7x7 stride-2
+conv plus edge corrections, convs of slices at the same level (`edge_corrections`,
+`Chain.as_corrected_conv`), their weights counted with the composed filter's.
+
 Legality: the conv's input, or the input of the single-user pads and reshapes before
 it (`_free_steps_before`), has more than one user (with one, `FuseLinearChain` decides)
 and is the output of a branch of linear ops, or the f16 rounding of one whose f32
@@ -56,7 +62,7 @@ from heirpy.ir.dialects.linalg import Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp
 from heirpy.ir.utils import static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, emit_conv, emit_matrix
-from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices, init_elements
+from heirpy.transforms.linear.constant_folding import ConstantFolder, erase_dead_constant_slices
 from heirpy.transforms.linear.fusion_cost import CostRule, FusionCost, admit_fusion
 from heirpy.transforms.linear.linear_maps import affine_matrix, matrix_form
 from heirpy.transforms.linear.sum_operands import rounding_source
@@ -77,12 +83,17 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp
     op_types = (Conv2DNchwFchwOp, DepthwiseConv2DNchwChwOp, MatmulOp)
 
     def __init__(self, reader: ConstantFolder, rule: CostRule, pass_name: str,
-                 kept: set[Operation] | None = None):
+                 kept: set[Operation] | None = None, edges: bool = False):
         self.reader = reader
         self.rule = rule
         self.pass_name = pass_name
         self.kept = set() if kept is None else kept
         """`FuseChainThroughAdd.kept`: the convs of a skip, never composed again."""
+        self.edges = edges
+        """Compose through a pad that does not move, with edge corrections (`Chain.as_conv`).
+        A separate instance does, in a set after `FuseConvOfConcat`'s: that pattern
+        composes the next conv through the concat first, reading the cheap conv's chain
+        (its sum with the corrections would be no chain)."""
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if in_generic_body(op) or op in self.kept:
@@ -111,17 +122,23 @@ class FuseChainThroughFork(OpPattern[Conv2DNchwFchwOp | DepthwiseConv2DNchwChwOp
         if isinstance(op, MatmulOp):
             self._fuse_matrix(op, branch, tail, last, rewriter)
             return
-        chain = Chain([*branch.steps, *tail, last], BATCHED)
+        chain = Chain([*branch.steps, *tail, last], BATCHED, branch.prefix)
         padded = chain.as_conv()
         if padded is None:
-            return
+            corrected = chain.as_corrected_conv() if self.edges else None
+            if corrected is None:
+                return
+            chain, padded = corrected
+        # Counted dense, the depthwise form too (as before edge corrections existed).
+        filter_weights = padded.conv.weight.size + sum(c.weight.size for c in padded.corrections)
+        filter_macs = padded.conv.macs() + sum(c.macs(False) for c in padded.corrections)
         weights_before, macs_before = branch.cost_before()
         constants_before = branch.constants_before()
         cost = FusionCost(
-            branch.levels(), weights_before + last.weights, weights_before + padded.conv.weight.size,
-            macs_before + last.macs, macs_before + padded.conv.macs(),
+            branch.levels(), weights_before + last.weights, weights_before + filter_weights,
+            macs_before + last.macs, macs_before + filter_macs,
             constants_before=constants_before + last.weights + last.init_size,
-            constants_after=constants_before + padded.conv.weight.size + init_elements(padded.conv.const),
+            constants_after=constants_before + filter_weights + padded.stored_init_elements(),
         )
         if not admit_fusion(self.rule, cost, self.pass_name, op, op.results[0]):
             return

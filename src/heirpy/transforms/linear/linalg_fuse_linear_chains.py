@@ -129,7 +129,6 @@ from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES
 from heirpy.transforms.linear.constant_folding import (
     ConstantFolder,
     erase_dead_constant_slices,
-    init_elements,
 )
 from heirpy.transforms.linear.fusion_cost import (
     DEFAULT_MAX_BOUGHT_WEIGHT_GROWTH,
@@ -300,6 +299,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
     def _fuse(self, chain: Chain, rewriter: PatternRewriter) -> bool:
         """Replace `chain` by one linear op if a form is allowed (see the class doc)."""
         conv = chain.as_conv()
+        conv_chain = chain
         contraction = chain.as_contraction()
         as_generic = self._as_generic(chain, contraction)
         if as_generic is None:
@@ -314,6 +314,13 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             None if contraction is None else contraction.form(),
             matrix_form(d_in, d_out) if fits else None,
         ])
+        if form is None and conv is None:
+            # Only where no other form is: a conv with edge corrections through a pad that
+            # does not move (`edge_corrections`; a 3x3 conv, a zero pad, a 3x3 conv).
+            corrected = chain.as_corrected_conv()
+            if corrected is not None:
+                conv_chain, conv = corrected
+                form = conv.form()
         if form is None:
             return False
         weights_before, macs_before = chain.cost_before()
@@ -327,6 +334,7 @@ class FuseLinearChain(OpPattern[Operation], OutsideGenericBodies):
             return False
         if form.kind == "conv":
             assert conv is not None
+            chain = conv_chain
             new_ops = emit_conv(chain, conv)
         elif form.kind == "contraction":
             assert contraction is not None
@@ -367,7 +375,7 @@ def stored_constants(
     init (a conv's as `build_init` stores it; a matrix's bias, one per output)."""
     if form.kind == "conv":
         assert padded is not None
-        return form.weights + init_elements(padded.conv.const)
+        return form.weights + padded.stored_init_elements()
     if form.kind == "contraction":
         assert contraction is not None
         return (contraction.weight.size if generic else contraction.stored_elements()) + d_out
@@ -397,7 +405,7 @@ def chain_diagonals(
         assert padded is not None
         conv = padded.conv
         (low_h, high_h), (low_w, high_w) = padded.pad
-        if not low_h == high_h == low_w == high_w:
+        if padded.corrections or not low_h == high_h == low_w == high_w:
             return before, None
         layout, padding = layouts.conv_input(chain.input)
         after = conv_diagonals(conv.weight != 0, layout, conv.out_hw, conv.strides[0], padding + low_h,
@@ -434,6 +442,9 @@ def populate_linalg_fuse_linear_chains_patterns(
                       FuseMatmulOfConvTokens(reader, rule, pass_name, through_add.kept),
                       FuseMatmulThroughRowSum(reader, rule, pass_name, through_add.kept),
                       FuseConvOfConcat(reader, rule, pass_name, through_add)),
+        # Through a pad that does not move, with edge corrections (`edge_corrections`):
+        # after `FuseConvOfConcat` has composed the conv after a concat through it.
+        PatternSet.of(FuseChainThroughFork(reader, rule, pass_name, through_add.kept, edges=True)),
         # A per-position constant scale after a 1x1 conv and an affine decode (YOLO's
         # stride multiply): the conv becomes a contraction taking it (`position_scales`).
         PatternSet.of(FoldPositionScaleIntoConv(reader, rule, pass_name)),

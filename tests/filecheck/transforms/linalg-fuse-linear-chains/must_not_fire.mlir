@@ -129,10 +129,12 @@ func.func @batch_varying_init(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
-// A pad between two convs rules out the conv form, and the explicit matrix would have
+// A pad of 1.0 between two convs rules out the conv form (a zero pad would not: a conv
+// with edge corrections, through_pad_edges.mlir), and the explicit matrix would have
 // 12288 x 16384 entries (over the 2^22 cap): left alone.
 func.func @matrix_too_big(%x: tensor<1x3x64x64xf32>) -> tensor<1x4x64x64xf32> {
   %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
   %w1 = arith.constant dense<1.0> : tensor<4x3x3x3xf32>
   %w2 = arith.constant dense<0.5> : tensor<4x4x3x3xf32>
   %z = arith.constant dense<0.0> : tensor<1x4x64x64xf32>
@@ -143,7 +145,7 @@ func.func @matrix_too_big(%x: tensor<1x3x64x64xf32>) -> tensor<1x4x64x64xf32> {
   %a = linalg.conv_2d_nchw_fchw ins(%p1, %w1 : tensor<1x3x66x66xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<1x4x64x64xf32>) -> tensor<1x4x64x64xf32>
   %p2 = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
-    tensor.yield %zero : f32
+    tensor.yield %one : f32
   } : tensor<1x4x64x64xf32> to tensor<1x4x66x66xf32>
   %b = linalg.conv_2d_nchw_fchw ins(%p2, %w2 : tensor<1x4x66x66xf32>, tensor<4x4x3x3xf32>) outs(%z : tensor<1x4x64x64xf32>) -> tensor<1x4x64x64xf32>
   return %b : tensor<1x4x64x64xf32>

@@ -105,8 +105,11 @@ func.func @padded_after_wider(%x: tensor<1x4x10x10xf32>) -> tensor<1x2x4x4xf32> 
 // A chain whose matrix writes a vector longer than anything the function carries: the
 // 1x8x4x4 = 128 elements that the slice cuts to 32 before the return, beside a 72-element
 // input, a Linear on 96 and results of 32 and 10. Under the tight budget the 128 needs a
-// larger ring than the function does, so the chain stays as it was; the guard is the
-// budget itself (FIT fuses the same chain).
+// larger ring than the function does, so no matrix; the guard is the budget itself (FIT
+// fuses the same chain into one). The zero pad does not move through the 3x3 conv, so the
+// chain is a conv only with edge corrections (edge_corrections.py): a 4x4 conv of
+// pad(x), and the last row, column and corner, whose vectors are no longer than the
+// chain's own.
 func.func @wider_than_carried(%x: tensor<1x2x6x6xf32>, %y: tensor<1x96xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x10xf32>) {
   %zero = arith.constant 0.0 : f32
   %wl = arith.constant dense<0.125> : tensor<96x10xf32>
@@ -135,8 +138,11 @@ func.func @wider_than_carried(%x: tensor<1x2x6x6xf32>, %y: tensor<1x96xf32>) -> 
 // TIGHT-LABEL: func.func @wider_than_carried
 // TIGHT:       linalg.matmul ins(%y, %{{.*}} : tensor<1x96xf32>, tensor<96x10xf32>)
 // TIGHT-NOT:   linalg.matmul
-// TIGHT:       linalg.conv_2d_nchw_fchw{{.*}} ins(%x, %{{.*}} : tensor<1x2x6x6xf32>, tensor<8x2x3x3xf32>)
-// TIGHT:       tensor.pad
-// TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x8x5x5xf32>, tensor<8x8x2x2xf32>)
+// TIGHT:       %[[X:.*]] = tensor.pad %x low[0, 0, 0, 0] high[0, 0, 1, 1]
+// TIGHT:       linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %{{.*}} : tensor<1x2x7x7xf32>, tensor<8x2x4x4xf32>)
+// TIGHT-NOT:   linalg.matmul
+// TIGHT:       tensor.extract_slice %[[X]][0, 0, 4, 0] [1, 2, 2, 7]
+// TIGHT:       tensor.extract_slice %[[X]][0, 0, 0, 4] [1, 2, 7, 2]
+// TIGHT:       tensor.extract_slice %[[X]][0, 0, 4, 4] [1, 2, 2, 2]
 // TIGHT-NOT:   linalg.matmul
 // TIGHT:       return
