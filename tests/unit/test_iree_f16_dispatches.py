@@ -283,3 +283,19 @@ def test_a_rounding_read_by_a_pool_goes_into_the_pool() -> None:
     assert (after[0], after[1]) == (2, 3), after
     report = check_equivalence(parse(text), parse(rounded), function="main", seeds=(0, 1))
     assert report.ok, report.summary()
+
+
+def test_a_shared_centring_is_recomputed_in_the_variance() -> None:
+    """ConvNeXt-atto f16's head LayerNorm (tests/filecheck/Inputs/f16_convnext_head.mlir):
+    `demote-f64` made torch-mlir's two centrings `x - mean` (the f64 variance's and the
+    f32 normalisation's) one op; once `sink-widening-casts` stored its input in f16, IREE
+    placed it, and the mean, in dispatches of their own (3 against raw's 2; the model 92
+    dispatches per call against 90). `RecomputeSharedIntoReduction` recomputes both in
+    the variance: raw's 2 executables and 2 dispatches. Values equal."""
+    text = (INPUTS / "f16_convnext_head.mlir").read_text()
+    raw, ours = _counts(text), _counts(print_module(run_pipeline(parse(text), "iree-prepare")))
+    assert (raw[0], raw[1]) == (2, 2), raw
+    assert (ours[0], ours[1]) == (2, 2), ours
+    report = check_equivalence(parse(text), parse(print_module(run_pipeline(parse(text), "iree-prepare"))),
+                               function="main", seeds=(0, 1))
+    assert report.ok, report.summary()

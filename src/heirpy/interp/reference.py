@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from heirpy.interp.equivalence import ResultComparison, compare_arrays, magnitude_tolerance
+from heirpy.interp.equivalence import ResultComparison, compare_arrays, magnitude_tolerance, moved_further
 from heirpy.interp.npz_recipes import load_arrays
 from heirpy.ir.constants import is_float_dtype
 from heirpy.ir.diagnostics import HeirpyError
@@ -104,14 +104,7 @@ def judge_rewrite(
             verdict = MODEL_DIFFERS
         return Judgement(index, verdict, *errors, rtol, atol, "" if verdict == "ok" else rewrite.line())
     rtol, atol = magnitude_tolerance(reference, rtol, atol)
-    ref, b, a = (x.astype(np.float64) for x in (reference, before, after))
-    with np.errstate(invalid="ignore"):
-        model_err, rewrite_err = np.abs(b - ref), np.abs(a - ref)
-    # NaN where the reference is a number: infinitely off (a NaN model error then excuses nothing).
-    model_err, rewrite_err = (np.where(np.isnan(e), np.inf, e) for e in (model_err, rewrite_err))
-    tolerance = atol + rtol * np.abs(ref)
-    with np.errstate(invalid="ignore"):  # inf - inf: the model was already infinitely off
-        worse = rewrite_err - model_err > tolerance
+    worse = moved_further(reference, before, after, rtol, atol)
     summary = (f"result #{index}: heirpy's output vs the reference max abs err {errors[0]:.3g}, the model's own "
                f"{errors[1]:.3g}, heirpy's vs the model's {errors[2]:.3g} (atol {atol:.3g}, rtol {rtol:.3g})")
     if np.any(worse):

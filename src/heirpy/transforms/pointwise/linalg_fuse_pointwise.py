@@ -452,13 +452,7 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
             producer = value.op if isinstance(value, OpResult) else None
             if not isinstance(producer, GenericOp) or single_user(value) is not op:
                 continue
-            if (
-                len(producer.res) != 1
-                or len(producer.outputs) != 1
-                or "reduction" in iterator_kinds(producer.iterator_types)
-                or _uses_index(producer)
-                or producer.body.block.args[-1].uses
-            ):
+            if not _recomputable(producer):
                 continue
             new_input_maps = producer_fusion_maps(
                 maps, sizes, index, affine_maps(producer.indexing_maps), kinds if self.iree_reductions else None
@@ -468,6 +462,75 @@ class FuseElementwiseProducer(OpPattern[GenericOp]):
             rewriter.replace(op, _fuse(op, index, producer, new_input_maps))
             rewriter.erase(producer)
             return
+
+
+def _on_reduced_tensor(value: SSAValue, depth: int = 4) -> bool:
+    """`value` is a reduction generic's result, or an all-parallel generic's whose input
+    is, within `depth` such generics (a LayerNorm's mean, `sum / C`; its centring `x - mean`)."""
+    producer = value.op if isinstance(value, OpResult) else None
+    if not isinstance(producer, GenericOp) or depth == 0:
+        return False
+    if "reduction" in iterator_kinds(producer.iterator_types):
+        return True
+    return any(_on_reduced_tensor(v, depth - 1) for v in producer.inputs)
+
+
+class RecomputeSharedIntoReduction(OpPattern[GenericOp]):
+    """IREE only (`iree_reductions`): a shared pointwise op on a reduced tensor is recomputed
+    inside each reduction that reads it; its other readers keep it.
+
+        %m = linalg.generic {maps = [id, id]} ins(%s : tensor<8x1xf32>) { divf %s, 40 }
+        %c = linalg.generic {maps = [id, (d0, d1) -> (d0, 0), id]} ins(%x, %m) { subf }  -> tensor<8x40xf32>
+        %v = linalg.generic {reduction over d1} ins(%c) { c * c + acc }
+        %y = linalg.generic {maps = [id, ...]} ins(%c, %v) { c * rsqrt(v / 40) }
+      ==>
+        %v = linalg.generic {reduction over d1} ins(%x, %s) { m = divf %s, 40; c = x - m; c * c + acc }
+        %y = linalg.generic ins(%c, %v) ...        (then %c fuses into %y: its one reader)
+
+    Legality as `FuseElementwiseProducer`'s (IREE's rule) but the producer has several
+    readers, and it reads, through all-parallel generics, a reduction's result
+    (`_on_reduced_tensor`): a LayerNorm whose centred input `x - mean` the variance and
+    the normalisation share (ConvNeXt's head: torch-mlir's `var_mean` computes the centring
+    twice, in f64 and f32, and `demote-f64` made the two one op).
+    Why: IREE fuses a reduction with its elementwise consumers, but it places a shared
+    `x - mean` beside the variance and the normalisation, and the mean, read by both, in
+    neither dispatch: ConvNeXt-atto f16's head LayerNorm ran 5 dispatches where the raw
+    IR ran 3 once its input was stored in f16 (`sink-widening-casts`). Recomputed in the
+    variance, each LayerNorm is the two-reduction form IREE forms 2 dispatches from.
+    """
+
+    op_types = (GenericOp,)
+
+    def rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        kinds = iterator_kinds(op.iterator_types)
+        shapes = operand_shapes(op)
+        if "reduction" not in kinds or len(op.res) != len(op.outputs) or shapes is None:
+            return
+        maps = affine_maps(op.indexing_maps)
+        sizes = loop_sizes(maps, shapes)
+        if sizes is None:
+            return
+        for index, value in enumerate(op.inputs):
+            producer = value.op if isinstance(value, OpResult) else None
+            if not isinstance(producer, GenericOp) or value.has_one_use() or not _recomputable(producer):
+                continue
+            if not any(_on_reduced_tensor(v) for v in producer.inputs):
+                continue
+            new_input_maps = producer_fusion_maps(maps, sizes, index, affine_maps(producer.indexing_maps), kinds)
+            if new_input_maps is not None:
+                rewriter.replace(op, _fuse(op, index, producer, new_input_maps))
+                return
+
+
+def _recomputable(producer: GenericOp) -> bool:
+    """One result, all-parallel loops, no `linalg.index`, a body that does not read its init."""
+    return (
+        len(producer.res) == 1
+        and len(producer.outputs) == 1
+        and "reduction" not in iterator_kinds(producer.iterator_types)
+        and not _uses_index(producer)
+        and not producer.body.block.args[-1].uses
+    )
 
 
 def _fuse(
@@ -578,11 +641,13 @@ def populate_linalg_fuse_pointwise_patterns(
     formation (root + epilogue -> `tensor_ext.kernel`) unless `kernels=False`, and then
     kernels that feed a `tensor.concat` write their slices of it themselves.
     `iree_reductions`: producers may be recomputed along a consumer's reduction loops
-    (`FuseElementwiseProducer`, IREE's rule)."""
+    (`FuseElementwiseProducer`, IREE's rule), and a shared pointwise op on a reduced
+    tensor inside each reduction reading it (`RecomputeSharedIntoReduction`)."""
     pointwise = PatternSet.of(
         ElementwiseToGeneric(),
         AbsorbLayoutChain(iree_reductions),
         FuseElementwiseProducer(iree_reductions),
+        *([RecomputeSharedIntoReduction()] if iree_reductions else []),
         TransposeToGeneric(),
         walk_reverse=True,
     )

@@ -192,3 +192,50 @@ func.func @f32_model(%a: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:       %h = linalg.generic {{.*}} ins(%y : tensor<4xf32>)
 // CHECK-NOT:     arith.extf
 // CHECK:       return %h
+
+// -----
+
+// LeViT-128S f16's MLP residual: the add rounds the wide projection itself before adding
+// (f16 arithmetic). Reading the rounding, its `truncf(extf(r))` is `r`: no round trip is
+// left (IREE keeps it, and the block's executable then differs from its twins'). The second
+// reader also uses the wide value: its widening stays, only its rounding reads `r`.
+func.func @reader_rounds_itself(%a: tensor<4xf32>, %s: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf32>) {
+  %e16 = tensor.empty() : tensor<4xf16>
+  %e32 = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e32 : tensor<4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %n = arith.mulf %p, %p : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%y : tensor<4xf32>) outs(%e16 : tensor<4xf16>) {
+  ^bb0(%p: f32, %o: f16):
+    %r = arith.truncf %p : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<4xf16>
+  %add = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%s, %y : tensor<4xf16>, tensor<4xf32>) outs(%e16 : tensor<4xf16>) {
+  ^bb0(%q: f16, %p: f32, %o: f16):
+    %r = arith.truncf %p : f32 to f16
+    %v = arith.addf %q, %r : f16
+    linalg.yield %v : f16
+  } -> tensor<4xf16>
+  %both = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%y : tensor<4xf32>) outs(%e32 : tensor<4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %r = arith.truncf %p : f32 to f16
+    %w = arith.extf %r : f16 to f32
+    %v = arith.addf %w, %p : f32
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %t, %add, %both : tensor<4xf16>, tensor<4xf16>, tensor<4xf32>
+}
+// CHECK-LABEL: func.func @reader_rounds_itself
+// CHECK:       %[[T:.*]] = linalg.generic {{.*}} ins(%y : tensor<4xf32>) outs(%e16 : tensor<4xf16>)
+// CHECK:       linalg.generic {{.*}} ins(%s, %[[T]] : tensor<4xf16>, tensor<4xf16>)
+// CHECK-NEXT:  ^bb0(%[[Q:.*]]: f16, %[[R:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:    %[[V:.*]] = arith.addf %[[Q]], %[[R]] : f16
+// CHECK-NEXT:    linalg.yield %[[V]] : f16
+// CHECK:       linalg.generic {{.*}} ins(%[[T]] : tensor<4xf16>)
+// CHECK-NEXT:  ^bb0(%[[R2:.*]]: f16, %{{.*}}: f32):
+// CHECK-NEXT:    %[[W:.*]] = arith.extf %[[R2]] : f16 to f32
+// CHECK-NEXT:    %[[W2:.*]] = arith.extf %[[R2]] : f16 to f32
+// CHECK-NEXT:    arith.addf %[[W2]], %[[W]] : f32
+// MLIR-LABEL:  func.func @reader_rounds_itself
