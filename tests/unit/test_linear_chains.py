@@ -221,24 +221,28 @@ def test_pattern_list_is_exported() -> None:
     forks (a branch output or sum with other users; convs and, on rows, matmuls), a
     matmul on a conv's tokens or on a mean over a residual add's rows, and through
     channel concats, which read the fused chains
-    as branches and share the set of convs kept for a skip; then a per-position scale moved back into a 1x1 conv; last,
-    the widenings no fold used are undone (a narrow read put back)."""
-    *normalise, chains, through_adds, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
+    as branches and share the set of convs kept for a skip, and a sum over a residual
+    add's positions (before those, in a set of its own, a sum of a sum made one, so
+    that the first sum is still a sum when it is read); then a per-position scale moved
+    back into a 1x1 conv; last, the widenings no fold used are undone (a narrow read put
+    back)."""
+    *normalise, chains, sums_of_sums, through_adds, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
         "WidenLinearOpInput", "WidenSumPool", "WidenElementwise", "WidenRunBeforeExtf"
     ]
     assert [type(p).__name__ for p in chains.patterns] == ["FuseLinearChain"]
+    assert [type(p).__name__ for p in sums_of_sums.patterns] == ["FuseSumOfSum"]
     assert [type(p).__name__ for p in through_adds.patterns] == [
         "FuseChainThroughAdd", "FuseMatmulThroughAdd", "FuseChainThroughFork", "FuseMatmulThroughFork",
-        "FuseMatmulOfConvTokens", "FuseMatmulThroughRowSum", "FuseConvOfConcat",
+        "FuseMatmulOfConvTokens", "FuseMatmulThroughRowSum", "FuseConvOfConcat", "FuseSumThroughAdd",
     ]
     assert [type(p).__name__ for p in positions.patterns] == ["FoldPositionScaleIntoConv"]
     assert [type(p).__name__ for p in narrow.patterns] == ["NarrowUnusedWidening"]
-    add, matmul_add, fork, matmul_fork, tokens, row_sum, concat = through_adds.patterns
+    add, matmul_add, fork, matmul_fork, tokens, row_sum, concat, spatial_sum = through_adds.patterns
     assert fork.kept is add.kept and matmul_add.kept is add.kept  # type: ignore[attr-defined]
     assert matmul_fork.kept is add.kept and tokens.kept is add.kept  # type: ignore[attr-defined]
     assert row_sum.kept is add.kept  # type: ignore[attr-defined]
-    assert concat.through_add is add  # type: ignore[attr-defined]
+    assert concat.through_add is add and spatial_sum.through_add is add  # type: ignore[attr-defined]
 
 
 # ----------------------------------------------------------------------------- global pools
