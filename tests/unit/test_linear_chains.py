@@ -216,17 +216,17 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
 
 
 def test_pattern_list_is_exported() -> None:
-    """torch-mlir's f16 form normalised first (linear/mixed_precision.py), then chains,
+    """torch-mlir's f16 form normalised first (linear/mixed_precision.py), then a sum of
+    a sum made one (before a chain takes the second as a matmul of the first), then chains,
     alone in their set (the step memo's assumption), then chains through skip adds and
     forks (a branch output or sum with other users; convs and, on rows, matmuls), a
     matmul on a conv's tokens or on a mean over a residual add's rows, and through
     channel concats, which read the fused chains
     as branches and share the set of convs kept for a skip, and a sum over a residual
-    add's positions (before those, in a set of its own, a sum of a sum made one, so
-    that the first sum is still a sum when it is read); then a per-position scale moved
+    add's positions; then a per-position scale moved
     back into a 1x1 conv; last, the widenings no fold used are undone (a narrow read put
     back)."""
-    *normalise, chains, sums_of_sums, through_adds, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
+    *normalise, sums_of_sums, chains, through_adds, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
         "WidenLinearOpInput", "WidenSumPool", "WidenElementwise", "WidenRunBeforeExtf"
     ]

@@ -429,10 +429,11 @@ def populate_linalg_fuse_linear_chains_patterns(
     through_add = FuseChainThroughAdd(reader, rule, pass_name)
     return [
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
-        PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
-        # A sum of a sum becomes one sum before `FuseSumThroughAdd` turns the first into a
-        # contraction (LayerNorm's mean of a global pool, `sums_of_sums`).
+        # A sum of a sum becomes one sum (LayerNorm's mean of a global pool, `sums_of_sums`)
+        # before a chain takes the second as a matmul of the first's result, and before
+        # `FuseSumThroughAdd` turns the first into a contraction.
         PatternSet.of(FuseSumOfSum(reader, rule, pass_name)),
+        PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
         PatternSet.of(through_add, FuseMatmulThroughAdd(reader, rule, pass_name, through_add.kept),
                       FuseChainThroughFork(reader, rule, pass_name, through_add.kept),
                       FuseMatmulThroughFork(reader, rule, pass_name, through_add.kept),
