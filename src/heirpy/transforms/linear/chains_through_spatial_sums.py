@@ -36,6 +36,12 @@ side no deeper than the branch's input (`FuseChainThroughAdd.no_deeper`); the co
 allows it (one level saved; weights before: the branch's; after: the contraction's, plus
 the branch's again when the add or the branch has other users, which keep it).
 
+Under a rule that bounds MACs (`max-mac-growth`: iree-prepare, for back ends that run
+the ops as written) it fuses only when the MACs shrink: the contraction runs the
+conv's MACs (every input element for every output), so it saves that back end no work
+and trades the conv it tiles well for a contraction generic, while the level it saves
+is CKKS's alone (IREE's output on ConvNeXt stays as it was).
+
 The contraction has two reduction loops (channels, then the positions flattened):
 IREE's CUDA back end fails on three in one dispatch (`chains.emit_contraction_generic`).
 """
@@ -162,6 +168,8 @@ class FuseSumThroughAdd(OpPattern[GenericOp], OutsideGenericBodies):
             constants_before=branch.constants_before() + init_elements(init),
             constants_after=(branch.constants_before() if shared else 0) + weight.size + init_elements(init),
         )
+        if self.rule.max_mac_growth > 0 and cost.macs_after >= cost.macs_before:
+            return False  # a MAC-bound back end gains no work (module docstring)
         if not admit_fusion(self.rule, cost, self.pass_name, reduction.op, reduction.result):
             return False
         summed_bias = bias.sum(axis=tuple(a - 1 for a in reduction.reduced_axes), keepdims=True)

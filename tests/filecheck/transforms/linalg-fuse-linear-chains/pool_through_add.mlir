@@ -13,6 +13,14 @@
 // RUN: heirpy-opt %s -p linalg-fuse-linear-chains 2>/dev/null | iree-opt > /dev/null
 // RUN: heirpy-opt %s -p 'linalg-fuse-linear-chains{max-weight-growth=2}' 2>/dev/null | filecheck %s --check-prefix=GROW-AT
 // RUN: heirpy-opt %s -p 'linalg-fuse-linear-chains{max-weight-growth=1.99}' 2>/dev/null | filecheck %s --check-prefix=UNDER
+// A MAC bound (iree-prepare's max-mac-growth=1): the contraction runs fc2's MACs, so it
+// saves a plaintext back end no work and is not written.
+// RUN: heirpy-opt %s -p 'linalg-fuse-linear-chains{max-mac-growth=1}' 2>/dev/null | filecheck %s --check-prefix=MAC-BOUND
+// MAC-BOUND-LABEL: func.func @pool_of_add(
+// MAC-BOUND: linalg.conv_2d_nchw_fchw {{.*}} tensor<3x4x1x1xf32>
+// MAC-BOUND-NOT: tensor.collapse_shape
+// MAC-BOUND: return
+// MAC-BOUND-LABEL: func.func @pool_of_add_flat(
 // RUN: heirpy-opt %s -p report-depth 2>&1 >/dev/null | filecheck %s --check-prefix=BEFORE
 // RUN: heirpy-opt %s -p linalg-fuse-linear-chains,report-depth 2>&1 >/dev/null | filecheck %s --check-prefix=AFTER
 // RUN: heirpy-opt %s -p linalg-fuse-linear-chains -o %t 2>/dev/null
