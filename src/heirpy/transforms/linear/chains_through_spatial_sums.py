@@ -97,12 +97,12 @@ def _read_by_position_sums(total: SSAValue) -> bool:
 
 class FuseSumThroughAdd(OpPattern[GenericOp], OutsideGenericBodies):
     """Compose a sum over the positions of `branch + skip` with the per-position branch
-    as one contraction of the branch's input, the sum of the skip kept as its init
-    (module docstring).
+    as one contraction of the branch's input, the sum of the skip kept beside it and
+    added (module docstring).
 
         %p = sum_{h,w}(conv1x1(%g, %w) + %x)
       ->
-        %p = expand(contraction(collapse(%g), %w) outs(collapse(sum_{h,w}(%x))))
+        %p = expand(contraction(collapse(%g), %w) outs(0)) + sum_{h,w}(%x)
     """
 
     op_types = (GenericOp,)
