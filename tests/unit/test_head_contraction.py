@@ -117,7 +117,7 @@ def _conv_then_head(stride: int) -> str:
 def test_a_conv_before_the_pool_folds_only_when_it_maps_every_position_alike(stride: int, fused: bool) -> None:
     """A 1x1 stride-1 conv commutes with the sum (its channel map folds into the weight);
     at stride 2 the pool sums only every other input position, which no weight read
-    through a broadcast over h and w can say: no contraction (`chains._per_position`)."""
+    through a broadcast over h and w can say: no contraction (`chains.per_position`)."""
     from heirpy.interp.equivalence import check_equivalence
 
     text = _conv_then_head(stride)

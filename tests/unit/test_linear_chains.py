@@ -216,23 +216,27 @@ def test_generated_conv_pool_conv_chain(k, s, d, p, t, k2, batch, seed) -> None:
 
 
 def test_pattern_list_is_exported() -> None:
-    """torch-mlir's f16 form normalised first (linear/mixed_precision.py), then chains,
+    """torch-mlir's f16 form normalised first (linear/mixed_precision.py), then a sum of
+    a sum made one (before a chain takes the second as a matmul of the first), then chains,
     alone in their set (the step memo's assumption), then chains through skip adds and
     forks (a branch output or sum with other users; convs and, on rows, matmuls), a
     matmul on a conv's tokens or on a mean over a residual add's rows, and through
     channel concats, which read the fused chains
-    as branches and share the set of convs kept for a skip; then forks through a pad that
-    does not move, with edge corrections (after the concats: they compose the conv after
-    a concat through that pad first); then a per-position scale moved back into a 1x1 conv; last,
-    the widenings no fold used are undone (a narrow read put back)."""
-    *normalise, chains, through_adds, edges, positions, narrow = populate_linalg_fuse_linear_chains_patterns()
+    as branches and share the set of convs kept for a skip, and a sum over a residual
+    add's positions; then forks through a pad that does not move, with edge corrections
+    (after the concats: they compose the conv after a concat through that pad first); then
+    a per-position scale moved back into a 1x1 conv; last, the widenings no fold used are
+    undone (a narrow read put back)."""
+    *normalise, sums_of_sums, chains, through_adds, edges, positions, narrow = (
+        populate_linalg_fuse_linear_chains_patterns())
     assert [type(p).__name__ for s in normalise for p in s.patterns] == [
         "WidenLinearOpInput", "WidenSumPool", "WidenElementwise", "WidenRunBeforeExtf"
     ]
     assert [type(p).__name__ for p in chains.patterns] == ["FuseLinearChain"]
+    assert [type(p).__name__ for p in sums_of_sums.patterns] == ["FuseSumOfSum"]
     assert [type(p).__name__ for p in through_adds.patterns] == [
         "FuseChainThroughAdd", "FuseMatmulThroughAdd", "FuseChainThroughFork", "FuseMatmulThroughFork",
-        "FuseMatmulOfConvTokens", "FuseMatmulThroughRowSum", "FuseConvOfConcat",
+        "FuseMatmulOfConvTokens", "FuseMatmulThroughRowSum", "FuseConvOfConcat", "FuseSumThroughAdd",
     ]
     assert [type(p).__name__ for p in edges.patterns] == ["FuseChainThroughFork"]
     (edge_fork,) = edges.patterns
@@ -240,11 +244,11 @@ def test_pattern_list_is_exported() -> None:
     assert not through_adds.patterns[2].edges  # type: ignore[attr-defined]
     assert [type(p).__name__ for p in positions.patterns] == ["FoldPositionScaleIntoConv"]
     assert [type(p).__name__ for p in narrow.patterns] == ["NarrowUnusedWidening"]
-    add, matmul_add, fork, matmul_fork, tokens, row_sum, concat = through_adds.patterns
+    add, matmul_add, fork, matmul_fork, tokens, row_sum, concat, spatial_sum = through_adds.patterns
     assert fork.kept is add.kept and matmul_add.kept is add.kept  # type: ignore[attr-defined]
     assert matmul_fork.kept is add.kept and tokens.kept is add.kept  # type: ignore[attr-defined]
     assert row_sum.kept is add.kept  # type: ignore[attr-defined]
-    assert concat.through_add is add  # type: ignore[attr-defined]
+    assert concat.through_add is add and spatial_sum.through_add is add  # type: ignore[attr-defined]
 
 
 # ----------------------------------------------------------------------------- global pools

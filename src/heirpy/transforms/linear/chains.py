@@ -147,7 +147,7 @@ class Chain:
         its divide, flatten, Linear ...) as ONE contraction whose weight is the rest of
         the chain's matrix, read through a broadcast over the summed axes: its distinct
         weights stay those of the Linear instead of growing by H*W (see `Contraction`).
-        Steps before the sum may map each position alike (`_per_position`: a per-channel
+        Steps before the sum may map each position alike (`per_position`: a per-channel
         scale, MobileNetV3's hardswish's `/ 6` on the pool's input, a 1x1 conv): the
         weight is then the rest's matrix times their channel map. None also when that
         weight exceeds `MAX_MATRIX_ELEMENTS`; whether the dense matrix fits is
@@ -161,14 +161,14 @@ class Chain:
         assert summed_sample is not None
         kept = tuple(a for a in range(len(in_sample)) if a not in first.summed_axes)
         kept_shape = tuple(in_sample[a] for a in kept)
-        if lead and not (len(in_sample) == 3 and kept == (0,) and all(_per_position(s) for s in lead)):
+        if lead and not (len(in_sample) == 3 and kept == (0,) and all(per_position(s) for s in lead)):
             return None
         tail = Chain(self.steps[index + 1:], self.mode)
         if prod(kept_shape) * prod(out_sample) > MAX_MATRIX_ELEMENTS:
             return None  # the weight itself (the Linear's) past the cap
         matrix, _ = affine_matrix(tail.apply, summed_sample[1:])
         if lead:
-            matrix = matrix @ _channel_map(Chain(lead, self.mode), in_sample)
+            matrix = matrix @ channel_map(Chain(lead, self.mode), in_sample)
         zero = np.zeros((1, *in_sample), dtype=np.float64)
         bias = self.apply(zero).reshape(-1)  # the sum's init pushed through the tail
         weight = matrix.reshape(*out_sample, *kept_shape)
@@ -254,7 +254,7 @@ def _compose(convs: list[AffineConv]) -> AffineConv:
     return composed
 
 
-def _per_position(step: Step) -> bool:
+def per_position(step: Step) -> bool:
     """The step maps every H, W position of an NCHW sample by the same linear map of its
     channels (a 1x1 stride-1 conv, or an elementwise step read as one, whose constant
     may vary: it only moves the bias), so it commutes with a sum over positions."""
@@ -262,8 +262,8 @@ def _per_position(step: Step) -> bool:
     return conv is not None and conv.weight.shape[2:] == (1, 1) and conv.strides == (1, 1)
 
 
-def _channel_map(lead: Chain, in_sample: tuple[int, ...]) -> np.ndarray:
-    """[C_out, C_in]: the linear part of the per-position steps `lead` (`_per_position`),
+def channel_map(lead: Chain, in_sample: tuple[int, ...]) -> np.ndarray:
+    """[C_out, C_in]: the linear part of the per-position steps `lead` (`per_position`),
     read at position (0, 0) from each channel's unit vector there."""
     channels = in_sample[0]
     probes = np.zeros((channels + 1, *in_sample), dtype=np.float64)

@@ -190,7 +190,7 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
         its primary conv), or a sum or concat of values each k levels below `target` (the
         shortcut of GhostNet's stride block reads the previous block's output, `concat(p,
         dw(p)) + skip`, whose parts the fusions made read that block's middle tensor:
-        the block's output is no longer an ancestor of `target`); a slice of such a value;
+        the block's output is no longer an ancestor of `target`); a slice or a reshape of such a value;
         or a sum or a channel concat of such values (a skip that is itself the previous
         block's `project + skip`, a ghost module's output), nested at most `sums` deep."""
         if linear_ops_on_path(skip, target) >= below:
@@ -206,6 +206,10 @@ class FuseChainThroughAdd(OpPattern[Conv2DNchwFchwOp], OutsideGenericBodies):
             return self.no_deeper(wider, target, sums, below)  # a cast, no nesting
         if isinstance(owner, tensor.ExtractSliceOp):  # costs no level (YOLO11's C2PSA halves)
             return self.no_deeper(owner.source, target, sums, below)
+        if isinstance(owner, (tensor.ExpandShapeOp, tensor.CollapseShapeOp)):
+            # A reshape costs no level either: GhostNet's shortcut once the fusions wrote
+            # the previous block's output as the `expand_shape` of a matrix (policy=depth).
+            return self.no_deeper(owner.src, target, sums, below)
         levels, value = below, skip
         for _ in range(NESTED_SUMS):
             value = rounding_source(value) or value

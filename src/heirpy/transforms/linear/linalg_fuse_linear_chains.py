@@ -124,6 +124,7 @@ from heirpy.transforms.linear.chains_through_adds_rows import FuseMatmulThroughA
 from heirpy.transforms.linear.chains_through_concats import FuseConvOfConcat
 from heirpy.transforms.linear.chains_through_forks import FuseChainThroughFork
 from heirpy.transforms.linear.chains_through_row_sums import FuseMatmulThroughRowSum
+from heirpy.transforms.linear.chains_through_spatial_sums import FuseSumThroughAdd
 from heirpy.transforms.linear.chains_through_tokens import FuseMatmulOfConvTokens
 from heirpy.transforms.linear.constant_budget import DEFAULT_FREE_CONSTANT_BYTES, fuse_within_budget
 from heirpy.transforms.linear.constant_folding import (
@@ -162,6 +163,7 @@ from heirpy.transforms.linear.orion_cost import (
 )
 from heirpy.transforms.linear.position_scales import FoldPositionScaleIntoConv
 from heirpy.transforms.linear.slot_budget import SlotBudget, carried_vectors
+from heirpy.transforms.linear.sums_of_sums import FuseSumOfSum
 from heirpy.transforms.rewrite import OpPattern, OutsideGenericBodies, PatternSet, apply_pattern_sets, in_generic_body
 
 STEP_MEMO_SIZE = 64
@@ -435,13 +437,18 @@ def populate_linalg_fuse_linear_chains_patterns(
     through_add = FuseChainThroughAdd(reader, rule, pass_name)
     return [
         *populate_mixed_precision_patterns(),  # f16: the truncf between two linear ops goes
+        # A sum of a sum becomes one sum (LayerNorm's mean of a global pool, `sums_of_sums`)
+        # before a chain takes the second as a matmul of the first's result, and before
+        # `FuseSumThroughAdd` turns the first into a contraction.
+        PatternSet.of(FuseSumOfSum(reader, rule, pass_name)),
         PatternSet.of(FuseLinearChain(reader, slot_budget, rule, pass_name, contraction_form)),
         PatternSet.of(through_add, FuseMatmulThroughAdd(reader, rule, pass_name, through_add.kept),
                       FuseChainThroughFork(reader, rule, pass_name, through_add.kept),
                       FuseMatmulThroughFork(reader, rule, pass_name, through_add.kept),
                       FuseMatmulOfConvTokens(reader, rule, pass_name, through_add.kept),
                       FuseMatmulThroughRowSum(reader, rule, pass_name, through_add.kept),
-                      FuseConvOfConcat(reader, rule, pass_name, through_add)),
+                      FuseConvOfConcat(reader, rule, pass_name, through_add),
+                      FuseSumThroughAdd(reader, rule, pass_name, through_add)),
         # Through a pad that does not move, with edge corrections (`edge_corrections`):
         # after `FuseConvOfConcat` has composed the conv after a concat through it.
         PatternSet.of(FuseChainThroughFork(reader, rule, pass_name, through_add.kept, edges=True)),
