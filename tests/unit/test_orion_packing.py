@@ -78,6 +78,44 @@ def test_count_diagonals_blocks_and_embeddings() -> None:
     assert count_diagonals(np.array([0, 4]), np.array([1, 5]), 8, 8, 4, last=True) == 2
 
 
+def reference_diagonals(matrix: np.ndarray, slots: int, last: bool) -> int:
+    """Orion's `diagonalize` by its definition: per `slots` x `slots` block, the distinct
+    (c - r) mod B of its nonzero entries (B: the height rounded up to a power of two for a
+    single block row off the last layer, else `slots`)."""
+    height = matrix.shape[0]
+    single = height <= slots
+    block_height = 1 << (height - 1).bit_length() if single and not last else slots
+    found = set()
+    for r, c in zip(*np.nonzero(matrix)):
+        found.add((r // slots, c // slots, (c % slots - r % slots) % block_height))
+    return len(found)
+
+
+@pytest.mark.parametrize("last", [False, True])
+@pytest.mark.parametrize("size", [SLOTS - 1, SLOTS, SLOTS + 1])
+def test_a_linear_at_the_slot_count_and_on_each_side(size: int, last: bool) -> None:
+    """A Linear whose input or output has one slot less, exactly the slots or one more
+    (a second block column / row, 2^13 = N / 2 slots at N = 2^14): the count stays in
+    its matrix's blocks and equals the definition's. A band keeps the reference small."""
+    for height, width in ((size, 3), (3, size), (size, size)):
+        mask = np.zeros((height, width), dtype=bool)
+        for offset in (0, 1, width - 1):
+            r = np.arange(height)
+            mask[r, (r + offset) % width] = True
+        assert linear_diagonals(mask, Layout((1, width)), SLOTS, last) == reference_diagonals(mask, SLOTS, last)
+
+
+def test_an_image_of_more_elements_than_slots_spans_block_columns() -> None:
+    """A 1x1 conv over 2 x 64 x 128 (16384 = 2 x 8192 elements) at 8192 slots: an
+    identity per channel, one diagonal per block on the block diagonal; a conv over 3
+    channels the layout does not hold is refused with the reason, not an IndexError."""
+    x = Layout((1, 2, 64, 128))
+    assert conv_diagonals(dense_mask(2, 2, (1, 1), groups=2), x, (64, 128), slots=SLOTS) == 2
+    assert conv_diagonals(dense_mask(2, 2, (1, 1)), x, (64, 128), slots=SLOTS) == 4
+    with pytest.raises(ValueError, match="a conv over 3 channels reads a layout of 2"):
+        conv_diagonals(dense_mask(2, 3, (1, 1)), x, (64, 128), slots=SLOTS)
+
+
 def test_padding_and_dilation_set_the_offsets() -> None:
     """One 4x4 channel, 16 slots in use: output (ho, wo) is row 4*ho + wo and reads column
     4*(ho + d*kh - p) + (wo + d*kw - p), so each tap is one diagonal, offset 4*d*(kh-1) + d*(kw-1)."""

@@ -152,6 +152,9 @@ def conv_diagonals(
     channels: a grouped conv's mask is zero across groups) reading `layout`, with
     symmetric zero `padding` (Orion's `Conv2d`; an average pool is the depthwise conv of
     ones). Orion's `construct_conv2d_toeplitz`, entry by entry."""
+    if mask.shape[1] != layout.shape[1]:
+        # Taps of channels the layout lacks would land past the matrix (an IndexError).
+        raise ValueError(f"a conv over {mask.shape[1]} channels reads a layout of {layout.shape[1]}")
     out = conv_output_layout(layout, mask.shape[0], out_hw, stride)
     n = layout.shape[0]
     g_in = layout.gap

@@ -10,7 +10,8 @@ count. `OrionLayouts` reads those from the function the way `heirpy.export.netwo
 exports it (conv / pool / fused conv+pool / sum over H and W: an Orion Conv2d or
 AvgPool2d; matmul, matvec, vecmat and contractions: a Linear; collapse_shape: Flatten,
 which keeps its input's layout; anything else on a secret value keeps the layout of
-its first secret operand), and the `*_diagonals` functions count with
+its first secret operand, regrouped to its own channel count when it has another:
+`regrouped`), and the `*_diagonals` functions count with
 `heirpy.analysis.orion_packing`.
 
 Weights are read as masks: a conv of given weights counts their nonzero taps; an op
@@ -21,7 +22,7 @@ fused matrix has no zero weights; a pool or global pool is depthwise).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
+from math import ceil, prod
 
 import numpy as np
 from xdsl.dialects import tensor
@@ -155,7 +156,24 @@ def _other_layout(op: Operation, source: Layout, out_shape: tuple[int, ...], lin
     if len(out_shape) != len(source.shape) and len(out_shape) <= 2:
         linear_ops.append(op)
         return _linear_layout(out_shape)
+    if out_shape != source.shape:
+        return regrouped(source, out_shape)
     return source
+
+
+def regrouped(source: Layout, out_shape: tuple[int, ...]) -> Layout:
+    """The layout of a value of `out_shape` made from `source` without moving a pixel: a
+    concat or slice over the channels (GhostNet's `cat` then `[:, :oup]`), a broadcast.
+    Keeping `source` whole would give the value its operand's channel count, and a conv
+    reading it (its weights have the value's) taps slots past the matrix Orion builds
+    (GhostNet-050: "index 20350 is out of bounds for axis 0 with size 16384"). Orion has
+    no concat layer; the value is counted as a conv with `out_shape`'s channels would lay
+    it out at the same gap: channels regrouped gap^2 to a plane, the plane kept."""
+    if len(out_shape) != 4 or len(source.shape) != 4 or source.fhe_shape is None:
+        return Layout(out_shape)
+    g = source.gap
+    n, channels = out_shape[0], out_shape[1]
+    return Layout(out_shape, g, (n, ceil(channels / (g * g)), *source.packed[2:]))
 
 
 def _window(op: Operation) -> tuple[SSAValue, int] | None:
