@@ -146,7 +146,8 @@ def _cut(weight: np.ndarray, k: AffineConv, rows: Pair, cols: Pair, data: tuple[
         taps = np.arange(weight.shape[2 + axis])
         first, last = o0 * stride + taps * dilation, (o1 - 1) * stride + taps * dilation
         # a tap reads data for some output iff [first, last] meets [d0, d1) on its stride grid
-        reads = np.array([any(d0 <= p < d1 for p in range(f, l_ + 1, stride)) for f, l_ in zip(first, last)])
+        reads = np.array([any(d0 <= p < d1 for p in range(int(f), int(l_) + 1, stride))
+                          for f, l_ in zip(first, last)])
         keep.append(reads)
     weight = weight * (keep[0][:, None] & keep[1][None, :])
     nonzero = np.argwhere(np.any(weight != 0, axis=(0, 1)))

@@ -119,17 +119,18 @@ def _index_value(value: SSAValue, args: dict[SSAValue, np.ndarray], reader: Cons
     if isinstance(owner, arith.ConstantOp):
         folded = reader.fold(value)
         return None if folded is None else np.asarray(folded)
-    operands = [_index_value(v, args, reader, depth - 1) for v in owner.operands]
-    if any(o is None for o in operands):
+    maybe = [_index_value(v, args, reader, depth - 1) for v in owner.operands]
+    operands = [o for o in maybe if o is not None]
+    if len(operands) != len(maybe):
         return None
     if isinstance(owner, arith.IndexCastOp):
         return operands[0]
     if isinstance(owner, arith.AddiOp):
-        return operands[0] + operands[1]  # type: ignore[operator]
+        return np.asarray(operands[0] + operands[1])
     if isinstance(owner, arith.CmpiOp) and owner.predicate.value.data == 2:  # slt
-        return operands[0] < operands[1]  # type: ignore[operator]
+        return np.asarray(operands[0] < operands[1])
     if isinstance(owner, arith.SelectOp):
-        return np.where(operands[0], operands[1], operands[2])  # type: ignore[arg-type]
+        return np.asarray(np.where(operands[0], operands[1], operands[2]))
     return None
 
 
