@@ -34,8 +34,10 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IndexType,
     IntAttr,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     RankedStructure,
@@ -174,6 +176,15 @@ class LocatingParser(Parser):
         self._static_types: dict[str, TypeAttribute | None] = {}
         self._dictionaries: dict[str, DictionaryAttr | None] = {}
         self._attr_dicts: dict[str, dict[str, Attribute] | None] = {}
+
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        """xDSL's, but a hexadecimal float literal wider than its type (`0xFF800000 : f16`)
+        is MLIR's diagnostic at the literal, not an `OverflowError` from `int.to_bytes`."""
+        start = self._current_token.span.start
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:
+            self.raise_error("hexadecimal float constant out of range for type", start, self.pos)
 
     def _once_per_spelling(
         self, pattern: re.Pattern[str], known: dict[str, _T | None], parse: Callable[[], _T | None]

@@ -10,6 +10,15 @@
 // TARGET: {{^}}error: unknown target 'irdl' (-t): heirpy-opt's targets are {{.*}}mlir{{.*}}{{$}}
 // TARGET-EMPTY:
 
+// A hexadecimal float literal wider than its type is MLIR's diagnostic at the literal (xDSL's
+// parser raised OverflowError; -inf in f32 bits given an f16 type). 0xFC00 is f16's -inf.
+// RUN: printf 'func.func @f() -> f16 {\n  %%%%c = arith.constant 0xFF800000 : f16\n  return %%%%c : f16\n}\n' > %t.hex.mlir
+// RUN: not heirpy-opt %t.hex.mlir 2>&1 | filecheck %s --check-prefix=HEX
+// HEX-NOT: internal error
+// HEX: {{^}}{{.*}}.hex.mlir:2:23: error: hexadecimal float constant out of range for type{{$}}
+// RUN: printf 'func.func @f() -> f16 {\n  %%%%c = arith.constant 0xFC00 : f16\n  return %%%%c : f16\n}\n' | heirpy-opt | filecheck %s --check-prefix=HEXOK
+// HEXOK: arith.constant 0xFC00 : f16
+
 // RUN: not heirpy-opt %s -p no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
 // PASS: error: invalid pass pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']
 

@@ -133,11 +133,12 @@ def populate_linalg_canonicalizations_patterns(
     conv + pool pairs are worth one conv (default: the balanced rule), and a rule that
     bounds MACs (`max_mac_growth` > 0) keeps standalone pools as pools: HEIR's pool ->
     conv form has a diagonal [C, C, KH, KW] filter, C times the pool's work for no level
-    saved, which a back end that pays MACs (IREE) would run. `spellings` collects the
+    saved, which a back end that pays MACs (IREE) would run; such a rule also raises only
+    a softmax over the last axis (`RaiseSoftmax.innermost_only`). `spellings` collects the
     attribute spelling of each conv + pool fused."""
     pools_to_convs = rule is None or rule.max_mac_growth == 0
     sets = [
-        PatternSet.of(RaiseSoftmax()),
+        PatternSet.of(RaiseSoftmax(innermost_only=not pools_to_convs)),
         *populate_mixed_precision_patterns(),  # f16's truncf moved past linear runs
         PatternSet.of(*conv_pool_patterns(rule, spellings)),
         PatternSet.of(
