@@ -49,13 +49,13 @@ from math import prod
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, TensorType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.dialects.linalg import GenericOp, MatmulOp, YieldOp
+from heirpy.ir.dialects.linalg import GenericOp, MatmulOp
 from heirpy.ir.utils import (
     Reassociation,
     affine_maps,
@@ -272,11 +272,7 @@ class FuseMatmulThroughRowSum(MatmulChainPattern):
             ops += widen
             skip = widen[-1].results[0]
         zero_ops, zero = build_init(np.zeros(sum_type.get_shape(), dtype=element_dtype(sum_type)), sum_type)
-        block = Block(arg_types=[read, read])
-        added = arith.AddfOp(block.args[0], block.args[1])
-        block.add_ops([added, YieldOp(added.result)])
-        summed = GenericOp([skip], [zero], Region(block), reduction.op.indexing_maps.data,
-                           reduction.op.iterator_types, [sum_type])
+        summed = reduction.summing(skip, zero, read, sum_type)
         ops += [*zero_ops, summed]
         rows = summed.results[0]
         shape = list(sum_type.get_shape())

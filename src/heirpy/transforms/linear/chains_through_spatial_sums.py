@@ -53,13 +53,13 @@ from math import prod
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from heirpy.ir.constants import dense_constant, element_dtype
-from heirpy.ir.dialects.linalg import GenericOp, YieldOp
+from heirpy.ir.dialects.linalg import GenericOp
 from heirpy.ir.utils import element_type, iterator_attrs, reassociation_attr, static_shape
 from heirpy.transforms.linear.chain_steps import BATCHED, Step, step_of
 from heirpy.transforms.linear.chains import Chain, branch_ending_at, channel_map, per_position, storage_element
@@ -189,11 +189,7 @@ class FuseSumThroughAdd(OpPattern[GenericOp], OutsideGenericBodies):
         assert result_shape is not None
         sum_type = TensorType(element, list(result_shape))
         init_ops, init_value = build_init(init.astype(element_dtype(sum_type)), sum_type)
-        block = Block(arg_types=[element, element])
-        added = arith.AddfOp(block.args[0], block.args[1])
-        block.add_ops([added, YieldOp(added.result)])
-        summed = GenericOp([skip], [init_value], Region(block), reduction.op.indexing_maps.data,
-                           reduction.op.iterator_types, [sum_type])
+        summed = reduction.summing(skip, init_value, element, sum_type)
         ops += [*init_ops, summed]
         self.kept.add(summed)
         return summed.results[0]

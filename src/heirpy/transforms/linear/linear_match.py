@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -211,6 +211,17 @@ class SumReduction:
     @property
     def result(self) -> SSAValue:
         return self.op.results[0]
+
+    def summing(self, source: SSAValue, init: SSAValue, element: Attribute, result_type: TensorType) -> GenericOp:
+        """A sum of `source` over this reduction's loops (its maps and iterators), into
+        `init`, added in `element`: the same sum of another tensor (a skip's, kept beside
+        a fused branch)."""
+        assert isinstance(self.op, GenericOp)
+        block = Block(arg_types=[element, element])
+        added = arith.AddfOp(block.args[0], block.args[1])
+        block.add_ops([added, YieldOp(added.result)])
+        return GenericOp([source], [init], Region(block), self.op.indexing_maps.data,
+                         self.op.iterator_types, [result_type])
 
 
 def sum_reduction_axes(
