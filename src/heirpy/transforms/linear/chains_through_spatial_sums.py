@@ -36,9 +36,9 @@ side no deeper than the branch's input (`FuseChainThroughAdd.no_deeper`); the co
 allows it (one level saved; weights before: the branch's; after: the contraction's, plus
 the branch's again when the add or the branch has other users, which keep it).
 
-Under a rule that bounds MACs (`max-mac-growth`: iree-prepare, for back ends that run
-the ops as written) it fuses only when the MACs shrink: the contraction runs the
-conv's MACs (every input element for every output), so it saves that back end no work
+Under IREE's bound (`max-mac-growth=1`, iree-prepare) the cost rule's pool rule refuses
+it (`FusionCost.sum_adds_before`: absorbing a sum must cut the multiplies): the
+contraction runs the conv's MACs (every input element for every output), so it saves that back end no work
 and trades the conv it tiles well for a contraction generic, while the level it saves
 is CKKS's alone (IREE's output on ConvNeXt stays as it was).
 
@@ -167,9 +167,8 @@ class FuseSumThroughAdd(OpPattern[GenericOp], OutsideGenericBodies):
             (macs_before if shared else 0) + weight.size * positions + summed_macs,
             constants_before=branch.constants_before() + init_elements(init),
             constants_after=(branch.constants_before() if shared else 0) + weight.size + init_elements(init),
+            sum_adds_before=summed_macs,  # under IREE's bound, no multiplies saved: refused
         )
-        if self.rule.max_mac_growth > 0 and cost.macs_after >= cost.macs_before:
-            return False  # a MAC-bound back end gains no work (module docstring)
         if not admit_fusion(self.rule, cost, self.pass_name, reduction.op, reduction.result):
             return False
         summed_bias = bias.sum(axis=tuple(a - 1 for a in reduction.reduced_axes), keepdims=True)
