@@ -273,6 +273,58 @@ def test_non_polynomial_or_unfactorable_elementwise_ops_are_errors(body: str, ex
     assert expected in message
 
 
+def conv_net_f16(epilogue: str, result: str) -> str:
+    """`conv_net` in torch-mlir's f16 form: an f16 input and filter, an f32 accumulator
+    rounded to f16 (%t), and `epilogue` widening %t to f32 and rounding its result back
+    (%ef an empty 1x2x3x3 f16 tensor); the function returns f16."""
+    w16 = W.replace("xf32>", "xf16>")
+    return f"""
+func.func @main(%x: tensor<1x1x4x4xf16>) -> tensor<1x2x3x3xf16> {{
+  %w = arith.constant {w16}
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x3x3xf32>
+  %ef = tensor.empty() : tensor<1x2x3x3xf16>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w : tensor<1x1x4x4xf16>, tensor<2x1x2x2xf16>) outs(%f : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %t = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins(%c : tensor<1x2x3x3xf32>) outs(%ef : tensor<1x2x3x3xf16>) {{
+  ^bb0(%a: f32, %o: f16):
+    %r = arith.truncf %a : f32 to f16
+    linalg.yield %r : f16
+  }} -> tensor<1x2x3x3xf16>
+  %g = linalg.generic {{indexing_maps = [{ID}, {ID}], iterator_types = {PAR4}}} ins(%t : tensor<1x2x3x3xf16>) outs(%ef : tensor<1x2x3x3xf16>) {{
+  ^bb0(%a16: f16, %o: f16):
+    %a = arith.extf %a16 : f16 to f32
+{epilogue}
+    %r16 = arith.truncf %r : f32 to f16
+    linalg.yield %r16 : f16
+  }} -> tensor<1x2x3x3xf16>
+  return {result} : tensor<1x2x3x3xf16>
+}}
+"""
+
+
+def test_an_f16_square_epilogue_is_a_quad_through_its_casts() -> None:
+    """torch-mlir's f16 form widens and rounds around each op: the casts keep the degree,
+    so the f16 net has the f32 net's layers (the rounded conv is the conv itself)."""
+    body = "    %b = arith.constant 0.5 : f32\n    %s = arith.addf %a, %b : f32\n    %r = arith.mulf %s, %s : f32"
+    conv, square = network(conv_net_f16(body, "%g")).layers
+    assert isinstance(conv, Conv) and isinstance(square, Square)
+    np.testing.assert_allclose(conv.weight, conv_weight())
+    np.testing.assert_allclose(conv.bias, [0.5, 0.5])
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("    %z = arith.constant 0.0 : f32\n    %r = arith.maximumf %a, %z : f32", "applies 'arith.maximumf'"),
+        ("    %s = arith.mulf %a, %a : f32\n    %r = arith.mulf %s, %a : f32", "degree 3"),
+    ],
+)
+def test_an_f16_epilogue_is_refused_for_its_nonlinearity_not_its_casts(body: str, expected: str) -> None:
+    message = export_error(conv_net_f16(body, "%g"))
+    assert expected in message and "truncf" not in message and "extf" not in message
+
+
 def test_per_element_scale_is_an_error() -> None:
     scale = "  %k = arith.constant dense<2.0> : tensor<1x2x3x3xf32>\n" + generic(
         "%g", "%c, %k", "tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>", f"{ID}, {ID}, {ID}",

@@ -215,3 +215,50 @@ def test_cli_without_orion_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
     assert capsys.readouterr().err.strip() == (
         "error: heirpy-export-orion needs orion-fhe: pip install torch==2.13.0, then orion-fhe==1.0.2"
     )
+
+
+F16_NET = Path(__file__).resolve().parent / "orion_nets" / "square_net_f16.mlir"
+
+
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "raw"])
+def test_an_f16_export_becomes_the_network_its_f32_twin_would(fused: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    """torch-mlir's f16 form (casts around every op) exports: the network computes in f32
+    what the IR rounds to f16, so it is judged at f16 precision, against the evaluator
+    (the CLI's check) and against PyTorch's f16 output."""
+    import orion.nn as on
+
+    from heirpy.export.orion import ORION_PIPELINE, run_cleartext, to_orion
+    from heirpy.interp.equivalence import compare_arrays
+
+    args = [str(F16_NET), "--check"] + ([] if fused else ["--no-pipeline"])
+    assert export_main(args) == 0
+    assert "network vs evaluator" in capsys.readouterr().out
+    loaded = load_file(F16_NET)
+    if fused:
+        heirpy.run_pipeline(loaded.module, ORION_PIPELINE)
+    net = to_orion(loaded.module)
+    kinds = [type(m) for m in net.children()]
+    assert on.Quad in kinds and on.Linear in kinds
+    data = load_npz(F16_NET.with_suffix(".npz"))
+    got = run_cleartext(net, data["arg0"]).astype(np.float16)
+    assert compare_arrays(0, data["result0"], got, rtol=1e-4, atol=1e-5, scale_atol=True).ok
+
+
+@pytest.mark.parametrize(("fraction", "status"), [(0.5, 0), (1.5, 1)])
+def test_the_f16_check_can_fail(fraction: float, status: int, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The f16 check allows each value `magnitude_tolerance`'s `atol + rtol * |value|` (at
+    least 4 f16 ulps, absolute and relative): a network off by half that passes, one off by
+    1.5 times that is a mismatch."""
+    from heirpy.export import orion_cli
+    from heirpy.export.orion import run_cleartext
+    from heirpy.interp.equivalence import magnitude_tolerance
+
+    def shifted(net, x):  # type: ignore[no-untyped-def]
+        out = run_cleartext(net, x)
+        rtol, atol = magnitude_tolerance(out.astype(np.float16), 1e-4, 1e-5)
+        return out + fraction * (atol + rtol * np.abs(out))
+
+    monkeypatch.setattr(orion_cli, "run_cleartext", shifted)
+    assert export_main([str(F16_NET), "--check"]) == status
+    assert ("MISMATCH" in capsys.readouterr().out) == bool(status)

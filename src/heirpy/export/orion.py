@@ -159,5 +159,6 @@ def run_cleartext(net: torch.nn.Module, x: np.ndarray) -> np.ndarray:
     """`net(x)` in cleartext (as PyTorch computes it), as a numpy array."""
     import torch
 
+    # The network's parameters are f32 (`_load_parameters`): an f16 input is widened, exactly.
     with torch.no_grad():
-        return net(torch.from_numpy(np.ascontiguousarray(x))).numpy()
+        return net(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))).numpy()

@@ -32,6 +32,9 @@ from heirpy.interp.evaluator import Evaluator
 from heirpy.ir.utils import affine_maps, all_parallel, is_identity, op_degree, static_shape
 
 MAX_DEGREE = 2
+# torch-mlir's f16 form widens to f32 and rounds back around each op: a cast keeps the
+# degree (the network computes the polynomial the rounded IR approximates).
+_CASTS = frozenset({"arith.extf", "arith.truncf"})
 
 _NOT_A_SQUARE = "is a quadratic that is not the square of an affine map; Orion's Quad computes x * x only"
 
@@ -158,6 +161,8 @@ def _block_degree(block: Block, degrees: dict[SSAValue, int], outer: set[SSAValu
 
 
 def _op_degree(name: str, operand_degrees: list[int]) -> int | str:
+    if name in _CASTS:
+        return max(operand_degrees)
     degree = op_degree(name, operand_degrees)
     if degree is None:
         return f"applies '{name}' to the activation; Orion evaluates polynomials up to x * x only"
