@@ -1,7 +1,7 @@
 """Re-time cached zoo exports with IREE's best CPU flags: heirpy's input against the raw IR.
 
     python benchmarks/zoo/time_best.py [--cache /work/zoo-cache] [--rounds 5] [--rerun-rounds 7]
-        MODEL[:DTYPE] ...
+        [--eager] MODEL[:DTYPE] ...
 
 `run_zoo.py` measures a model once, from its export on; after a change to `iree-prepare`
 the timings of every cached model are wanted again, on the same code, in one sitting. For
@@ -17,8 +17,11 @@ than raw (or than `--rerun-above`) is timed again at once with `--rerun-rounds`
 DenseNet-121 at 1.009x where four read 1.10x, same code, another day; a regression counts once a rerun confirms
 it; the first pass compiles each side once, so a ratio within a few % of 1.0 is read on
 the rerun, docs/iree.md). Each model's figures go to `<dir>/time_best.json`, so an
-interrupted run resumes (`--redo` measures again). Prints a markdown table and the
-geometric mean of heirpy / raw, first runs and with the reruns.
+interrupted run resumes (`--redo` measures again). `--eager` also times PyTorch eager on
+each f32 model (`models.torch_ms`: one thread, median of 10 calls; kept in the same json,
+so a later run without `--redo` adds it to cached figures). Prints a markdown table, the
+geometric mean of heirpy / raw, first runs and with the reruns, and with `--eager` that of
+heirpy + IREE's time over PyTorch eager's (issue 37's stretch target).
 """
 
 from __future__ import annotations
@@ -87,6 +90,13 @@ def measure_one(directory: Path, rounds: int, rerun_rounds: int, layouts: int = 
     return out
 
 
+def eager_ms(name: str) -> float:
+    """PyTorch eager's single-threaded ms for zoo model `name` (`models.torch_ms`)."""
+    from models import SPECS, torch_ms
+
+    return torch_ms(next(spec for spec in SPECS if spec.name == name))
+
+
 def geomean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -102,11 +112,14 @@ def main() -> int:
     parser.add_argument("--rerun-above", type=float, default=1.0,
                         help="rerun every model whose first ratio is above this")
     parser.add_argument("--redo", action="store_true", help="measure again, even if cached")
+    parser.add_argument("--eager", action="store_true",
+                        help="also time PyTorch eager on each f32 model (models.torch_ms), kept in its json")
     args = parser.parse_args()
     print("| model | dtype | IREE vs PyTorch, max abs err: raw / heirpy | executables, defaults: raw -> heirpy "
-          "| raw ms, best flags | heirpy / raw | rerun |")
-    print("|---|---|---|---|---|---|---|")
+          "| raw ms, best flags | heirpy / raw | rerun | PyTorch eager ms |")
+    print("|---|---|---|---|---|---|---|---|")
     first, settled = [], []
+    eager: dict[str, tuple[float, float]] = {}
     for item in args.models:
         name, _, dtype = item.partition(":")
         directory = args.cache / name / (dtype or "f32")
@@ -119,15 +132,25 @@ def main() -> int:
                 print(f"| {name} | {dtype or 'f32'} | error: {type(err).__name__}: {str(err)[:200]} |", flush=True)
                 continue
         r = json.loads(path.read_text())
+        if args.eager and (dtype or "f32") == "f32" and "torch_ms" not in r:
+            r["torch_ms"] = eager_ms(name)
+            path.write_text(json.dumps(r))
+        if "torch_ms" in r:
+            eager[name] = (r["ms"]["heirpy best"], r["torch_ms"])
         first.append(r["ratio"])
         settled.append(r.get("rerun_ratio", r["ratio"]))
         rerun = f"{r['rerun_ratio']:.3f}" if "rerun_ratio" in r else ""
+        torch_column = f"{r['torch_ms']:.2f}" if "torch_ms" in r else "-"
         execs = r["executables_default"]
         print(f"| {name} | {dtype or 'f32'} | {r['max_abs_error_raw']:.1e} / {r['max_abs_error_heirpy']:.1e} "
-              f"| {execs[0]} -> {execs[1]} | {r['ms']['raw best']:.2f} | {r['ratio']:.3f} | {rerun} |", flush=True)
+              f"| {execs[0]} -> {execs[1]} | {r['ms']['raw best']:.2f} | {r['ratio']:.3f} | {rerun} "
+              f"| {torch_column} |", flush=True)
     if first:
         print(f"\ngeometric mean, heirpy / raw with the best flags: {geomean(first):.3f} (first runs), "
               f"{geomean(settled):.3f} (a rerun in place of a first run above 1.0), {len(first)} models")
+    if eager:
+        print(f"heirpy + IREE (best flags) / PyTorch eager: {geomean([h / t for h, t in eager.values()]):.3f} "
+              f"(geometric mean, {len(eager)} f32 models, one thread each)")
     return 0
 
 
