@@ -38,8 +38,10 @@ from heirpy.ir.dialects.linalg import DepthwiseConv2DNchwChwOp, GenericOp, Itera
 from heirpy.ir.utils import element_type, i64_array, static_shape
 from heirpy.transforms.rewrite import OpPattern, PatternSet, apply_pattern_sets
 
-MAX_TAPS = 9
-"""The largest window unrolled (3x3, the size measured); a larger one keeps its named op."""
+MAX_TAPS = 49
+"""The largest window unrolled (7x7, ConvNeXt's, the largest measured); a larger one keeps
+its named op. `benchmarks/bench_depthwise_unroll.py` times 3x3, 5x5 and 7x7 at the zoo's
+layer shapes: unrolled, 0.15-0.92x the named op with IREE's best CPU flags, f32 and f16."""
 
 
 def unrollable(
@@ -47,13 +49,14 @@ def unrollable(
     filter_shape: tuple[int, ...] | None,
     strides: tuple[int, ...],
     element: Attribute,
+    max_taps: int = MAX_TAPS,
 ) -> bool:
     """Whether a depthwise conv may be unrolled: static 4-D input and 3-D filter, float
-    elements, unit strides (a strided slice is no faster for IREE), at most `MAX_TAPS` taps."""
+    elements, unit strides (a strided slice is no faster for IREE), at most `max_taps` taps."""
     if input_shape is None or filter_shape is None or len(input_shape) != 4 or len(filter_shape) != 3:
         return False
     taps = filter_shape[1] * filter_shape[2]
-    return isinstance(element, AnyFloat) and all(s == 1 for s in strides) and 0 < taps <= MAX_TAPS
+    return isinstance(element, AnyFloat) and all(s == 1 for s in strides) and 0 < taps <= max_taps
 
 
 def extract_slice(
@@ -123,6 +126,7 @@ class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
     op_types = (DepthwiseConv2DNchwChwOp,)
 
     blobs: Blobs
+    max_taps: int = MAX_TAPS
 
     def rewrite(self, op: DepthwiseConv2DNchwChwOp, rewriter: PatternRewriter) -> None:
         x, w, init = op.operands
@@ -132,7 +136,7 @@ class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
         if out_shape is None or not isinstance(result_type, TensorType):
             return
         element = result_type.get_element_type()
-        if not unrollable(input_shape, filter_shape, op.window_strides(), element):
+        if not unrollable(input_shape, filter_shape, op.window_strides(), element, self.max_taps):
             return
         if not (isinstance(element_type(x.type), AnyFloat) and isinstance(element_type(w.type), AnyFloat)):
             return  # the casts below are float casts
@@ -178,9 +182,9 @@ class UnrollDepthwiseConv(OpPattern[DepthwiseConv2DNchwChwOp]):
         rewriter.replace(op, [*slices, *weights, empty, generic])
 
 
-def populate_unroll_depthwise_conv_patterns(ctx: Context | None = None) -> list[PatternSet]:
+def populate_unroll_depthwise_conv_patterns(ctx: Context | None = None, max_taps: int = MAX_TAPS) -> list[PatternSet]:
     """The one pattern, reading constant filters through `ctx`'s blobs."""
-    return [PatternSet.of(UnrollDepthwiseConv(NO_BLOBS if ctx is None else ContextBlobs(ctx)))]
+    return [PatternSet.of(UnrollDepthwiseConv(NO_BLOBS if ctx is None else ContextBlobs(ctx), max_taps))]
 
 
 @dataclass(frozen=True)
@@ -199,11 +203,14 @@ class UnrollDepthwiseConvPass(ModulePass):
     (tests/filecheck/transforms/unroll-depthwise-conv/docstring.mlir runs this example.)
     For IREE only (the last step of `iree-prepare`): IREE compiles the
     named NCHW depthwise conv to scalar loops; this form vectorises, and MobileNetV2's
-    unit-stride depthwise dispatches run 12-22x faster (docs/iree.md). Strided convs and
-    windows over 3x3 keep their named op.
+    unit-stride depthwise dispatches run 12-22x faster (docs/iree.md), ConvNeXt's 7x7 ones
+    1.4-5.6x. Strided convs and windows over 7x7 (`max-taps`) keep their named op.
     """
 
     name = "unroll-depthwise-conv"
 
+    max_taps: int = MAX_TAPS
+    """The largest window unrolled, in taps (`MAX_TAPS` by default)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_pattern_sets(op, populate_unroll_depthwise_conv_patterns(ctx))
+        apply_pattern_sets(op, populate_unroll_depthwise_conv_patterns(ctx, self.max_taps))

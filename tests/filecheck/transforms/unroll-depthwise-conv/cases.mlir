@@ -1,5 +1,5 @@
 // unroll-depthwise-conv: which depthwise convs become a sum of slices, and which keep
-// their named op (strided, over 3x3, integer, dynamic shapes). Numerics:
+// their named op (strided, over 7x7, integer, dynamic shapes). Numerics:
 // tests/unit/test_unroll_depthwise_conv.py; heir-opt and iree-opt re-parse the output.
 // RUN: heirpy-opt %s --split-input-file -p unroll-depthwise-conv | filecheck %s
 // RUN: heirpy-opt %s --split-input-file -p unroll-depthwise-conv | iree-opt --split-input-file | filecheck %s --check-prefix=MLIR
@@ -67,9 +67,9 @@ func.func @strided(%x: tensor<1x4x9x9xf32>, %init: tensor<1x4x4x4xf32>) -> tenso
 
 // -----
 
-// Must not fire: a 5x5 window (25 taps, over MAX_TAPS; not measured).
-func.func @wide_window(%x: tensor<1x4x8x8xf32>, %w: tensor<4x5x5xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
-  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x8x8xf32>, tensor<4x5x5xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// Must not fire: a 7x8 window (56 taps, over MAX_TAPS = 49; not measured).
+func.func @wide_window(%x: tensor<1x4x10x11xf32>, %w: tensor<4x7x8xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x10x11xf32>, tensor<4x7x8xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
 // CHECK-LABEL: func.func @wide_window
