@@ -53,6 +53,9 @@ def module_text(channels: int, size: int, kernel: int, dtype: str) -> str:
     bias_hex = "0x" + bias.astype("<f4").tobytes().hex().upper()
     out = f"tensor<1x{channels}x{size}x{size}xf32>"
     result = f"tensor<1x{channels}x{size}x{size}x{store}>"
+    # torch-mlir's f16 conv: accumulated in f32, rounded to f16 after the bias.
+    rounded = ("    %t = arith.truncf %s : f32 to f16\n    linalg.yield %t : f16" if dtype == "f16"
+               else "    linalg.yield %s : f32")
     return f"""#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
 func.func @main(%x: tensor<1x{channels}x{side}x{side}x{store}>) -> {result} {{
@@ -66,8 +69,7 @@ func.func @main(%x: tensor<1x{channels}x{side}x{side}x{store}>) -> {result} {{
   %y = linalg.generic {{indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%c, %b : {out}, tensor<{channels}xf32>) outs(%r : {result}) {{
   ^bb0(%v: f32, %bi: f32, %o: {store}):
     %s = arith.addf %v, %bi : f32
-{"    %t = arith.truncf %s : f32 to f16" if dtype == "f16" else "    %t = arith.addf %s, %zero : f32"}
-    linalg.yield %t : {store}
+{rounded}
   }} -> {result}
   return %y : {result}
 }}
