@@ -244,21 +244,30 @@ def test_an_f16_export_becomes_the_network_its_f32_twin_would(fused: bool, capsy
     assert compare_arrays(0, data["result0"], got, rtol=1e-4, atol=1e-5, scale_atol=True).ok
 
 
+@pytest.mark.parametrize("scale", [1.0, 1000.0], ids=["outputs-under-1", "outputs-in-the-hundreds"])
 @pytest.mark.parametrize(("fraction", "status"), [(0.5, 0), (1.5, 1)])
-def test_the_f16_check_can_fail(fraction: float, status: int, monkeypatch: pytest.MonkeyPatch,
+def test_the_f16_check_can_fail(fraction: float, status: int, scale: float, monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     """The f16 check allows each value `magnitude_tolerance`'s `atol + rtol * |value|` (at
-    least 4 f16 ulps, absolute and relative): a network off by half that passes, one off by
-    1.5 times that is a mismatch."""
+    least 4 f16 ulps, absolute and relative, and 4 ulps of the result's largest value): a
+    network off by half that passes, one off by 1.5 times that is a mismatch. The net's
+    outputs are under 1; scaled by 1000 (the evaluator's and the network's alike), the
+    largest value's 4 ulps are what allows the half."""
     from heirpy.export import orion_cli
     from heirpy.export.orion import run_cleartext
     from heirpy.interp.equivalence import magnitude_tolerance
 
+    evaluate = orion_cli.run_function
+
+    def scaled(*args, **kwargs):  # type: ignore[no-untyped-def]
+        return [(r.astype(np.float32) * scale).astype(r.dtype) for r in evaluate(*args, **kwargs)]
+
     def shifted(net, x):  # type: ignore[no-untyped-def]
-        out = run_cleartext(net, x)
+        out = run_cleartext(net, x) * scale
         rtol, atol = magnitude_tolerance(out.astype(np.float16), 1e-4, 1e-5)
         return out + fraction * (atol + rtol * np.abs(out))
 
+    monkeypatch.setattr(orion_cli, "run_function", scaled)
     monkeypatch.setattr(orion_cli, "run_cleartext", shifted)
     assert export_main([str(F16_NET), "--check"]) == status
     assert ("MISMATCH" in capsys.readouterr().out) == bool(status)
