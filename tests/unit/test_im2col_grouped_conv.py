@@ -129,7 +129,8 @@ def test_iree_runs_the_contraction_as_a_matmul() -> None:
 def test_iree_prepare_runs_it_only_when_asked() -> None:
     default = [p.name for p in iree_prepare_passes("cpu")]
     assert "im2col-grouped-conv" not in default
-    assert [p.name for p in iree_prepare_passes("cpu", im2col=True)] == [*default, "im2col-grouped-conv"]
+    assert [p.name for p in iree_prepare_passes("cpu", im2col=True)] == [
+        *default, "im2col-grouped-conv", "generalize-direct-conv"]
     text = _text(1, 3, 8, 8, (9, 9), (3, 3), (2, 2), (1, 1), "f32", "f32", True, True)
     named = print_module(run_pipeline(parse(text), "iree-prepare{im2col=true}"))
     assert named == print_module(run_pipeline(parse(text), iree_prepare_pipeline("cpu", im2col=True)))

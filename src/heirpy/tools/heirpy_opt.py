@@ -67,7 +67,8 @@ detach-contraction-transpose,drop-softmax-unit-dims,
 narrow-contraction-inputs,sink-widening-casts,narrow-rounded-reads,round-in-reductions,
 detach-conv-init; with IREE's
 --iree-global-opt-use-im2col-for-convs, iree-prepare{im2col=true} also writes grouped convs as
-im2col + a batched contraction: im2col-grouped-conv)"""
+im2col + a batched contraction and the 3x3 convs IREE runs faster direct as generics:
+im2col-grouped-conv,generalize-direct-conv)"""
 
 
 class AlreadyReported(HeirpyError):

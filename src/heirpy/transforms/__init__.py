@@ -76,6 +76,12 @@ def _im2col_grouped_conv() -> type[ModulePass]:
     return Im2colGroupedConvPass
 
 
+def _generalize_direct_conv() -> type[ModulePass]:
+    from heirpy.transforms.iree.generalize_direct_conv import GeneralizeDirectConvPass
+
+    return GeneralizeDirectConvPass
+
+
 def _detach_conv_init() -> type[ModulePass]:
     from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
 
@@ -182,6 +188,7 @@ HEIRPY_PASSES: dict[str, PassFactory] = {
     "lower-tensor-ext": _lower_tensor_ext,
     "unroll-depthwise-conv": _unroll_depthwise_conv,
     "im2col-grouped-conv": _im2col_grouped_conv,
+    "generalize-direct-conv": _generalize_direct_conv,
     "demote-f64": _demote_f64,
     "detach-conv-init": _detach_conv_init,
     "detach-constant-transpose": _detach_constant_transpose,

@@ -8,7 +8,7 @@
           narrow-rounded-reads,round-in-reductions,unroll-depthwise-conv,
           detach-conv-init
     iree-prepare{im2col=true}
-      ==  the same, then im2col-grouped-conv
+      ==  the same, then im2col-grouped-conv,generalize-direct-conv
     iree-prepare{target=gpu}
       ==  linalg-canonicalizations{max-mac-growth=1},demote-f64,
           linalg-fuse-ops{max-mac-growth=1 iree-reductions=true constant-budget=0},
@@ -81,7 +81,11 @@ patches copy and one contraction batched over the groups, which IREE runs as a b
 matmul 3-6x faster. The copy is a dispatch of its own, as IREE's own im2col of a plain
 conv is: it is off by default because under IREE's default flags it would add one
 dispatch per grouped conv. It runs after `detach-conv-init`, so the contraction
-accumulates into the zero init that step leaves.
+accumulates into the zero init that step leaves. Last, `generalize-direct-conv` writes a
+3x3 unit-stride f32 conv with an output row a multiple of 8 wide and at most 80 filters as a
+generic, which IREE's im2col leaves to its direct conv code: for those the im2col copy costs
+more than the direct loops (0.52-0.95x the named op's time, `benchmarks/bench_direct_conv.py`;
+YOLOv5nu f32 whole 0.95x raw, where it had read 0.99-1.01x).
 `iree-reductions=true`: a pointwise op on a reduced tensor that a reduction reads through
 a broadcast is recomputed inside that reduction (a LayerNorm's mean inside its
 variance), because IREE fuses such an op into no dispatch and runs it as one of its own
@@ -106,6 +110,7 @@ from heirpy.transforms.iree.detach_constant_transpose import DetachConstantTrans
 from heirpy.transforms.iree.detach_contraction_transpose import DetachContractionTransposePass
 from heirpy.transforms.iree.detach_conv_init import DetachConvInitPass
 from heirpy.transforms.iree.drop_softmax_unit_dims import DropSoftmaxUnitDimsPass
+from heirpy.transforms.iree.generalize_direct_conv import GeneralizeDirectConvPass
 from heirpy.transforms.iree.im2col_grouped_conv import Im2colGroupedConvPass
 from heirpy.transforms.iree.narrow_contraction_inputs import NarrowContractionInputsPass
 from heirpy.transforms.iree.narrow_rounded_reads import NarrowRoundedReadsPass
@@ -136,7 +141,8 @@ def iree_prepare_passes(target: str = "cpu", im2col: bool = False) -> tuple[Modu
         RoundInReductionsPass(),
     )
     cpu = target == "cpu"
-    return passes + (UnrollDepthwiseConvPass(),) * cpu + (DetachConvInitPass(),) + (Im2colGroupedConvPass(),) * im2col
+    im2col_steps: tuple[ModulePass, ...] = (Im2colGroupedConvPass(), GeneralizeDirectConvPass())
+    return passes + (UnrollDepthwiseConvPass(),) * cpu + (DetachConvInitPass(),) + im2col_steps * im2col
 
 
 def iree_prepare_pipeline(target: str = "cpu", im2col: bool = False) -> str:
@@ -152,7 +158,7 @@ def iree_prepare_pipeline(target: str = "cpu", im2col: bool = False) -> str:
     if target == "gpu":
         return f"{fuse},lower-tensor-ext{{target=gpu}},{iree_forms},detach-conv-init"
     cpu = f"{fuse},lower-tensor-ext,{iree_forms},unroll-depthwise-conv,detach-conv-init"
-    return f"{cpu},im2col-grouped-conv" if im2col else cpu
+    return f"{cpu},im2col-grouped-conv,generalize-direct-conv" if im2col else cpu
 
 
 @dataclass(frozen=True)
@@ -164,7 +170,8 @@ class IreePreparePass(ModulePass):
     `lower-tensor-ext`, `detach-constant-transpose`, `detach-contraction-transpose`,
     `drop-softmax-unit-dims`, `narrow-contraction-inputs`, `sink-widening-casts`,
     `narrow-rounded-reads`, `round-in-reductions`, `unroll-depthwise-conv` and `detach-conv-init`,
-    and with `im2col=true` (for `--iree-global-opt-use-im2col-for-convs`) `im2col-grouped-conv`;
+    and with `im2col=true` (for `--iree-global-opt-use-im2col-for-convs`) `im2col-grouped-conv`
+    and `generalize-direct-conv`;
     `iree-prepare{target=gpu}` (CUDA, ROCm) the same fusion, `lower-tensor-ext{target=gpu}`,
     `detach-constant-transpose`, `detach-contraction-transpose`, `drop-softmax-unit-dims`,
     `narrow-contraction-inputs`, `sink-widening-casts`, `narrow-rounded-reads`, `round-in-reductions`
@@ -186,7 +193,9 @@ class IreePreparePass(ModulePass):
 
     im2col: bool = False
     """Also write grouped convs as im2col + a batched contraction (`im2col-grouped-conv`),
-    the form IREE's `--iree-global-opt-use-im2col-for-convs` gives plain convs; CPU only."""
+    the form IREE's `--iree-global-opt-use-im2col-for-convs` gives plain convs, and the
+    plain convs IREE runs faster direct as generics the flag skips
+    (`generalize-direct-conv`); CPU only."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target not in IREE_TARGETS:
