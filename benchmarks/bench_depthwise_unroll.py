@@ -20,7 +20,6 @@ one markdown row per case: both times and unrolled / named.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -30,9 +29,8 @@ import numpy as np
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from bench_iree import Variant, benchmark  # noqa: E402
-from harness import Tools, layout_names, markdown_table, run  # noqa: E402
-from heirpy.analysis.iree_dispatches import COMPILE_FLAGS  # noqa: E402
+from bench_iree import time_forms  # noqa: E402
+from harness import Tools, markdown_table  # noqa: E402
 from heirpy.api import parse, print_module  # noqa: E402
 from heirpy.ir.context import context_of  # noqa: E402
 from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass  # noqa: E402
@@ -83,33 +81,6 @@ def unrolled(text: str) -> str:
     return print_module(module)
 
 
-def time_case(tools: Tools, texts: dict[str, str], flags: tuple[str, ...], work: Path, x: Path,
-              rounds: int, min_time: float, layouts: int) -> dict[str, float]:
-    variants: list[Variant] = []
-    for side, text in texts.items():
-        source = work / f"{side}.mlir"
-        source.write_text(text)
-        for index, name in enumerate(layout_names(source, work, side, layouts)):
-            variant = Variant(f"{side} {index}", name, work / f"{side}_{index}.vmfb")
-            run([tools.compile, *COMPILE_FLAGS, *flags, str(name), "-o", str(variant.vmfb)])
-            variants.append(variant)
-    outputs = []
-    for variant in variants[::layouts]:
-        out = work / f"{variant.name.split()[0]}_out.npy"
-        run([tools.run, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
-             f"--input=@{x}", f"--output=@{out}"])
-        outputs.append(np.load(out).astype(np.float64))
-    scale = float(np.abs(outputs[0]).max())
-    tolerance = (4e-3 if "f16" in texts["named"] else 1e-5) * max(1.0, scale)
-    if float(np.abs(outputs[0] - outputs[1]).max()) > tolerance:
-        raise SystemExit("the unrolled conv computes something else: a bug in unroll-depthwise-conv")
-    for _ in range(rounds):
-        for variant in variants:
-            benchmark(tools, variant, [x], "one", min_time)
-    return {side: statistics.geometric_mean([statistics.median(v.one_cpu) for v in variants
-                                             if v.name.startswith(side)]) for side in texts}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -133,8 +104,10 @@ def main() -> int:
                         x = work / "x.npy"
                         data = np.random.default_rng(0).standard_normal((1, channels, side, side))
                         np.save(x, data.astype(np.float16 if dtype == "f16" else np.float32))
-                        ms = time_case(tools, texts, FLAG_SETS[flag_name], work, x, args.rounds,
-                                       args.min_time, args.layouts)
+                        tolerance = 4e-3 if dtype == "f16" else 1e-5
+                        ms = time_forms(tools, texts, FLAG_SETS[flag_name], work, x, args.rounds,
+                                        args.min_time, args.layouts, tolerance,
+                                        "the unrolled conv computes something else: a bug in unroll-depthwise-conv")
                     row = [dtype, f"{kernel}x{kernel}", str(channels), f"{size}x{size}", flag_name,
                            f"{ms['named'] * 1e3:.1f}", f"{ms['unrolled'] * 1e3:.1f}",
                            f"{ms['unrolled'] / ms['named']:.2f}"]

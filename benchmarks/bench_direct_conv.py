@@ -10,7 +10,7 @@ code. `generalize-direct-conv` (in `iree-prepare{im2col=true}`) writes a conv as
 where `direct_pays` says the direct form is faster. This script measures that rule: for each
 case, a module holding a padded input's conv as torch-mlir writes it (named op, zero init,
 bias and SiLU after; f16: f16 operands accumulated in f32, rounded after the SiLU) and the
-same module with the conv generalised (`as_generic`, whatever the rule says) are compiled
+same module with the conv generalised (whatever the rule says) are compiled
 for llvm-cpu with `--iree-opt-data-tiling --iree-global-opt-use-im2col-for-convs`, checked
 against each other and timed single-threaded (`iree-benchmark-module`, CPU time, medians of
 alternating rounds; each side under `--layouts` source names, `harness.layout_names`).
@@ -23,7 +23,6 @@ row per case: both times, generic / named, and what the rule decides.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -33,12 +32,14 @@ import numpy as np
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from bench_iree import Variant, benchmark  # noqa: E402
-from harness import Tools, layout_names, markdown_table, run  # noqa: E402
-from heirpy.analysis.iree_dispatches import COMPILE_FLAGS  # noqa: E402
+from bench_iree import time_forms  # noqa: E402
+from harness import Tools, markdown_table  # noqa: E402
 from heirpy.api import parse, print_module  # noqa: E402
-from heirpy.ir.dialects.linalg_structured import Conv2DNchwFchwOp  # noqa: E402
-from heirpy.transforms.iree.generalize_direct_conv import as_generic, direct_pays  # noqa: E402
+from heirpy.transforms.iree.generalize_direct_conv import (  # noqa: E402
+    direct_pays,
+    populate_generalize_direct_conv_patterns,
+)
+from heirpy.transforms.rewrite import apply_pattern_sets  # noqa: E402
 
 BEST_FLAGS = ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")
 # (input channels, filters, output H, output W, stride, dtype)
@@ -114,42 +115,8 @@ func.func @main(%x: tensor<1x{channels}x{ih}x{iw}x{store}>) -> {result} {{
 def generalized(text: str) -> str:
     """`text` with every conv written as its generic, whatever `direct_pays` says."""
     module = parse(text, "case.mlir")
-    for op in list(module.walk()):
-        if isinstance(op, Conv2DNchwFchwOp):
-            generic = as_generic(op)
-            parent = op.parent_block()
-            assert parent is not None
-            parent.insert_op_before(generic, op)
-            op.results[0].replace_all_uses_with(generic.results[0])
-            parent.erase_op(op)
+    apply_pattern_sets(module, populate_generalize_direct_conv_patterns(everywhere=True))
     return print_module(module)
-
-
-def time_case(tools: Tools, texts: dict[str, str], work: Path, x: Path, rounds: int, min_time: float,
-              layouts: int) -> dict[str, float]:
-    variants: list[Variant] = []
-    for side, text in texts.items():
-        source = work / f"{side}.mlir"
-        source.write_text(text)
-        for index, name in enumerate(layout_names(source, work, side, layouts)):
-            variant = Variant(f"{side} {index}", name, work / f"{side}_{index}.vmfb")
-            run([tools.compile, *COMPILE_FLAGS, *BEST_FLAGS, str(name), "-o", str(variant.vmfb)])
-            variants.append(variant)
-    outputs = []
-    for variant in variants[::layouts]:
-        out = work / f"{variant.name.split()[0]}_out.npy"
-        run([tools.run, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
-             f"--input=@{x}", f"--output=@{out}"])
-        outputs.append(np.load(out).astype(np.float64))
-    scale = float(np.abs(outputs[0]).max())
-    tolerance = (4e-3 if "xf16>" in texts["named"] else 1e-4) * max(1.0, scale)
-    if float(np.abs(outputs[0] - outputs[1]).max()) > tolerance:
-        raise SystemExit("the generic computes something else: a bug in as_generic")
-    for _ in range(rounds):
-        for variant in variants:
-            benchmark(tools, variant, [x], "one", min_time)
-    return {side: statistics.geometric_mean([statistics.median(v.one_cpu) for v in variants
-                                             if v.name.startswith(side)]) for side in texts}
 
 
 def main() -> int:
@@ -172,7 +139,8 @@ def main() -> int:
             x = work / "x.npy"
             data = np.random.default_rng(0).standard_normal((1, channels, ih, iw))
             np.save(x, data.astype(np.float16 if dtype == "f16" else np.float32))
-            ms = time_case(tools, texts, work, x, args.rounds, args.min_time, args.layouts)
+            ms = time_forms(tools, texts, BEST_FLAGS, work, x, args.rounds, args.min_time, args.layouts,
+                            4e-3 if dtype == "f16" else 1e-4, "the generic computes something else: a bug in generalize-direct-conv")
         rule = direct_pays((1, channels, ih, iw), (filters, channels, 3, 3), (1, filters, oh, ow),
                            (stride, stride), (1, 1), dtype == "f32")
         row = [dtype, str(channels), str(filters), f"{oh}x{ow}", str(stride), f"{ms['named'] * 1e3:.0f}",

@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -59,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heirpy  # noqa: E402
 from bench_kernels import cases as kernel_cases  # noqa: E402  (the same cases, not a copy)
-from harness import Tools, held, markdown_table, median, run  # noqa: E402
+from harness import Tools, held, layout_names, markdown_table, median, run  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, iree_dispatches  # noqa: E402
 from heirpy.interp.npz_recipes import load_arrays  # noqa: E402
 
@@ -151,6 +152,37 @@ def benchmark(tools: Tools, variant: Variant, inputs: list[Path], threads: str, 
             variant.one_wall.append(entry["real_time"])
         else:
             variant.many_wall.append(entry["real_time"])
+
+
+def time_forms(tools: Tools, texts: dict[str, str], flags: tuple[str, ...], work: Path, x: Path, rounds: int,
+               min_time: float, layouts: int, tolerance: float, mismatch: str) -> dict[str, float]:
+    """Two forms of one module (`texts`, first the reference): each compiled for llvm-cpu with
+    `flags` under `layouts` source names (`harness.layout_names`), run once on the input `x`
+    and checked (the second's output within `tolerance` x max(1, largest |value|) of the
+    first's, else `mismatch` ends the script), then timed single-threaded, alternating,
+    `rounds` times. Per form: the geometric mean over its layouts of the median CPU time."""
+    variants: list[Variant] = []
+    for side, text in texts.items():
+        source = work / f"{side}.mlir"
+        source.write_text(text)
+        for index, name in enumerate(layout_names(source, work, side, layouts)):
+            variant = Variant(f"{side} {index}", name, work / f"{side}_{index}.vmfb")
+            run([tools.compile, *COMPILE_FLAGS, *flags, str(name), "-o", str(variant.vmfb)])
+            variants.append(variant)
+    outputs = []
+    for variant in variants[::layouts]:
+        out = work / f"{variant.name.split()[0]}_out.npy"
+        run([tools.run, "--device=local-task", f"--module={variant.vmfb}", "--function=main",
+             f"--input=@{x}", f"--output=@{out}"])
+        outputs.append(np.load(out).astype(np.float64))
+    scale = float(np.abs(outputs[0]).max())
+    if float(np.abs(outputs[0] - outputs[1]).max()) > tolerance * max(1.0, scale):
+        raise SystemExit(mismatch)
+    for _ in range(rounds):
+        for variant in variants:
+            benchmark(tools, variant, [x], "one", min_time)
+    return {side: statistics.geometric_mean([statistics.median(v.one_cpu) for v in variants
+                                             if v.name.startswith(side)]) for side in texts}
 
 
 def check_outputs(tools: Tools, variant: Variant, inputs: list[Path], expected: list[np.ndarray], work: Path) -> str:

@@ -135,6 +135,10 @@ class GeneralizeDirectConv(OpPattern[Conv2DNchwFchwOp]):
 
     op_types = (Conv2DNchwFchwOp,)
 
+    everywhere: bool = False
+    """Generalise every `conv_2d_nchw_fchw`, whatever `direct_pays` says (what
+    `benchmarks/bench_direct_conv.py` times the rule against)."""
+
     def rewrite(self, op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> None:
         if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.results) != 1:
             return
@@ -145,7 +149,7 @@ class GeneralizeDirectConv(OpPattern[Conv2DNchwFchwOp]):
         init = op.outputs[0]
         all_f32 = all(isinstance(element_type(v.type), Float32Type) for v in (x, w, init))
         strides, dilations = op.window()
-        if not direct_pays(
+        if not self.everywhere and not direct_pays(
             static_shape(x.type), static_shape(w.type), static_shape(result_type),
             tuple(strides), tuple(dilations), all_f32,
         ):
@@ -153,9 +157,9 @@ class GeneralizeDirectConv(OpPattern[Conv2DNchwFchwOp]):
         rewriter.replace(op, [as_generic(op)])
 
 
-def populate_generalize_direct_conv_patterns() -> list[PatternSet]:
-    """The one pattern."""
-    return [PatternSet.of(GeneralizeDirectConv())]
+def populate_generalize_direct_conv_patterns(everywhere: bool = False) -> list[PatternSet]:
+    """The one pattern (`everywhere`: whatever the rule says)."""
+    return [PatternSet.of(GeneralizeDirectConv(everywhere))]
 
 
 @dataclass(frozen=True)
