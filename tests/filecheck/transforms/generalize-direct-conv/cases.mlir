@@ -143,3 +143,5 @@ func.func @half(%x: tensor<1x4x10x10xf16>, %w: tensor<8x4x3x3xf16>, %i: tensor<1
 // CHECK:       linalg.conv_2d_nchw_fchw
 // PREP-LABEL:  func.func @half
 // PREP:        linalg.conv_2d_nchw_fchw
+// DEFAULT-LABEL: func.func @half
+// DEFAULT:     linalg.conv_2d_nchw_fchw
