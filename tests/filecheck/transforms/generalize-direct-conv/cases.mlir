@@ -32,6 +32,8 @@ func.func @filters_over_bound(%x: tensor<1x4x3x10xf32>, %w: tensor<81x4x3x3xf32>
 // CHECK:       linalg.conv_2d_nchw_fchw
 // PREP-LABEL:  func.func @filters_over_bound
 // PREP:        linalg.conv_2d_nchw_fchw
+// DEFAULT-LABEL: func.func @filters_over_bound
+// DEFAULT:     linalg.conv_2d_nchw_fchw
 
 // 64 filters (MIN_WIDE_FILTERS): generalised; 63 and 48: kept; 32, a power of two: generalised.
 func.func @filters_64(%x: tensor<1x4x3x10xf32>, %w: tensor<64x4x3x3xf32>, %i: tensor<1x64x1x8xf32>) -> tensor<1x64x1x8xf32> {
