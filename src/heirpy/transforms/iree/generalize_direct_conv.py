@@ -179,7 +179,8 @@ class GeneralizeDirectConvPass(ModulePass):
     For IREE's best CPU flags only (the last step of `iree-prepare{im2col=true}`): IREE's
     `--iree-global-opt-use-im2col-for-convs` turns every named conv into an im2col copy and
     a matmul, and for a 3x3 unit-stride f32 conv with an output row a multiple of 8 wide
-    and at most 80 filters its direct conv is faster (0.55-0.95x,
+    (a power of two, or no wider than the output is high) and 64-80 filters or a power of
+    two under 64 (`direct_pays`) its direct conv is faster (0.29-0.99x, one tie at 1.02x,
     `benchmarks/bench_direct_conv.py`). Other convs keep their named op.
     """
 

@@ -82,10 +82,10 @@ matmul 3-6x faster. The copy is a dispatch of its own, as IREE's own im2col of a
 conv is: it is off by default because under IREE's default flags it would add one
 dispatch per grouped conv. It runs after `detach-conv-init`, so the contraction
 accumulates into the zero init that step leaves. Last, `generalize-direct-conv` writes a
-3x3 unit-stride f32 conv with an output row a multiple of 8 wide and at most 80 filters as a
-generic, which IREE's im2col leaves to its direct conv code: for those the im2col copy costs
-more than the direct loops (0.52-0.95x the named op's time, `benchmarks/bench_direct_conv.py`;
-YOLOv5nu f32 whole 0.95x raw, where it had read 0.99-1.01x).
+3x3 unit-stride f32 conv as a generic where IREE's direct conv beats its im2col (an output
+row a multiple of 8 wide, a power of two or no wider than high; 64-80 filters or a power of
+two under 64: 0.29-0.99x the named op's time, `benchmarks/bench_direct_conv.py`; YOLOv5nu f32
+whole 0.96x raw, where it had read 0.99-1.01x).
 `iree-reductions=true`: a pointwise op on a reduced tensor that a reduction reads through
 a broadcast is recomputed inside that reduction (a LayerNorm's mean inside its
 variance), because IREE fuses such an op into no dispatch and runs it as one of its own
