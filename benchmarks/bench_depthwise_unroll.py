@@ -29,13 +29,13 @@ import numpy as np
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from bench_iree import time_forms  # noqa: E402
+from bench_iree import BEST_CPU_FLAGS, time_forms  # noqa: E402
 from harness import Tools, markdown_table  # noqa: E402
 from heirpy.api import parse, print_module  # noqa: E402
 from heirpy.ir.context import context_of  # noqa: E402
 from heirpy.transforms.iree.unroll_depthwise_conv import UnrollDepthwiseConvPass  # noqa: E402
 
-FLAG_SETS = {"best": ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs"), "default": ()}
+FLAG_SETS = {"best": BEST_CPU_FLAGS, "default": ()}
 # (channels, output H = W): the unit-stride depthwise layers of the zoo's models at 64x64.
 SHAPES = ((48, 16), (96, 8), (192, 4), (384, 2), (16, 32), (72, 16), (120, 8), (240, 4), (576, 2))
 

@@ -32,7 +32,7 @@ import numpy as np
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from bench_iree import time_forms  # noqa: E402
+from bench_iree import BEST_CPU_FLAGS, time_forms  # noqa: E402
 from harness import Tools, markdown_table  # noqa: E402
 from heirpy.api import parse, print_module  # noqa: E402
 from heirpy.transforms.iree.generalize_direct_conv import (  # noqa: E402
@@ -41,7 +41,6 @@ from heirpy.transforms.iree.generalize_direct_conv import (  # noqa: E402
 )
 from heirpy.transforms.rewrite import apply_pattern_sets  # noqa: E402
 
-BEST_FLAGS = ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")
 # (input channels, filters, output H, output W, stride, dtype)
 CASES = (
     # YOLOv5nu / YOLOv8n / YOLO11n at 320
@@ -139,7 +138,7 @@ def main() -> int:
             x = work / "x.npy"
             data = np.random.default_rng(0).standard_normal((1, channels, ih, iw))
             np.save(x, data.astype(np.float16 if dtype == "f16" else np.float32))
-            ms = time_forms(tools, texts, BEST_FLAGS, work, x, args.rounds, args.min_time, args.layouts,
+            ms = time_forms(tools, texts, BEST_CPU_FLAGS, work, x, args.rounds, args.min_time, args.layouts,
                             4e-3 if dtype == "f16" else 1e-4, "the generic computes something else: a bug in generalize-direct-conv")
         rule = direct_pays((1, channels, ih, iw), (filters, channels, 3, 3), (1, filters, oh, ow),
                            (stride, stride), (1, 1), dtype == "f32")

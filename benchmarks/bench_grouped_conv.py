@@ -26,12 +26,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_iree import Variant, benchmark  # noqa: E402
+from bench_iree import BEST_CPU_FLAGS, Variant, benchmark  # noqa: E402
 from harness import Tools, markdown_table, run  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS  # noqa: E402
 from heirpy.api import parse, print_module, run_pipeline  # noqa: E402
 
-FLAG_SETS = {"default": (), "best": ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")}
+FLAG_SETS = {"default": (), "best": BEST_CPU_FLAGS}
 # (groups, channels per group in, out, input H = W, stride): RegNetX-002 (8 per group) and
 # RegNetX-400MF (16) at 64x64, then the channels-per-group limit.
 SHAPES = [

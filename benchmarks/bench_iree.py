@@ -154,6 +154,11 @@ def benchmark(tools: Tools, variant: Variant, inputs: list[Path], threads: str, 
             variant.many_wall.append(entry["real_time"])
 
 
+BEST_CPU_FLAGS = ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")
+"""IREE's best CPU flags (data tiling and im2col; the zoo's baseline, docs/iree.md), for
+every benchmark that compiles with them."""
+
+
 def time_forms(tools: Tools, texts: dict[str, str], flags: tuple[str, ...], work: Path, x: Path, rounds: int,
                min_time: float, layouts: int, tolerance: float, mismatch: str) -> dict[str, float]:
     """Two forms of one module (`texts`, first the reference): each compiled for llvm-cpu with

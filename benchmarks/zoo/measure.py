@@ -45,7 +45,7 @@ import numpy as np
 ZOO = Path(__file__).resolve().parent
 sys.path.insert(0, str(ZOO.parent))  # benchmarks/: bench_iree's helpers
 
-from bench_iree import Variant, benchmark  # noqa: E402
+from bench_iree import BEST_CPU_FLAGS, Variant, benchmark  # noqa: E402
 from harness import Tools, layout_names, run  # noqa: E402
 from heirpy.analysis.depth import analyze_function  # noqa: E402
 from heirpy.analysis.iree_dispatches import COMPILE_FLAGS, dispatch_kind  # noqa: E402
@@ -66,7 +66,7 @@ MAIN_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops"
 # The main pipeline with no linear chain that grows its constants: the depth the growing
 # chains buy their levels from (issue 37's weight rule, `constant_budget.py`).
 FRUGAL_PIPELINE = "linalg-canonicalizations,linalg-fuse-ops{constant-budget=0 max-constant-growth=1}"
-BEST_FLAGS = ("--iree-opt-data-tiling", "--iree-global-opt-use-im2col-for-convs")
+BEST_FLAGS = BEST_CPU_FLAGS
 FLAG_SETS = {"default": (), "best": BEST_FLAGS}
 # The modules that are run are built with a larger stack limit: YOLO11n's raw export needs
 # 33,792 bytes in one dispatch under the best flags, over IREE's 32 KiB check. The limit is
